@@ -1,0 +1,1 @@
+"""What every paper pipeline shares: determinism, canonical I/O, figures, claims."""

@@ -1,0 +1,56 @@
+"""Runs one rule function in the job's own process, from a Snakemake ``script:``.
+
+Every rule declares ``params: func="icml26.<slug>.rules:<name>"`` plus named
+``input``/``output``/``params`` that match the function's keyword arguments.
+``workflow/scripts/call.py`` hands the ``snakemake`` object to
+:func:`call_rule_function`, which pins threads, sends output to the rule's
+log and calls the function. The same function is what the tests call.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any, Callable
+
+
+def resolve(spec: str) -> Callable[..., Any]:
+    """``"icml26.ski_rental.rules:evaluate"`` -> the function object."""
+    module_name, _, attr = spec.partition(":")
+    if not attr:
+        raise ValueError(f"rule function must be given as 'module:function', got {spec!r}")
+    return getattr(importlib.import_module(module_name), attr)
+
+
+def rule_kwargs(snakemake: Any) -> dict[str, Any]:
+    """Named inputs, outputs and params (minus ``func``) as one keyword dict."""
+    kwargs: dict[str, Any] = {}
+    for section in (snakemake.input, snakemake.output, snakemake.params):
+        for name, value in section.items():
+            if name in kwargs:
+                raise ValueError(f"rule {snakemake.rule}: name {name!r} is used twice across input/output/params")
+            kwargs[name] = value
+    kwargs.pop("func", None)
+    return kwargs
+
+
+def call_rule_function(snakemake: Any) -> None:
+    from .determinism import pin_threads
+
+    pin_threads(int(snakemake.threads))
+    func = resolve(snakemake.params.func)
+    log = Path(snakemake.log[0]) if len(snakemake.log) else None
+    sink = open(log, "w", encoding="utf-8") if log else contextlib.nullcontext(sys.stderr)
+    with sink as stream, contextlib.redirect_stdout(stream), contextlib.redirect_stderr(stream):
+        start = time.perf_counter()
+        print(f"[{snakemake.rule}] {snakemake.params.func}", flush=True)
+        try:
+            func(**rule_kwargs(snakemake))
+        except Exception:
+            traceback.print_exc(file=stream)  # the full story in the log ...
+            raise  # ... and Snakemake reports the job as failed
+        print(f"[{snakemake.rule}] done in {time.perf_counter() - start:.2f} s", flush=True)

@@ -1,0 +1,87 @@
+"""Figures of the ski_rental pipeline, drawn from the result tables only."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+STYLE = {
+    "clamp": dict(color="C0", marker="o", label="Clamp Policy (λ sweep)"),
+    "robust_randomized": dict(color="C3", marker="s", label="robust randomized (R sweep)"),
+    "purohit_det_median": dict(color="C1", marker="^", label="Purohit det., median (λ sweep)"),
+    "purohit_rand_median": dict(color="C2", marker="v", label="Purohit rand., median (λ sweep)"),
+    "optimal_threshold": dict(color="k", marker="*", label="optimal threshold x*(p̂)"),
+    "karlin": dict(color="C4", marker="D", label="Karlin"),
+    "buy_at_B": dict(color="C5", marker="X", label="buy at B"),
+}
+
+
+def _grid(n_panels: int, ncols: int = 4):
+    """A grid with one spare panel at the end for the legend."""
+    nrows = -(-(n_panels + 1) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(2.9 * ncols, 2.6 * nrows), squeeze=False)
+    flat = list(axes.flat)
+    for ax in flat[n_panels:]:
+        ax.axis("off")
+    return fig, flat[:n_panels], flat[n_panels]
+
+
+def pareto(table: pd.DataFrame, B: int) -> plt.Figure:
+    """Consistency against robustness for every family at buy cost ``B``."""
+    data = table[table["B"] == B]
+    families = list(dict.fromkeys(data["family"]))
+    fig, axes, legend_ax = _grid(len(families))
+    for ax, family in zip(axes, families):
+        rows = data[data["family"] == family]
+        for method, style in STYLE.items():
+            sub = rows[rows["method"] == method].sort_values("robustness")
+            ax.plot(sub["robustness"], sub["consistency"], ms=3.5, lw=1, alpha=0.85, **style)
+        ax.set_title(family)
+        ax.set_xlim(1.45, 6.0)
+        ax.set_xlabel("robustness (worst-case ratio)")
+        ax.set_ylabel("consistency (ECR at p = p̂)")
+    legend_ax.legend(*axes[0].get_legend_handles_labels(), loc="center", fontsize=8)
+    fig.suptitle(f"Consistency vs robustness, B = {B} (lower-left is better)")
+    fig.tight_layout()
+    return fig
+
+
+AXIS = {"shift": "shift of the truth (units of B)", "mixture": "weight ε of the wrong component"}
+
+
+def error_curves(table: pd.DataFrame, B: int, lam: float, R: float) -> plt.Figure:
+    """ECR relative to the optimum as the truth drifts from the prediction, per family."""
+    data = table[table["B"] == B]
+    families = list(dict.fromkeys(data["family"]))
+    kinds = list(dict.fromkeys(data["perturbation"]))
+    chosen = [
+        ("clamp", lam, f"Clamp λ={lam:g}"),
+        ("optimal_threshold", np.nan, "x*(p̂), unclamped"),
+        ("robust_randomized", R, f"robust randomized R={R:g}"),
+        ("purohit_det_median", lam, f"Purohit det. median λ={lam:g}"),
+        ("karlin", np.nan, "Karlin"),
+        ("buy_at_B", np.nan, "buy at B"),
+    ]
+    fig, axes = plt.subplots(
+        len(kinds), len(families), figsize=(2.3 * len(families), 2.4 * len(kinds)), squeeze=False, sharey=True
+    )
+    for i, kind in enumerate(kinds):
+        for j, family in enumerate(families):
+            ax = axes[i][j]
+            rows = data[(data["family"] == family) & (data["perturbation"] == kind)]
+            for method, param, label in chosen:
+                sel = rows["method"] == method
+                sel &= rows["param"].isna() if np.isnan(param) else np.isclose(rows["param"], param)
+                sub = rows[sel].sort_values("magnitude")
+                ax.plot(sub["magnitude"], sub["ecr_over_opt"], marker="o", ms=2.5, lw=1, label=label,
+                        color=STYLE[method]["color"])
+            if i == 0:
+                ax.set_title(family)
+            ax.set_xlabel(AXIS[kind])
+        axes[i][0].set_ylabel("ECR / optimal ECR")
+    fig.legend(*axes[0][0].get_legend_handles_labels(), loc="lower center", ncol=len(chosen),
+               bbox_to_anchor=(0.5, -0.04))
+    fig.suptitle(f"Expected competitive ratio when the prediction is wrong, B = {B} (1 = optimal)")
+    fig.tight_layout()
+    return fig

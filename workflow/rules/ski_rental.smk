@@ -1,0 +1,208 @@
+# ski_rental: ski rental with distributional predictions (spec: shared/papers/ski_rental.md).
+# predictions -> policies -> {evaluate, error_sweep} -> figures -> verdict; oracles beside.
+# Each rule calls one function of icml26.ski_rental.rules (see docs/ARCHITECTURE.md).
+
+SKI = register("ski_rental")
+SKI_CODE = paper_code("ski_rental")
+SKI_FIG_B = max(SKI.cfg["B_values"])
+if SKI.cfg["figures"]["lam"] not in SKI.cfg["lambdas"]:
+    raise WorkflowError("invalid config: ski_rental.figures.lam must be one of ski_rental.lambdas")
+if SKI.cfg["figures"]["R"] not in SKI.cfg["R_grid"]:
+    raise WorkflowError("invalid config: ski_rental.figures.R must be one of ski_rental.R_grid")
+
+
+rule ski_rental:
+    """Target: every ski_rental output at the configured scale."""
+    input:
+        paper_outputs(SKI),
+        f"{SKI.results}/figures/pareto.png",
+        f"{SKI.results}/figures/error_sweep.png",
+
+
+rule ski_rental_predictions:
+    input:
+        *SKI_CODE,
+    output:
+        predictions=f"{SKI.data}/predictions.csv",
+    params:
+        func="icml26.ski_rental.rules:predictions",
+        B_values=SKI.cfg["B_values"],
+        N_factor=SKI.cfg["N_factor"],
+        families=SKI.cfg["families"],
+    log:
+        f"{SKI.logs}/predictions.log",
+    benchmark:
+        f"{SKI.bench}/predictions.tsv"
+    threads: paper_threads(SKI)
+    script:
+        CALL
+
+
+rule ski_rental_policies:
+    input:
+        *SKI_CODE,
+        predictions=rules.ski_rental_predictions.output.predictions,
+    output:
+        policies=f"{SKI.data}/policies.csv",
+    params:
+        func="icml26.ski_rental.rules:policies",
+        lambdas=SKI.cfg["lambdas"],
+        R_grid=SKI.cfg["R_grid"],
+    log:
+        f"{SKI.logs}/policies.log",
+    benchmark:
+        f"{SKI.bench}/policies.tsv"
+    threads: paper_threads(SKI)
+    resources:
+        **SKI.cfg["resources"],
+    script:
+        CALL
+
+
+rule ski_rental_evaluate:
+    input:
+        *SKI_CODE,
+        predictions=rules.ski_rental_predictions.output.predictions,
+        policies=rules.ski_rental_policies.output.policies,
+    output:
+        table=report(
+            f"{SKI.results}/tables/consistency_robustness.csv",
+            caption="../report/ski_rental/consistency_robustness.rst",
+            category="ski_rental",
+            subcategory="tables",
+        ),
+    params:
+        func="icml26.ski_rental.rules:evaluate",
+    log:
+        f"{SKI.logs}/evaluate.log",
+    benchmark:
+        f"{SKI.bench}/evaluate.tsv"
+    threads: paper_threads(SKI)
+    script:
+        CALL
+
+
+rule ski_rental_error_sweep:
+    input:
+        *SKI_CODE,
+        predictions=rules.ski_rental_predictions.output.predictions,
+        policies=rules.ski_rental_policies.output.policies,
+    output:
+        table=report(
+            f"{SKI.results}/tables/error_sweep.csv",
+            caption="../report/ski_rental/error_sweep_table.rst",
+            category="ski_rental",
+            subcategory="tables",
+        ),
+    params:
+        func="icml26.ski_rental.rules:error_sweep",
+        shift=SKI.cfg["error"]["shift"],
+        mixture=SKI.cfg["error"]["mixture"],
+    log:
+        f"{SKI.logs}/error_sweep.log",
+    benchmark:
+        f"{SKI.bench}/error_sweep.tsv"
+    threads: paper_threads(SKI)
+    resources:
+        **SKI.cfg["resources"],
+    script:
+        CALL
+
+
+rule ski_rental_oracles:
+    input:
+        *SKI_CODE,
+    output:
+        table=report(
+            f"{SKI.results}/tables/oracles.csv",
+            caption="../report/ski_rental/oracles.rst",
+            category="ski_rental",
+            subcategory="tables",
+        ),
+    params:
+        func="icml26.ski_rental.rules:oracles",
+        B_values=SKI.cfg["B_values"],
+        N_factor=SKI.cfg["N_factor"],
+    log:
+        f"{SKI.logs}/oracles.log",
+    benchmark:
+        f"{SKI.bench}/oracles.tsv"
+    threads: paper_threads(SKI)
+    script:
+        CALL
+
+
+rule ski_rental_figure_pareto:
+    input:
+        *SKI_CODE,
+        table=rules.ski_rental_evaluate.output.table,
+    output:
+        png=report(
+            f"{SKI.results}/figures/pareto.png",
+            caption="../report/ski_rental/pareto.rst",
+            category="ski_rental",
+            subcategory="figures",
+        ),
+        pdf=f"{SKI.results}/figures/pareto.pdf",
+    params:
+        func="icml26.ski_rental.rules:figure_pareto",
+        B=SKI_FIG_B,
+    log:
+        f"{SKI.logs}/figure_pareto.log",
+    benchmark:
+        f"{SKI.bench}/figure_pareto.tsv"
+    threads: paper_threads(SKI)
+    script:
+        CALL
+
+
+rule ski_rental_figure_error:
+    input:
+        *SKI_CODE,
+        table=rules.ski_rental_error_sweep.output.table,
+    output:
+        png=report(
+            f"{SKI.results}/figures/error_sweep.png",
+            caption="../report/ski_rental/error_sweep.rst",
+            category="ski_rental",
+            subcategory="figures",
+        ),
+        pdf=f"{SKI.results}/figures/error_sweep.pdf",
+    params:
+        func="icml26.ski_rental.rules:figure_error",
+        B=SKI_FIG_B,
+        lam=SKI.cfg["figures"]["lam"],
+        R=SKI.cfg["figures"]["R"],
+    log:
+        f"{SKI.logs}/figure_error.log",
+    benchmark:
+        f"{SKI.bench}/figure_error.tsv"
+    threads: paper_threads(SKI)
+    script:
+        CALL
+
+
+rule ski_rental_verdict:
+    input:
+        *SKI_CODE,
+        evaluation=rules.ski_rental_evaluate.output.table,
+        sweep=rules.ski_rental_error_sweep.output.table,
+        oracles=rules.ski_rental_oracles.output.table,
+    output:
+        claims=report(
+            f"{SKI.results}/claims.json",
+            caption="../report/ski_rental/claims.rst",
+            category="ski_rental",
+            subcategory="verdict",
+        ),
+        metrics=f"{SKI.results}/metrics.json",
+    params:
+        func="icml26.ski_rental.rules:verdict",
+        R_grid=SKI.cfg["R_grid"],
+    log:
+        f"{SKI.logs}/verdict.log",
+    benchmark:
+        f"{SKI.bench}/verdict.tsv"
+    threads: paper_threads(SKI)
+    script:
+        CALL
