@@ -5,13 +5,16 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
-from snakemake.exceptions import WorkflowError
-
 from icml26.common.config import ConfigError, validate
 
 SCHEMAS = Path(workflow.basedir) / "workflow" / "schemas"
 CALL = "../scripts/call.py"  # the one script every rule runs (relative to workflow/rules/)
 PAPERS = []  # slugs of registered papers, in include order; each paper's .smk appends its own
+
+
+def config_error(message):
+    """Stop before any job runs with one clear line (no traceback)."""
+    sys.exit(f"icml26: {message}")
 
 
 def check_config(section=None):
@@ -24,7 +27,7 @@ def check_config(section=None):
                 raise ConfigError(f"invalid config: the section '{section}' is missing")
             validate(config[section], SCHEMAS / f"{section}.schema.yaml", prefix=section)
     except ConfigError as error:
-        raise WorkflowError(str(error)) from None
+        config_error(error)
 
 
 check_config()

@@ -1,0 +1,66 @@
+# icml26 entry points. Everything runs inside .venv (created by `make setup`).
+#   make setup && make run     every registered paper at quick scale, summary and report
+#   make setup && make test    the whole test suite (unit, workflow, DVC round trip, SLURM)
+SHELL := /bin/bash
+VENV ?= .venv
+BIN := $(VENV)/bin
+export PATH := $(abspath $(BIN)):$(PATH)
+CORES ?= 2
+SCALE ?= quick
+PAPER ?=
+CONFIG := --configfile config/$(SCALE).yaml
+STAGES ?= $(if $(PAPER),$(PAPER)@$(SCALE),)
+
+.PHONY: setup system-deps venv run smoke paper report test test-fast pull push slurm bench clean
+
+setup: system-deps venv  ## system packages (SLURM, munge) and the Python environment
+
+system-deps:  ## Debian packages the SLURM test needs (skipped when not root or without apt)
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge >/dev/null; \
+		fi; \
+	else echo "system-deps: not root or no apt-get; install slurm-wlm and munge yourself for the SLURM test"; fi
+
+venv: $(BIN)/snakemake  ## the pinned Python environment in .venv
+
+$(BIN)/snakemake: pyproject.toml
+	python3 -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	@touch $@
+
+run:  ## every registered paper at SCALE (default quick), the summary and the HTML report
+	$(BIN)/snakemake --cores $(CORES) $(CONFIG) $(PAPER)
+	$(BIN)/snakemake --cores 1 $(CONFIG) --report results/$(SCALE)/report.html $(PAPER)
+
+smoke:  ## every registered paper at smoke scale: a quick tour
+	$(MAKE) run SCALE=smoke
+
+paper:  ## every registered paper at paper scale on this machine (see `slurm` for a cluster)
+	$(MAKE) run SCALE=paper
+
+report:
+	$(BIN)/snakemake --cores 1 $(CONFIG) --report results/$(SCALE)/report.html
+
+test:  ## the full suite, as CI runs it
+	$(BIN)/python -m pytest
+
+test-fast:  ## unit tests only (seconds)
+	$(BIN)/python -m pytest -m "not workflow and not slurm"
+
+pull:  ## fetch DVC-tracked data/results, then mark them up to date for Snakemake
+	$(BIN)/dvc pull $(STAGES)
+	$(BIN)/snakemake --cores 1 $(CONFIG) --touch $(PAPER)
+
+push:
+	$(BIN)/dvc push $(STAGES)
+
+slurm:  ## the same DAG through SLURM (workflow/profiles/slurm)
+	$(BIN)/snakemake --profile workflow/profiles/slurm $(CONFIG) $(PAPER)
+
+bench:  ## platform benchmarks -> benchmarks/RESULTS.md
+	$(BIN)/python benchmarks/platform.py
+
+clean:  ## remove generated outputs (not the DVC cache)
+	rm -rf results/*/ data/ logs/ benchmarks/smoke benchmarks/quick benchmarks/paper .snakemake
