@@ -1,0 +1,80 @@
+"""Shared fixtures: a throw-away copy of the repository and a Snakemake runner."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent  # the venv that runs pytest also runs snakemake and dvc
+
+
+def source_files() -> list[str]:
+    """Files a clean checkout would have: tracked plus untracked-but-not-ignored."""
+    out = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT, check=True, capture_output=True, text=True,
+    ).stdout.split("\n")
+    return [f for f in out if f and (ROOT / f).is_file()]
+
+
+def copy_repository(dest: Path) -> Path:
+    """Copy the working tree's source files (no outputs, no caches) to ``dest``."""
+    for name in source_files():
+        target = dest / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, target)
+    return dest
+
+
+def tool_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
+    for role in ("AUTHOR", "COMMITTER"):  # temporary git repositories need an identity
+        env.setdefault(f"GIT_{role}_NAME", "icml26 tests")
+        env.setdefault(f"GIT_{role}_EMAIL", "tests@icml26.invalid")
+    return env
+
+
+def run(args: list[str], cwd: Path, check: bool = True, timeout: int = 900) -> subprocess.CompletedProcess:
+    """Run a command from the venv; on failure show its output."""
+    proc = subprocess.run(
+        [str(BIN / args[0]) if (BIN / args[0]).exists() else args[0], *args[1:]],
+        cwd=cwd, env=tool_env(), capture_output=True, text=True, timeout=timeout,
+    )
+    if check and proc.returncode != 0:
+        raise AssertionError(f"{' '.join(args)} failed ({proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
+    return proc
+
+
+def snakemake(cwd: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    return run(["snakemake", *args], cwd, check=check)
+
+
+def tree_digest(*roots: Path) -> dict[str, str]:
+    """sha256 of every file under the given folders, keyed by path relative to its root's parent."""
+    digest = {}
+    for root in roots:
+        for path in sorted(p for p in root.rglob("*") if p.is_file()):
+            digest[str(path.relative_to(root.parent))] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return digest
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A fresh copy of the repository in a temporary folder."""
+    return copy_repository(tmp_path / "icml26")
+
+
+@pytest.fixture(scope="session")
+def smoke_run(tmp_path_factory) -> Path:
+    """One smoke-scale run of ski_rental, shared by the tests that only read its outputs."""
+    where = copy_repository(tmp_path_factory.mktemp("smoke") / "icml26")
+    snakemake(where, "ski_rental", "--cores", "2", "--configfile", "config/smoke.yaml")
+    return where

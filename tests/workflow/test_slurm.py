@@ -1,0 +1,40 @@
+"""The smoke DAG through a real single-node SLURM cluster (scripts/slurm_cluster.sh)."""
+
+import os
+import shutil
+
+import pytest
+
+from tests.conftest import ROOT, copy_repository, run, snakemake, tree_digest
+
+pytestmark = [pytest.mark.workflow, pytest.mark.slurm]
+PROFILE = ("--profile", "workflow/profiles/slurm", "--configfile", "config/smoke.yaml")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    if shutil.which("slurmctld") is None or os.geteuid() != 0:
+        if os.environ.get("CI"):
+            pytest.fail("CI must run the SLURM test: install slurm-wlm and munge (make system-deps) and run as root")
+        pytest.skip("needs root and Debian's slurm-wlm + munge (make system-deps)")
+    run(["bash", str(ROOT / "scripts" / "slurm_cluster.sh"), "start"], ROOT, timeout=120)
+
+
+def test_slurm_run_is_byte_identical_to_the_local_run(cluster, smoke_run, tmp_path):
+    repo = copy_repository(tmp_path / "slurm")
+    proc = snakemake(repo, "ski_rental", *PROFILE)
+    assert (proc.stdout + proc.stderr).count("has been submitted with SLURM jobid") == 8  # every job, not local
+    assert tree_digest(repo / "results" / "smoke" / "ski_rental", repo / "data" / "smoke") == tree_digest(
+        smoke_run / "results" / "smoke" / "ski_rental", smoke_run / "data" / "smoke"
+    )
+
+
+def test_failing_slurm_job_is_reported_as_failed(cluster, tmp_path):
+    repo = copy_repository(tmp_path / "slurm-failing")
+    predictions = repo / "data" / "smoke" / "ski_rental" / "predictions.csv"
+    snakemake(repo, str(predictions.relative_to(repo)), "--cores", "1", "--configfile", "config/smoke.yaml")
+    predictions.write_text("this is not a predictions table\n")
+    proc = snakemake(repo, "results/smoke/ski_rental/tables/consistency_robustness.csv", *PROFILE, check=False)
+    text = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    assert "Error in rule ski_rental_policies" in text and "FAILED" in text

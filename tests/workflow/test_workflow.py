@@ -1,0 +1,110 @@
+"""The real Snakemake DAG: dry runs, bad input, smoke run, determinism, resumption, report."""
+
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+
+from tests.conftest import BIN, copy_repository, snakemake, tool_env, tree_digest
+
+pytestmark = pytest.mark.workflow
+SMOKE = ("--configfile", "config/smoke.yaml")
+
+
+@pytest.mark.parametrize("overlay", [(), SMOKE, ("--configfile", "config/paper.yaml")])
+def test_dry_run_of_the_whole_dag(repo, overlay):
+    out = snakemake(repo, "-n", "--cores", "2", *overlay).stdout
+    assert "ski_rental_verdict" in out and "summary" in out
+
+
+def test_invalid_config_fails_before_any_job_with_the_key_named(repo):
+    (repo / "bad.yaml").write_text("ski_rental:\n  lambdas: [0.5, 2]\n  B_values: [1]\n")
+    proc = snakemake(repo, "ski_rental", "--cores", "1", "--configfile", "bad.yaml", check=False)
+    text = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    assert "ski_rental.lambdas[1]" in text and "ski_rental.B_values[0]" in text
+    assert "Traceback" not in text
+    assert not (repo / "data").exists() and not (repo / "results" / "quick" / "ski_rental" / "tables").exists()
+
+
+def test_invalid_scale_is_named(repo):
+    (repo / "bad.yaml").write_text("scale: huge\n")
+    proc = snakemake(repo, "-n", "--configfile", "bad.yaml", check=False)
+    assert proc.returncode != 0 and "scale: 'huge' is not one of" in proc.stdout + proc.stderr
+
+
+def test_failing_job_is_reported_and_leaves_no_output(smoke_run, tmp_path):
+    repo = copy_repository(tmp_path / "failing")
+    snakemake(repo, "results/smoke/ski_rental/tables/oracles.csv", "--cores", "1", *SMOKE)  # something to keep
+    predictions = repo / "data" / "smoke" / "ski_rental" / "predictions.csv"
+    snakemake(repo, str(predictions.relative_to(repo)), "--cores", "1", *SMOKE)
+    predictions.write_text("this is not a predictions table\n")
+    proc = snakemake(repo, "ski_rental", "--cores", "1", *SMOKE, check=False)
+    assert proc.returncode != 0
+    assert "Error in rule ski_rental_policies" in proc.stdout + proc.stderr
+    assert not (repo / "data" / "smoke" / "ski_rental" / "policies.csv").exists()
+    log = (repo / "logs" / "smoke" / "ski_rental" / "policies.log").read_text()
+    assert "Traceback" in log  # the whole story is in the rule's log, not on the console
+
+
+def test_smoke_run_writes_every_output(smoke_run):
+    out = smoke_run / "results" / "smoke" / "ski_rental"
+    for name in ("claims.json", "metrics.json", "tables/consistency_robustness.csv", "tables/error_sweep.csv",
+                 "tables/oracles.csv", "figures/pareto.png", "figures/pareto.pdf", "figures/error_sweep.png",
+                 "figures/error_sweep.pdf"):
+        assert (out / name).stat().st_size > 0, name
+    for rule in ("predictions", "policies", "evaluate", "verdict"):
+        assert (smoke_run / "logs" / "smoke" / "ski_rental" / f"{rule}.log").exists()
+        assert (smoke_run / "benchmarks" / "smoke" / "ski_rental" / f"{rule}.tsv").exists()
+
+
+def test_same_config_gives_byte_identical_outputs_in_another_directory(smoke_run, repo):
+    snakemake(repo, "ski_rental", "--cores", "2", *SMOKE)
+    first = tree_digest(smoke_run / "results" / "smoke", smoke_run / "data" / "smoke")
+    second = tree_digest(repo / "results" / "smoke", repo / "data" / "smoke")
+    assert first == second and len(first) >= 11
+
+
+def test_no_op_rebuild_has_nothing_to_do(smoke_run):
+    out = snakemake(smoke_run, "ski_rental", "-n", "--cores", "2", *SMOKE).stdout
+    assert "Nothing to be done" in out
+
+
+def test_changing_a_parameter_reruns_only_its_dependents(smoke_run):
+    (smoke_run / "lam.yaml").write_text("ski_rental:\n  figures: {lam: 0.25, R: 2.0}\n")
+    # several overlays go after one --configfile (a second --configfile flag replaces the first)
+    out = snakemake(smoke_run, "ski_rental", "-n", "--cores", "2", *SMOKE, "lam.yaml").stdout
+    assert "ski_rental_figure_error" in out
+    for unaffected in ("ski_rental_policies", "ski_rental_evaluate", "ski_rental_verdict"):
+        assert f"rule {unaffected}:" not in out
+
+
+def test_summary_and_html_report(smoke_run):
+    snakemake(smoke_run, "summary", "--cores", "1", *SMOKE)
+    summary = (smoke_run / "results" / "smoke" / "summary.md").read_text()
+    assert summary.count("| ski_rental |") == 3
+    snakemake(smoke_run, "ski_rental", "--cores", "1", *SMOKE, "--report", "report.html")
+    html = (smoke_run / "report.html").read_text(errors="replace")
+    assert "pareto.png" in html and "error_sweep.png" in html
+
+
+def test_interrupted_run_resumes_to_identical_outputs(smoke_run, tmp_path):
+    repo = copy_repository(tmp_path / "interrupted")
+    proc = subprocess.Popen(
+        [str(BIN / "snakemake"), "ski_rental", "--cores", "1", *SMOKE], cwd=repo, env=tool_env(),
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    marker = repo / "logs" / "smoke" / "ski_rental" / "policies.log"
+    deadline = time.time() + 120
+    while not marker.exists() and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C would
+    proc.wait(timeout=120)
+    partial = repo / "data" / "smoke" / "ski_rental" / "policies.csv"
+    assert not partial.exists() or partial.read_bytes() == (smoke_run / "data/smoke/ski_rental/policies.csv").read_bytes()
+    snakemake(repo, "ski_rental", "--cores", "2", *SMOKE, "--rerun-incomplete")
+    assert tree_digest(repo / "results" / "smoke" / "ski_rental") == tree_digest(smoke_run / "results" / "smoke" / "ski_rental")
+    leftovers = [p for p in (repo / "data").rglob(".*") if p.is_file()] + [p for p in (repo / "results").rglob(".*") if p.is_file()]
+    assert leftovers == []
