@@ -1,0 +1,69 @@
+"""Platform benchmarks: DAG dry-run, no-op rebuild, and each paper's smoke and quick runs.
+
+Runs in a fresh copy of the repository (so nothing here is touched) and writes
+benchmarks/RESULTS.md. Per-rule timings of every run are in Snakemake's own
+benchmark files, benchmarks/<scale>/<slug>/<rule>.tsv.
+
+    python benchmarks/measure.py [--papers ski_rental] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from tests.conftest import copy_repository, tool_env  # noqa: E402
+
+def timed(args: list[str], cwd: Path) -> float:
+    start = time.perf_counter()
+    subprocess.run([str(Path(sys.executable).parent / args[0]), *args[1:]], cwd=cwd, env=tool_env(), check=True,
+                   capture_output=True)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--papers", nargs="+", default=["ski_rental"])
+    parser.add_argument("--repeat", type=int, default=3, help="repeats of the fast measurements (median reported)")
+    parser.add_argument("--cores", type=int, default=2)
+    args = parser.parse_args()
+    cores = str(args.cores)
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = copy_repository(Path(tmp) / "icml26")
+        dry = [timed(["snakemake", "-n", "--cores", cores], repo) for _ in range(args.repeat)]
+        rows.append(("dry-run of the full DAG (quick)", statistics.median(dry), "< 5 s"))
+        for paper in args.papers:
+            for scale, target in (("smoke", "< 30 s"), ("quick", "< 2 min")):
+                seconds = timed(["snakemake", paper, "--cores", cores, "--configfile", f"config/{scale}.yaml"], repo)
+                rows.append((f"{paper} {scale} run", seconds, target))
+        timed(["snakemake", "--cores", cores], repo)  # everything else (e.g. the summary) first
+        noop = [timed(["snakemake", "--cores", cores], repo) for _ in range(args.repeat)]
+        rows.append(("no-op rebuild of everything (quick)", statistics.median(noop), "< 10 s"))
+    machine = f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
+    lines = [
+        "# Platform benchmarks",
+        "",
+        f"Measured by `make bench` (`benchmarks/measure.py`) on {machine}, `--cores {cores}`;",
+        "wall-clock seconds including Snakemake start-up. Per-rule times: `benchmarks/<scale>/<slug>/*.tsv`.",
+        "",
+        "| measurement | seconds | target |",
+        "|---|---|---|",
+        *[f"| {name} | {seconds:.1f} | {target} |" for name, seconds, target in rows],
+        "",
+    ]
+    (ROOT / "benchmarks" / "RESULTS.md").write_text("\n".join(lines))
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
