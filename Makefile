@@ -60,7 +60,7 @@ slurm:  ## the same DAG through SLURM (workflow/profiles/slurm)
 	$(BIN)/snakemake --profile workflow/profiles/slurm $(CONFIG) $(PAPER)
 
 bench:  ## platform benchmarks -> benchmarks/RESULTS.md
-	$(BIN)/python benchmarks/measure.py
+	$(BIN)/python benchmarks/measure.py $(if $(PAPERS),--papers $(PAPERS),)
 
 clean:  ## remove generated outputs (not the DVC cache)
 	rm -rf results/*/ data/ logs/ benchmarks/smoke benchmarks/quick benchmarks/paper .snakemake
