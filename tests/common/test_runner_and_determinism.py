@@ -1,0 +1,68 @@
+"""The rule runner's argument mapping, seeding and thread pinning."""
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from icml26.common import runner
+from icml26.common.determinism import pin_threads, seed_everything
+
+
+class Named(dict):
+    """Stands in for Snakemake's named lists: ``.items()`` and attribute access."""
+
+    __getattr__ = dict.__getitem__
+
+
+def job(log=None, threads=1, **sections):
+    named = {k: Named(v) for k, v in sections.items()}
+    return SimpleNamespace(rule="r", threads=threads, log=[str(log)] if log else [], **named)
+
+
+def test_rule_kwargs_merge_named_sections_and_drop_func():
+    sm = job(input={"a": "in.csv"}, output={"b": "out.csv"}, params={"func": "m:f", "k": [1, 2]})
+    assert runner.rule_kwargs(sm) == {"a": "in.csv", "b": "out.csv", "k": [1, 2]}
+
+
+def test_rule_kwargs_reject_a_name_used_twice():
+    sm = job(input={"a": "x"}, output={"a": "y"}, params={"func": "m:f"})
+    with pytest.raises(ValueError, match="used twice"):
+        runner.rule_kwargs(sm)
+
+
+def test_resolve_needs_module_and_function():
+    assert runner.resolve("icml26.common.summary:build_summary").__name__ == "build_summary"
+    with pytest.raises(ValueError, match="module:function"):
+        runner.resolve("icml26.common.summary.build_summary")
+
+
+def test_a_failing_rule_function_writes_its_traceback_to_the_log_and_fails(tmp_path):
+    log = tmp_path / "r.log"
+    sm = job(log=log, input={}, output={}, params={"func": "icml26.common.runner:resolve", "spec": "no_colon"})
+    with pytest.raises(ValueError, match="module:function"):
+        runner.call_rule_function(sm)
+    text = log.read_text()
+    assert "[r] icml26.common.runner:resolve" in text and "Traceback" in text and "no_colon" in text
+
+
+def test_a_successful_rule_function_reports_its_time(tmp_path):
+    log = tmp_path / "r.log"
+    out = tmp_path / "m.json"
+    sm = job(log=log, input={}, output={"path": str(out)}, params={"func": "icml26.common.io:write_json", "data": {"a": 1}})
+    runner.call_rule_function(sm)
+    assert out.read_text() == '{\n  "a": 1\n}\n'
+    assert "[r] done in" in log.read_text()
+
+
+def test_seed_everything_gives_reproducible_generators_and_global_state():
+    a, ga = seed_everything(3).random(5), np.random.random()
+    b, gb = seed_everything(3).random(5), np.random.random()
+    assert np.array_equal(a, b) and ga == gb
+    assert not np.array_equal(seed_everything(4).random(5), a)
+
+
+def test_pin_threads_rejects_zero():
+    pin_threads(1)
+    with pytest.raises(ValueError):
+        pin_threads(0)
