@@ -79,7 +79,13 @@ def distributional_beats_point(evaluation: pd.DataFrame) -> tuple[Claim, dict]:
             f"cells where ours is worse: {int(cells['worse'].sum())}; "
             f"max (Clamp - Purohit det.) robustness: {robustness_gap:.4g}"
         ),
-        details={"cells_worse_per_family": {f: int(v) for f, v in per_family["cells_worse"].items()}},
+        details={
+            "cells_worse_per_family": {f: int(v) for f, v in per_family["cells_worse"].items()},
+            "mean_improvement_pct_by_kind": {
+                f"{family}/{kind}": round(float(v), 3)
+                for (family, kind), v in cells.groupby(["family", "kind"])["improvement_pct"].mean().items()
+            },
+        },
     )
     return claim, {"per_family_improvement_pct": measured, "cells": len(cells), "cells_worse": int(cells["worse"].sum())}
 
