@@ -72,3 +72,12 @@ def test_invalid_distribution_is_rejected():
         problem.ecr_all(np.ones(9) / 9)
     with pytest.raises(ValueError, match="sum to 1"):
         problem.ecr_all(np.ones(10))
+
+
+def test_linear_time_expected_cost_equals_the_matrix_product():
+    rng = np.random.default_rng(11)
+    for B in (2, 9, 30):
+        problem = SkiRental(B, 7 * B)
+        for _ in range(10):
+            q = rng.dirichlet(np.full(problem.N + 1, 0.2))
+            np.testing.assert_allclose(problem.expected_cost(q), problem.expected_cost_bruteforce(q), rtol=1e-12)

@@ -18,6 +18,18 @@ LP_TOL = 1e-6
 """Tolerance for quantities that come out of HiGHS (its feasibility tolerance is 1e-7)."""
 
 
+MATCH_TOL = 1e-7
+"""The LP is solved at a baseline's exact robustness; stored tables round both to 10 digits."""
+
+
+def _lp_solved_at(lp_rows: pd.DataFrame, R: float) -> pd.Series:
+    """The robust-LP row whose robustness target ``R`` is the given one."""
+    gap = (lp_rows["param"] - R).abs()
+    if gap.min() > MATCH_TOL * R:
+        raise ValueError(f"no robust LP was solved at R = {R:.10g} (nearest {lp_rows['param'].iloc[gap.argmin()]:.10g})")
+    return lp_rows.iloc[gap.argmin()]
+
+
 def distributional_beats_point(evaluation: pd.DataFrame) -> tuple[Claim, dict]:
     """Clamp vs Purohit deterministic and robust LP vs Purohit randomized, cell by cell.
 
@@ -36,8 +48,7 @@ def distributional_beats_point(evaluation: pd.DataFrame) -> tuple[Claim, dict]:
                     if kind == "det":
                         ours = clamp.loc[b["param"]]
                     else:
-                        match = lp[np.isclose(lp["param"], round(b["robustness"], 12), rtol=0, atol=1e-11)]
-                        ours = match.iloc[0]
+                        ours = _lp_solved_at(lp, b["robustness"])
                     rows.append(
                         {
                             "B": B,
