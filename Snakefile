@@ -17,6 +17,7 @@ report: "workflow/report/workflow.rst"
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/ski_rental.smk"
+include: "workflow/rules/massart_drift.smk"
 include: "workflow/rules/summary.smk"
 
 

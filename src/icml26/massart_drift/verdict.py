@@ -1,0 +1,92 @@
+"""The spec's three claims, judged from the result tables.
+
+Tolerances are the spec's: fitted slopes within +-0.05 of the predicted
+exponent (applied to the seed-mean slope; the 95 % interval is reported beside
+it). ``C = 1`` in the bound ``eta + C Delta^(1/3) / gamma`` is our choice, made
+before measuring (the paper's constant is not stated); the measured effective
+constant is reported.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ..common.claims import Claim
+
+SLOPE_TOL = 0.05
+BOUND_C = 1.0
+
+
+def _slope(slopes: pd.DataFrame, learner: str, quantity: str) -> pd.Series:
+    return slopes[(slopes["learner"] == learner) & (slopes["quantity"] == quantity)].iloc[0]
+
+
+def _fmt(row: pd.Series) -> dict:
+    return {"slope": float(row.slope), "ci95": [float(row.ci_low), float(row.ci_high)]}
+
+
+def efficient_rate(slopes: pd.DataFrame) -> Claim:
+    excess, window = _slope(slopes, "averaging", "min_excess"), _slope(slopes, "averaging", "W_star")
+    holds = bool(abs(excess.slope - 1 / 3) <= SLOPE_TOL and abs(window.slope + 2 / 3) <= SLOPE_TOL)
+    return Claim(
+        id="efficient_excess_scales_as_Delta_one_third",
+        statement="The efficient (windowed averaging) learner's best excess error scales as Delta^(1/3) and its "
+        "best window as Delta^(-2/3): fitted log-log slopes within +-0.05 of 1/3 and -2/3",
+        paper_value={"excess_exponent": 1 / 3, "window_exponent": -2 / 3},
+        measured={"excess": _fmt(excess), "window": _fmt(window)},
+        comparator="all",
+        holds=holds,
+        note="exact 2-D setting, random classification noise; slopes fitted per seed, mean and 95% t-interval",
+    )
+
+
+def information_theoretic_rate(slopes: pd.DataFrame) -> Claim:
+    erm, real = _slope(slopes, "erm", "min_excess"), _slope(slopes, "realizable", "min_excess")
+    holds = bool(abs(erm.slope - 0.5) <= SLOPE_TOL and abs(real.slope - 0.5) <= SLOPE_TOL)
+    return Claim(
+        id="erm_and_realizable_scale_as_Delta_one_half",
+        statement="The inefficient ERM reference (under noise) and the realizable adaptation scale as Delta^(1/2): "
+        "fitted slopes within +-0.05 of 1/2",
+        paper_value={"exponent": 0.5},
+        measured={"erm": _fmt(erm), "realizable": _fmt(real),
+                  "erm_window": _fmt(_slope(slopes, "erm", "W_star"))},
+        comparator="all",
+        holds=holds,
+        note="the realizable adaptation is evaluated as the window's consistent (max-agreement) halfspace "
+        "(see README: substitution for the windowed perceptron)",
+    )
+
+
+def massart_bound_and_forgetting(traces: pd.DataFrame, *, eta: float, gamma: float, Delta: float) -> tuple[Claim, dict]:
+    bound = eta + BOUND_C * Delta ** (1 / 3) / gamma
+    warm = traces[traces["round"] >= traces.loc[traces["learner"] == "averaging", "window"].max()]
+    by = {name: g for name, g in warm.groupby("learner")}
+    efficient_max = float(by["averaging"]["error"].max())
+    effective_c = float((by["averaging"]["error"] - eta).max() * gamma / Delta ** (1 / 3))
+    nf = by["no_forgetting"].groupby("round")["error"].mean()
+    rho = float(stats.spearmanr(nf.index, nf.values).statistic) if nf.nunique() > 1 else 0.0  # flat: no trend
+    tenth = max(1, len(nf) // 10)
+    growth = float(nf.iloc[-tenth:].mean() - nf.iloc[:tenth].mean())
+    holds = bool(efficient_max <= bound and rho > 0.9 and growth > 0)
+    measured = {
+        "efficient_max_error": efficient_max,
+        "bound": bound,
+        "effective_C": effective_c,
+        "no_forgetting_spearman_error_vs_time": rho,
+        "no_forgetting_error_growth": growth,
+    }
+    claim = Claim(
+        id="massart_bound_and_no_forgetting_diverges",
+        statement="In the d = 10 Massart setting the efficient learner's error stays <= eta + C Delta^(1/3)/gamma "
+        "(C = 1) after its window fills, while the no-forgetting learner's error keeps growing under drift "
+        "(Spearman correlation with time > 0.9 and a positive rise from the first to the last tenth)",
+        paper_value="error <= eta + O~(Delta^(1/3)/gamma)",
+        measured=measured,
+        comparator="all",
+        holds=holds,
+        note="C = 1 chosen before measuring; effective_C is the smallest C that the measured maximum allows",
+    )
+    means = warm.groupby("learner")["error"].mean()
+    return claim, {"d10_mean_error_after_warmup": {k: float(v) for k, v in means.items()}, "d10": measured}
