@@ -18,6 +18,7 @@ report: "workflow/report/workflow.rst"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/ski_rental.smk"
 include: "workflow/rules/massart_drift.smk"
+include: "workflow/rules/dvm_ad.smk"
 include: "workflow/rules/summary.smk"
 
 

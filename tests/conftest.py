@@ -25,11 +25,17 @@ def source_files() -> list[str]:
 
 
 def copy_repository(dest: Path) -> Path:
-    """Copy the working tree's source files (no outputs, no caches) to ``dest``."""
+    """Copy the working tree's source files (no outputs, no caches) to ``dest``.
+
+    ``shared/`` (the offline data) sits beside the checkout, as in CI; the copy gets a link to it.
+    """
     for name in source_files():
         target = dest / name
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / name, target)
+    shared, link = ROOT.parent / "shared", dest.parent / "shared"
+    if shared.is_dir() and not link.exists():
+        link.symlink_to(shared)
     return dest
 
 

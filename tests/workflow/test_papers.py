@@ -5,11 +5,13 @@ import pytest
 from tests.conftest import copy_repository, snakemake, tree_digest
 
 pytestmark = pytest.mark.workflow
-PAPERS = ["massart_drift"]
+PAPERS = ["massart_drift", "dvm_ad"]
 OUTPUTS = {
     "massart_drift": ["claims.json", "metrics.json", "tables/slopes.csv", "tables/best_window.csv",
                       "tables/oracles.csv", "figures/excess_vs_drift.png", "figures/window_vs_drift.png",
                       "figures/traces.png"],
+    "dvm_ad": ["claims.json", "metrics.json", "tables/leaderboard.csv", "tables/ablation.csv",
+               "tables/auroc_per_dataset.csv", "figures/average_rank.png", "figures/ablation.png"],
 }
 
 

@@ -8,14 +8,17 @@ output: data is written to a temporary file in the same folder and renamed.
 
 from __future__ import annotations
 
+import io as _bytes
 import json
 import math
 import os
 import tempfile
+import zipfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
+import numpy as np
 import pandas as pd
 
 FLOAT_FORMAT = "%.10g"
@@ -96,3 +99,30 @@ def read_csv(path: str | os.PathLike) -> pd.DataFrame:
 def write_text(path: str | os.PathLike, text: str) -> None:
     with atomic_path(path) as tmp:
         tmp.write_text(text, encoding="utf-8")
+
+
+def write_npz(path: str | os.PathLike, **arrays: np.ndarray) -> None:
+    """Write arrays as an ``.npz`` archive with fixed member timestamps (``np.savez`` stamps the clock)."""
+    with atomic_path(path) as tmp, zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name in sorted(arrays):
+            buffer = _bytes.BytesIO()
+            np.lib.format.write_array(buffer, np.ascontiguousarray(arrays[name]), allow_pickle=False)
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, buffer.getvalue())
+
+
+def read_npz(path: str | os.PathLike, *keys: str) -> dict[str, np.ndarray]:
+    """Read the named arrays of an ``.npz`` file; a missing file or key is an error naming the file."""
+    require(path)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {k: data[k] for k in keys if k in data.files}
+            found = sorted(data.files)
+    except (OSError, ValueError, zipfile.BadZipFile) as error:
+        raise ValueError(f"{path}: not a readable .npz file ({error})") from None
+    missing = [k for k in keys if k not in arrays]
+    if missing:
+        raise ValueError(f"{path}: missing array(s) {missing}; found {found}")
+    return arrays

@@ -1,0 +1,73 @@
+"""Rule functions of the dvm_ad pipeline: paths and plain parameters in, files out.
+
+DAG: dataset_{name} -> evaluate_{name} -> tables -> figures, verdict; timing beside.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from ..common.claims import write_claims
+from ..common.figures import save_figure
+from ..common.io import read_csv, write_csv, write_json, write_npz
+from . import benchmark, data, plots, tables, verdict as verdicts
+
+
+def dataset(source: str, dataset: str, *, max_rows: int, seed: int) -> None:
+    """Copy one ADBench dataset into the project, validated and (if large) stratified-subsampled."""
+    X, y = data.load(source)
+    X_kept, y_kept = data.subsample(X, y, max_rows, seed)
+    print(f"{Path(source).name}: {X.shape[0]} rows x {X.shape[1]} features, {int(y.sum())} anomalies"
+          f" -> kept {len(y_kept)} rows", flush=True)
+    write_npz(dataset, X=X_kept, y=y_kept)
+
+
+def evaluate(dataset: str, auroc: str, timing: str, *, seeds: list[int], test_size: float, baselines: list[str],
+             epsilon: float) -> None:
+    """AUROC of DVM-AD, its ablations and the baselines on one dataset, per seed; fit times aside."""
+    X, y = data.load(dataset)
+    rows, timings = benchmark.evaluate(X, y, seeds=seeds, test_size=test_size, baselines=baselines, epsilon=epsilon)
+    name = Path(dataset).stem
+    write_csv(auroc, pd.DataFrame(rows).assign(dataset=name))
+    write_csv(timing, pd.DataFrame(timings).assign(dataset=name, rows=len(y), features=X.shape[1]))
+    best = max((r for r in rows if r["method"] != "DVM-AD ablation"), key=lambda r: r["auroc"])
+    print(f"{name}: best {best['method']} AUROC {best['auroc']:.3f}", flush=True)
+
+
+def summarise(aurocs: list[str], per_dataset: str, leaderboard: str, ablation: str) -> None:
+    """Per-dataset means, the leaderboard (mean AUROC, average rank) and the ablation table."""
+    table = tables.per_dataset(pd.concat([read_csv(p) for p in aurocs], ignore_index=True))
+    write_csv(per_dataset, table)
+    write_csv(leaderboard, tables.leaderboard(table))
+    write_csv(ablation, tables.ablation(table))
+
+
+def timing(timings: list[str], summary: str) -> None:
+    """Mean fit+score seconds per method (a benchmark record: it varies run to run)."""
+    frame = pd.concat([read_csv(p) for p in timings], ignore_index=True)
+    out = frame.groupby("method")["seconds"].agg(mean_seconds="mean", total_seconds="sum", fits="size")
+    write_csv(summary, out.sort_values("mean_seconds").reset_index())
+
+
+def figure_rank(leaderboard: str, png: str, pdf: str) -> None:
+    save_figure(plots.average_rank(read_csv(leaderboard)), png, pdf)
+
+
+def figure_ablation(ablation: str, png: str, pdf: str) -> None:
+    save_figure(plots.ablation(read_csv(ablation)), png, pdf)
+
+
+def verdict(leaderboard: str, ablation: str, claims: str, metrics: str) -> None:
+    """Judge the spec's claims and collect the headline numbers."""
+    board, ablation_table = read_csv(leaderboard), read_csv(ablation)
+    judged = [verdicts.best_on_adbench(board), verdicts.both_ends_beat_one_end(ablation_table)]
+    for claim in judged:
+        print(f"{claim.id}: {'holds' if claim.holds else 'does NOT hold'} -- {claim.measured}", flush=True)
+    write_claims(claims, judged)
+    write_json(metrics, {
+        "leaderboard": {r.method: {"mean_auroc": r.mean_auroc, "average_rank": r.average_rank}
+                        for r in board.itertuples()},
+        "ablation": {f"{r.keep}/{r.reference}": r.mean_auroc for r in ablation_table.itertuples()},
+    })

@@ -1,0 +1,35 @@
+"""From per-seed AUROC rows to the tables the paper reports: mean AUROC, average rank, ablation."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+MAIN = "DVM-AD"
+
+
+def per_dataset(rows: pd.DataFrame) -> pd.DataFrame:
+    """Mean and spread over seeds of every (dataset, method, keep, reference)."""
+    keys = ["dataset", "method", "keep", "reference"]
+    rows = rows.fillna({"keep": "", "reference": ""})
+    out = rows.groupby(keys, sort=True)["auroc"].agg(auroc="mean", auroc_std="std", seeds="size").reset_index()
+    return out.fillna({"auroc_std": 0.0})
+
+
+def leaderboard(table: pd.DataFrame) -> pd.DataFrame:
+    """DVM-AD and the baselines: mean AUROC over datasets and average rank (1 = best, ties averaged)."""
+    main = table[table["method"] != f"{MAIN} ablation"]
+    wide = main.pivot(index="dataset", columns="method", values="auroc")
+    ranks = wide.rank(axis=1, ascending=False, method="average")
+    out = pd.DataFrame({"mean_auroc": wide.mean(), "average_rank": ranks.mean(), "datasets": wide.count()})
+    return out.sort_values(["average_rank", "mean_auroc"], ascending=[True, False]).rename_axis("method").reset_index()
+
+
+def ablation(table: pd.DataFrame) -> pd.DataFrame:
+    """Every DVM-AD variant (keep mode x reference point): mean AUROC and average rank among the variants."""
+    variants = table[table["method"].str.startswith(MAIN)].copy()
+    variants["variant"] = variants["keep"] + "/" + variants["reference"]
+    wide = variants.pivot(index="dataset", columns="variant", values="auroc")
+    ranks = wide.rank(axis=1, ascending=False, method="average")
+    out = pd.DataFrame({"mean_auroc": wide.mean(), "average_rank": ranks.mean()}).rename_axis("variant").reset_index()
+    out[["keep", "reference"]] = out["variant"].str.split("/", expand=True)
+    return out[["keep", "reference", "mean_auroc", "average_rank"]].sort_values(["keep", "reference"]).reset_index(drop=True)

@@ -1,0 +1,122 @@
+"""Data handling and the rule functions end to end on synthetic datasets."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from icml26.common.io import read_npz, write_npz
+from icml26.dvm_ad import data, rules, tables, verdict
+
+
+def synthetic(path, seed, n=300, d=5, anomalies=30, shift=4.0):
+    rng = np.random.default_rng(seed)
+    X = np.vstack([rng.standard_normal((n, d)), rng.standard_normal((anomalies, d)) + shift])
+    y = np.r_[np.zeros(n, int), np.ones(anomalies, int)]
+    write_npz(path, X=X, y=y)
+
+
+def test_npz_writing_is_byte_deterministic_and_round_trips(tmp_path):
+    a, b = tmp_path / "a.npz", tmp_path / "b.npz"
+    synthetic(a, 0)
+    synthetic(b, 0)
+    assert a.read_bytes() == b.read_bytes()
+    assert read_npz(a, "X", "y")["X"].shape == (330, 5)
+
+
+def test_bad_files_are_named(tmp_path):
+    with pytest.raises(FileNotFoundError, match="missing.npz"):
+        data.load(str(tmp_path / "missing.npz"))
+    (tmp_path / "junk.npz").write_text("not a zip")
+    with pytest.raises(ValueError, match="junk.npz"):
+        data.load(str(tmp_path / "junk.npz"))
+    write_npz(tmp_path / "one_class.npz", X=np.zeros((4, 2)), y=np.zeros(4))
+    with pytest.raises(ValueError, match="both classes"):
+        data.load(str(tmp_path / "one_class.npz"))
+    write_npz(tmp_path / "no_y.npz", X=np.zeros((4, 2)))
+    with pytest.raises(ValueError, match="missing array"):
+        data.load(str(tmp_path / "no_y.npz"))
+
+
+def test_subsample_is_stratified_and_capped():
+    y = np.r_[np.zeros(900, int), np.ones(100, int)]
+    X = np.arange(1000.0)[:, None]
+    Xs, ys = data.subsample(X, y, 200, seed=0)
+    assert len(ys) == 200 and ys.sum() == 20
+    assert data.subsample(X, y, 5000, seed=0)[0] is X
+
+
+def test_split_trains_on_normal_rows_only():
+    y = np.r_[np.zeros(90, int), np.ones(10, int)]
+    normal, X_test, y_test = data.split(np.arange(100.0)[:, None], y, seed=0, test_size=0.3)
+    assert len(X_test) == 30 and y_test.sum() == 3 and (normal < 90).all() and len(normal) == 63
+
+
+@pytest.fixture(scope="module")
+def pipeline(tmp_path_factory):
+    d = tmp_path_factory.mktemp("dvm")
+    aurocs, timings = [], []
+    for i, name in enumerate(("alpha", "beta", "gamma")):
+        synthetic(d / f"{name}_raw.npz", i, shift=2.0 + i)
+        rules.dataset(str(d / f"{name}_raw.npz"), str(d / f"{name}.npz"), max_rows=200, seed=0)
+        aurocs.append(str(d / f"{name}_auroc.csv"))
+        timings.append(str(d / f"{name}_time.csv"))
+        rules.evaluate(str(d / f"{name}.npz"), aurocs[-1], timings[-1], seeds=[0, 1], test_size=0.3,
+                       baselines=["KNN", "IForest"], epsilon=0.1)
+    f = {k: str(d / f"{k}.csv") for k in ("per_dataset", "leaderboard", "ablation")}
+    rules.summarise(aurocs, f["per_dataset"], f["leaderboard"], f["ablation"])
+    rules.timing(timings, str(d / "fit_seconds.csv"))
+    rules.verdict(f["leaderboard"], f["ablation"], str(d / "claims.json"), str(d / "metrics.json"))
+    return d, f
+
+
+def test_tables_have_every_method_dataset_and_variant(pipeline):
+    d, f = pipeline
+    board = pd.read_csv(f["leaderboard"])
+    assert set(board["method"]) == {"DVM-AD", "KNN", "IForest"}
+    assert (board["datasets"] == 3).all()
+    assert board["average_rank"].sum() == pytest.approx(1 + 2 + 3)  # ranks of 3 methods on every dataset
+    assert len(pd.read_csv(f["ablation"])) == 12
+    assert len(pd.read_csv(d / "fit_seconds.csv")) == 12 + 2
+
+
+def test_both_claims_are_judged(pipeline):
+    d, _ = pipeline
+    claims = json.loads((d / "claims.json").read_text())
+    assert [c["id"] for c in claims] == ["best_average_auroc_and_rank", "both_ends_beat_either_end"]
+    assert claims[0]["paper_value"]["mean_auroc_pct"] == 89.65
+
+
+def test_leaderboard_claim_fails_when_a_baseline_wins():
+    board = pd.DataFrame([
+        {"method": "DVM-AD", "mean_auroc": 0.85, "average_rank": 2.0, "datasets": 10},
+        {"method": "KNN", "mean_auroc": 0.87, "average_rank": 1.5, "datasets": 10},
+    ])
+    assert verdict.best_on_adbench(board).holds is False
+
+
+def test_ablation_claim_fails_when_one_end_is_better():
+    rows = [{"keep": k, "reference": "max", "mean_auroc": v, "average_rank": 1.0}
+            for k, v in (("both", 0.80), ("compressive", 0.82), ("structure", 0.70), ("all", 0.79))]
+    assert verdict.both_ends_beat_one_end(pd.DataFrame(rows)).holds is False
+
+
+def test_ranks_average_ties():
+    table = pd.DataFrame([
+        {"dataset": "a", "method": "DVM-AD", "keep": "both", "reference": "max", "auroc": 0.9},
+        {"dataset": "a", "method": "KNN", "keep": "", "reference": "", "auroc": 0.9},
+        {"dataset": "a", "method": "LOF", "keep": "", "reference": "", "auroc": 0.5},
+    ])
+    board = tables.leaderboard(table).set_index("method")
+    assert board.loc["DVM-AD", "average_rank"] == 1.5 and board.loc["LOF", "average_rank"] == 3
+
+
+def test_auroc_orders_infinite_scores_and_refuses_nan():
+    from icml26.dvm_ad.benchmark import auroc
+
+    y = np.array([0, 0, 1, 1])
+    assert auroc(y, np.array([0.1, 0.2, np.inf, 0.9])) == 1.0
+    assert auroc(y, np.array([-np.inf, 0.2, 0.3, 0.9])) == 1.0
+    assert auroc(y, np.array([np.inf, 0.2, np.inf, 0.9])) == pytest.approx(0.625)  # the tie at +inf is kept
+    assert np.isnan(auroc(y, np.array([np.nan, 0.2, 0.3, 0.9])))
