@@ -26,3 +26,6 @@ def test_smoke_run_is_complete_and_byte_identical_in_two_directories(paper, tmp_
             assert (out / name).stat().st_size > 0, name
         digests.append(tree_digest(out, repo / "data" / "smoke" / paper))
     assert digests[0] == digests[1]
+    snakemake(repo, paper, "--cores", "1", "--configfile", "config/smoke.yaml", "--report", "report.html")
+    html = (repo / "report.html").read_text(errors="replace")
+    assert all(name.split("/")[-1] in html for name in OUTPUTS[paper] if name.startswith("figures/"))

@@ -109,7 +109,7 @@ rule massart_drift_figure_scaling:
         best=rules.massart_drift_scaling.output.best,
         slopes=rules.massart_drift_scaling.output.slopes,
     output:
-        png=report(f"{MD.results}/figures/{{name}}_vs_drift.png", caption="../report/massart_drift/{name}_vs_drift.rst",
+        png=report(f"{MD.results}/figures/{{name}}_vs_drift.png", caption="../report/massart_drift/scaling.rst",
                    category="massart_drift", subcategory="figures"),
         pdf=f"{MD.results}/figures/{{name}}_vs_drift.pdf",
     wildcard_constraints:
