@@ -61,8 +61,9 @@ def trace(*, seed: int, d: int, eta: float, gamma: float, Delta: float, rounds: 
             "no_forgetting": total.copy(),
             "small_window": ys[small] @ xs[small],
         }
+        windows = {"averaging": W, "perspectron": W, "no_forgetting": t + 1, "small_window": small_window}
         floor = sphere.bayes_error(w_star, x_test, gamma, eta)
         for name, w in hypotheses.items():
-            rows.append({"seed": seed, "round": t + 1, "learner": name, "window": W if name in ("averaging", "perspectron") else (t + 1 if name == "no_forgetting" else small_window),
+            rows.append({"seed": seed, "round": t + 1, "learner": name, "window": windows[name],
                          "error": sphere.test_error(w, w_star, x_test, gamma, eta), "bayes_error": floor})
     return rows
