@@ -89,8 +89,7 @@ class SkiRental:
 
     def ratio_of_expectations(self, x: int, p: np.ndarray) -> float:
         """``E[ALG_x(T)] / E[OPT(T)]`` under ``p`` (the other common criterion)."""
-        p = self.check_distribution(p)
-        return float(p @ self.alg_matrix()[:, self._index(x)] / (p @ self.opt()))
+        return self.randomized_ratio_of_expectations(self.point_mass(x), p)
 
     def worst_ratios(self) -> np.ndarray:
         """Worst-case ratio ``max_T ALG_x(T)/OPT(T)`` of every threshold (closed form).
@@ -141,6 +140,11 @@ class SkiRental:
     def randomized_ecr(self, q: np.ndarray, p: np.ndarray) -> float:
         """Expected competitive ratio ``E_{T~p} E_{x~q}[ALG_x(T)/OPT(T)]``."""
         return float(self.check_distribution(p) @ self.ratio_profile(q))
+
+    def randomized_ratio_of_expectations(self, q: np.ndarray, p: np.ndarray) -> float:
+        """``E_{T~p} E_{x~q}[ALG_x(T)] / E_{T~p}[OPT(T)]``."""
+        p = self.check_distribution(p)
+        return float(p @ self.expected_cost(q) / (p @ self.opt()))
 
     def randomized_worst_ratio(self, q: np.ndarray) -> float:
         """Robustness of a randomized policy: ``max_T E_q[ALG(T)] / OPT(T)``."""

@@ -88,6 +88,7 @@ def evaluate(predictions: str, policies: str, table: str) -> None:
     for B, family, problem, p_hat, vectors in _join(predictions, policies):
         optimum = problem.ecr_all(p_hat).min()
         for method, param, q in vectors:
+            consistency = problem.randomized_ecr(q, p_hat)
             rows.append(
                 {
                     "B": B,
@@ -96,10 +97,10 @@ def evaluate(predictions: str, policies: str, table: str) -> None:
                     "uses": METHODS[method][0],
                     "kind": METHODS[method][1],
                     "param": param,
-                    "consistency": problem.randomized_ecr(q, p_hat),
-                    "consistency_over_opt": problem.randomized_ecr(q, p_hat) / optimum,
+                    "consistency": consistency,
+                    "consistency_over_opt": consistency / optimum,
                     "robustness": problem.randomized_worst_ratio(q),
-                    "ratio_of_expectations": float(p_hat @ problem.expected_cost(q) / (p_hat @ problem.opt())),
+                    "ratio_of_expectations": problem.randomized_ratio_of_expectations(q, p_hat),
                 }
             )
     write_csv(table, pd.DataFrame(rows))
