@@ -19,6 +19,7 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/ski_rental.smk"
 include: "workflow/rules/massart_drift.smk"
 include: "workflow/rules/dvm_ad.smk"
+include: "workflow/rules/annealed_langevin.smk"
 include: "workflow/rules/summary.smk"
 
 

@@ -5,13 +5,17 @@ import pytest
 from tests.conftest import copy_repository, snakemake, tree_digest
 
 pytestmark = pytest.mark.workflow
-PAPERS = ["massart_drift", "dvm_ad"]
+PAPERS = ["massart_drift", "dvm_ad", "annealed_langevin"]
 OUTPUTS = {
     "massart_drift": ["claims.json", "metrics.json", "tables/slopes.csv", "tables/best_window.csv",
                       "tables/oracles.csv", "figures/excess_vs_drift.png", "figures/window_vs_drift.png",
                       "figures/traces.png"],
     "dvm_ad": ["claims.json", "metrics.json", "tables/leaderboard.csv", "tables/ablation.csv",
                "tables/auroc_per_dataset.csv", "figures/average_rank.png", "figures/ablation.png"],
+    "annealed_langevin": ["claims.json", "metrics.json", "tables/factorised_kl.csv", "tables/horizons.csv",
+                          "tables/step_sizes.csv", "tables/oracles.csv", "tables/mode_weight_errors.csv",
+                          "tables/annealing_time.csv", "figures/kl_vs_dimension.png", "figures/horizons.png",
+                          "figures/step_sizes.png", "figures/mode_weights.png", "figures/annealing_time.png"],
 }
 
 

@@ -1,0 +1,110 @@
+"""The spec's three claims, judged from the result tables.
+
+"Dimension-uniform" and "grows with d" are read over the last 8-fold increase
+of the dimension grid (``d_max / 8 -> d_max``): a quantity is *bounded* if it
+changes by at most ``FLAT_TOL`` (10 %) there and *grows* if it at least
+doubles (linear growth would multiply it by 8, sqrt growth by 2.8). Mode
+weights are *recovered* when their total-variation error is at most
+``WEIGHT_TOL`` (5 percentage points of mass) at every dimension. These
+thresholds are ours, fixed before measuring; the paper states the claims
+qualitatively, so ``paper_value`` is the qualitative statement.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..common.claims import Claim
+
+FLAT_TOL = 0.10
+GROWTH_MIN = 2.0
+WEIGHT_TOL = 0.05
+
+
+def _ratio(frame: pd.DataFrame, column: str) -> tuple[float, int, int]:
+    """``value(d_max) / value(d_max / 8)`` (nearest grid point at or below ``d_max / 8``)."""
+    by_d = frame.set_index("d")[column].sort_index()
+    d_max = int(by_d.index.max())
+    below = by_d.index[by_d.index <= d_max // 8]
+    d_ref = int(below.max()) if len(below) else int(by_d.index.min())
+    return float(by_d[d_max] / by_d[d_ref]), d_ref, d_max
+
+
+def _bounded(ratio: float) -> bool:
+    return bool(np.isfinite(ratio) and abs(ratio - 1) <= FLAT_TOL)
+
+
+def _grows(ratio: float) -> bool:
+    return bool(ratio >= GROWTH_MIN)
+
+
+def dimension_uniform_horizon(need: pd.DataFrame, *, trace_class: str) -> Claim:
+    plain = need[need["preconditioner"] == "identity"]
+    rows = {name: plain[plain["smoothing"] == name] for name in (trace_class, "identity")}
+    (r_tc, d_ref, d_max), (r_id, _, _) = (_ratio(rows[trace_class], "horizon_needed"),
+                                          _ratio(rows["identity"], "horizon_needed"))
+    eps = float(need["epsilon"].iloc[0])
+    measured = {
+        f"trace_class_horizon_ratio_d{d_max}_over_d{d_ref}": r_tc,
+        f"identity_horizon_ratio_d{d_max}_over_d{d_ref}": r_id,
+        "trace_class_horizon": {int(r.d): r.horizon_needed for r in rows[trace_class].itertuples()},
+        "identity_horizon": {int(r.d): r.horizon_needed for r in rows["identity"].itertuples()},
+    }
+    return Claim(
+        id="dimension_uniform_horizon_needs_trace_class_smoothing",
+        statement=f"With exact scores and P = I, the annealing time S needed to reach sum_j KL_j <= {eps:g} "
+        f"is dimension-uniform when C is trace-class relative to Sigma (changes by <= {FLAT_TOL:.0%} from "
+        f"d = {d_ref} to {d_max}) and grows with d when C = I (at least x{GROWTH_MIN:g})",
+        paper_value="dimension-uniform time horizon under the spectral condition; not for C = I",
+        measured=measured,
+        comparator="all",
+        holds=_bounded(r_tc) and _grows(r_id),
+        note="exactly solvable factorised case, continuous time, closed form per coordinate; KL over j >= 2",
+    )
+
+
+def preconditioning_bounds_misspecification(kl: pd.DataFrame, *, trace_class: str, fast: str) -> Claim:
+    sel = kl[(kl["scheme"] == "continuous") & (kl["score"] == "misspecified") & (kl["smoothing"] == trace_class)]
+    r_fast, d_ref, d_max = _ratio(sel[sel["preconditioner"] == fast], "kl")
+    r_id, _, _ = _ratio(sel[sel["preconditioner"] == "identity"], "kl")
+    measured = {
+        f"fast_preconditioner_kl_ratio_d{d_max}_over_d{d_ref}": r_fast,
+        f"identity_preconditioner_kl_ratio_d{d_max}_over_d{d_ref}": r_id,
+        "fast_preconditioner_kl": {int(r.d): r.kl for r in sel[sel["preconditioner"] == fast].itertuples()},
+        "identity_preconditioner_kl": {int(r.d): r.kl for r in sel[sel["preconditioner"] == "identity"].itertuples()},
+    }
+    return Claim(
+        id="fast_decaying_preconditioner_bounds_misspecified_error",
+        statement=f"Under the misspecified score (covariances x1.1) and trace-class C, the KL at the fixed horizon "
+        f"stays bounded in d with the fast-decaying preconditioner (changes by <= {FLAT_TOL:.0%} from d = {d_ref} "
+        f"to {d_max}) and grows with d with P = I (at least x{GROWTH_MIN:g})",
+        paper_value="error bounded uniformly in d with a fast-decaying preconditioner; accumulates without it",
+        measured=measured,
+        comparator="all",
+        holds=_bounded(r_fast) and _grows(r_id),
+        note="exactly solvable factorised case, continuous time; 'fast' is the preconditioner named in config",
+    )
+
+
+def annealing_recovers_mode_weights(errors: pd.DataFrame) -> Claim:
+    by = {m: errors[errors["method"] == m].set_index("d")["weight_tv_error"] for m in errors["method"].unique()}
+    ald, plain = by["ald_exponential"], by["plain_exponential"]
+    measured = {
+        "ald_exponential_tv_error": {int(d): float(v) for d, v in ald.items()},
+        "plain_exponential_tv_error": {int(d): float(v) for d, v in plain.items()},
+        "exact_sample_tv_error": {int(r.d): r.exact_sample_tv_error
+                                  for r in errors[errors["method"] == "ald_exponential"].itertuples()},
+    }
+    if "ald_euler" in by:
+        measured["ald_euler_tv_error"] = {int(d): float(v) for d, v in by["ald_euler"].items()}
+    return Claim(
+        id="annealing_recovers_mode_weights",
+        statement=f"Annealed Langevin (exponential integrator) recovers the mixture's mode weights to within "
+        f"{WEIGHT_TOL} in total variation at every dimension tested; plain Langevin started in one mode does not",
+        paper_value="annealing recovers the correct mode weights where plain Langevin does not",
+        measured=measured,
+        comparator="all",
+        holds=bool((ald <= WEIGHT_TOL).all() and (plain > WEIGHT_TOL).all()),
+        note="non-factorised 3-component mixture; weights = mean responsibilities (unbiased for exact samples)",
+    )

@@ -1,0 +1,273 @@
+# annealed_langevin: dimension-uniform annealed Langevin for Gaussian mixtures
+# (spec: shared/papers/annealed_langevin.md).
+# factorised KL table, horizons, step sizes, oracles (closed form); particles_{method}_d{d} -> particle
+# tables; annealing sweep -> figures, verdict; timing beside.
+# Each rule calls one function of icml26.annealed_langevin.rules (see docs/ARCHITECTURE.md).
+
+AL = register("annealed_langevin")
+AL_CODE = paper_code("annealed_langevin")
+AL_SPEC = AL.cfg["spectrum"]
+AL_FACT = AL.cfg["factorised"]
+AL_PART = AL.cfg["particles"]
+AL_METHODS = ["ald_exponential", "ald_euler", "plain_exponential"]
+AL_DIMS = AL_PART["dims"]
+
+for _key, _name, _table in [
+    ("reference_smoothing", AL.cfg["reference_smoothing"], "smoothing"),
+    ("particles.smoothing", AL_PART["smoothing"], "smoothing"),
+    ("fast_preconditioner", AL.cfg["fast_preconditioner"], "preconditioner"),
+    ("particles.preconditioner", AL_PART["preconditioner"], "preconditioner"),
+]:
+    if _name not in AL_SPEC[_table]:
+        config_error(f"annealed_langevin.{_key}: {_name!r} is not one of spectrum.{_table} {sorted(AL_SPEC[_table])}")
+if not len(AL_PART["weights"]) == len(AL_PART["centres"]) == len(AL_PART["covariance_spread"]):
+    config_error("annealed_langevin.particles: weights, centres and covariance_spread need one entry per component")
+if abs(sum(AL_PART["weights"]) - 1) > 1e-9:
+    config_error(f"annealed_langevin.particles.weights must sum to 1, got {sum(AL_PART['weights'])}")
+if AL_PART["plain_init_mode"] >= len(AL_PART["weights"]):
+    config_error("annealed_langevin.particles.plain_init_mode must name a component (0-based)")
+
+AL_OPERATORS = dict(alpha=AL_SPEC["alpha"], smoothing=AL_SPEC["smoothing"], preconditioner=AL_SPEC["preconditioner"])
+AL_PROBLEM = dict(alpha=AL_SPEC["alpha"], seed=AL_PART["seed"],
+                  **{k: AL_PART[k] for k in ("weights", "centres", "offset_scale", "covariance_spread")})
+AL_RATES = dict(c_rate=AL_SPEC["smoothing"][AL_PART["smoothing"]],
+                p_rate=AL_SPEC["preconditioner"][AL_PART["preconditioner"]])
+
+
+def al_report(name, caption, sub="tables"):
+    return report(f"{AL.results}/{name}", caption=f"../report/annealed_langevin/{caption}.rst",
+                  category="annealed_langevin", subcategory=sub)
+
+
+rule annealed_langevin:
+    """Target: every annealed_langevin output at the configured scale."""
+    input:
+        paper_outputs(AL),
+        expand(f"{AL.results}/figures/{{name}}.png",
+               name=["kl_vs_dimension", "horizons", "step_sizes", "mode_weights", "annealing_time"]),
+        f"{AL.bench}/step_seconds.csv",
+
+
+rule annealed_langevin_factorised:
+    input:
+        *AL_CODE,
+    output:
+        table=al_report("tables/factorised_kl.csv", "factorised_kl"),
+    params:
+        func="icml26.annealed_langevin.rules:factorised_kl",
+        misspecification=AL.cfg["misspecification"],
+        **AL_OPERATORS,
+        **{k: AL_FACT[k] for k in ("dims", "tau0", "horizon", "n_steps")},
+    log:
+        f"{AL.logs}/factorised.log",
+    benchmark:
+        f"{AL.bench}/factorised.tsv"
+    threads: paper_threads(AL)
+    script:
+        CALL
+
+
+rule annealed_langevin_horizons:
+    input:
+        *AL_CODE,
+    output:
+        curves=al_report("tables/kl_vs_horizon.csv", "kl_vs_horizon"),
+        table=al_report("tables/horizons.csv", "horizons_table"),
+    params:
+        func="icml26.annealed_langevin.rules:horizons",
+        **AL_OPERATORS,
+        **{k: AL_FACT[k] for k in ("dims", "tau0", "epsilon", "horizon_grid")},
+    log:
+        f"{AL.logs}/horizons.log",
+    benchmark:
+        f"{AL.bench}/horizons.tsv"
+    threads: paper_threads(AL)
+    script:
+        CALL
+
+
+rule annealed_langevin_step_sizes:
+    input:
+        *AL_CODE,
+    output:
+        table=al_report("tables/step_sizes.csv", "step_sizes_table"),
+    params:
+        func="icml26.annealed_langevin.rules:step_sizes",
+        smoothing_name=AL.cfg["reference_smoothing"],
+        **AL_OPERATORS,
+        **{k: AL_FACT[k] for k in ("dims", "tau0", "horizon", "step_sizes")},
+    log:
+        f"{AL.logs}/step_sizes.log",
+    benchmark:
+        f"{AL.bench}/step_sizes.tsv"
+    threads: paper_threads(AL)
+    script:
+        CALL
+
+
+rule annealed_langevin_oracles:
+    input:
+        *AL_CODE,
+    output:
+        table=al_report("tables/oracles.csv", "oracles"),
+    params:
+        func="icml26.annealed_langevin.rules:oracles",
+        misspecification=AL.cfg["misspecification"],
+        coordinates=AL_FACT["oracle_coordinates"],
+        **AL_OPERATORS,
+        **{k: AL_FACT[k] for k in ("tau0", "horizon")},
+    log:
+        f"{AL.logs}/oracles.log",
+    benchmark:
+        f"{AL.bench}/oracles.tsv"
+    threads: paper_threads(AL)
+    script:
+        CALL
+
+
+rule annealed_langevin_particles:
+    input:
+        *AL_CODE,
+    output:
+        summary=f"{AL.data}/particles/{{method}}_d{{d}}.csv",
+        trajectory=f"{AL.data}/particles/{{method}}_d{{d}}_trajectory.csv",
+        timing=f"{AL.bench}/step_seconds/{{method}}_d{{d}}.csv",
+    wildcard_constraints:
+        method="|".join(AL_METHODS),
+        d=r"\d+",
+    params:
+        func="icml26.annealed_langevin.rules:particle_run",
+        method=lambda w: w.method,
+        d=lambda w: int(w.d),
+        problem=AL_PROBLEM,
+        **AL_RATES,
+        **{k: AL_PART[k] for k in ("n", "tau0", "horizon", "n_steps", "observe", "plain_init_mode", "seed")},
+    log:
+        f"{AL.logs}/particles_{{method}}_d{{d}}.log",
+    benchmark:
+        f"{AL.bench}/particles_{{method}}_d{{d}}.tsv"
+    threads: paper_threads(AL)
+    resources:
+        **AL.cfg["resources"],
+    script:
+        CALL
+
+
+rule annealed_langevin_particle_tables:
+    input:
+        *AL_CODE,
+        summaries=expand(f"{AL.data}/particles/{{method}}_d{{d}}.csv", method=AL_METHODS, d=AL_DIMS),
+        trajectories=expand(f"{AL.data}/particles/{{method}}_d{{d}}_trajectory.csv", method=AL_METHODS, d=AL_DIMS),
+    output:
+        modes=al_report("tables/particle_modes.csv", "particle_modes"),
+        errors=al_report("tables/mode_weight_errors.csv", "mode_weight_errors"),
+        trajectory=al_report("tables/mode_weight_trajectories.csv", "mode_weight_trajectories"),
+    params:
+        func="icml26.annealed_langevin.rules:particle_tables",
+    log:
+        f"{AL.logs}/particle_tables.log",
+    benchmark:
+        f"{AL.bench}/particle_tables.tsv"
+    threads: paper_threads(AL)
+    script:
+        CALL
+
+
+rule annealed_langevin_annealing_sweep:
+    input:
+        *AL_CODE,
+    output:
+        table=al_report("tables/annealing_time.csv", "annealing_time_table"),
+    params:
+        func="icml26.annealed_langevin.rules:annealing_sweep",
+        problem=AL_PROBLEM,
+        **AL_RATES,
+        **AL_PART["sweep"],
+        n=AL_PART["n"],
+        tau0=AL_PART["tau0"],
+        seed=AL_PART["seed"],
+    log:
+        f"{AL.logs}/annealing_sweep.log",
+    benchmark:
+        f"{AL.bench}/annealing_sweep.tsv"
+    threads: paper_threads(AL)
+    resources:
+        **AL.cfg["resources"],
+    script:
+        CALL
+
+
+rule annealed_langevin_timing:
+    input:
+        *AL_CODE,
+        timings=expand(f"{AL.bench}/step_seconds/{{method}}_d{{d}}.csv", method=AL_METHODS, d=AL_DIMS),
+    output:
+        summary=f"{AL.bench}/step_seconds.csv",
+    params:
+        func="icml26.annealed_langevin.rules:timing",
+    log:
+        f"{AL.logs}/timing.log",
+    benchmark:
+        f"{AL.bench}/timing.tsv"
+    threads: paper_threads(AL)
+    script:
+        CALL
+
+
+AL_FIGURES = {
+    "kl_vs_dimension": dict(table=rules.annealed_langevin_factorised.output.table),
+    "horizons": dict(curves=rules.annealed_langevin_horizons.output.curves,
+                     table=rules.annealed_langevin_horizons.output.table),
+    "step_sizes": dict(table=rules.annealed_langevin_step_sizes.output.table),
+    "mode_weights": dict(errors=rules.annealed_langevin_particle_tables.output.errors,
+                         trajectory=rules.annealed_langevin_particle_tables.output.trajectory),
+    "annealing_time": dict(table=rules.annealed_langevin_annealing_sweep.output.table),
+}
+
+
+for _name, _inputs in AL_FIGURES.items():
+
+    rule:
+        name:
+            f"annealed_langevin_figure_{_name}"
+        input:
+            *AL_CODE,
+            **_inputs,
+        output:
+            png=al_report(f"figures/{_name}.png", _name, sub="figures"),
+            pdf=f"{AL.results}/figures/{_name}.pdf",
+        params:
+            func=f"icml26.annealed_langevin.rules:figure_{_name}",
+            **({"epsilon": AL_FACT["epsilon"]} if _name == "horizons" else {}),
+        log:
+            f"{AL.logs}/figure_{_name}.log",
+        benchmark:
+            f"{AL.bench}/figure_{_name}.tsv"
+        threads: paper_threads(AL)
+        script:
+            CALL
+
+
+rule annealed_langevin_verdict:
+    input:
+        *AL_CODE,
+        factorised_table=rules.annealed_langevin_factorised.output.table,
+        horizon_table=rules.annealed_langevin_horizons.output.table,
+        errors=rules.annealed_langevin_particle_tables.output.errors,
+        modes=rules.annealed_langevin_particle_tables.output.modes,
+        sweep=rules.annealed_langevin_annealing_sweep.output.table,
+        oracle_table=rules.annealed_langevin_oracles.output.table,
+    output:
+        claims=al_report("claims.json", "claims", sub="verdict"),
+        metrics=f"{AL.results}/metrics.json",
+    params:
+        func="icml26.annealed_langevin.rules:verdict",
+        reference_smoothing=AL.cfg["reference_smoothing"],
+        fast_preconditioner=AL.cfg["fast_preconditioner"],
+    log:
+        f"{AL.logs}/verdict.log",
+    benchmark:
+        f"{AL.bench}/verdict.tsv"
+    threads: paper_threads(AL)
+    script:
+        CALL
