@@ -20,6 +20,7 @@ include: "workflow/rules/ski_rental.smk"
 include: "workflow/rules/massart_drift.smk"
 include: "workflow/rules/dvm_ad.smk"
 include: "workflow/rules/annealed_langevin.smk"
+include: "workflow/rules/cox_subgroups.smk"
 include: "workflow/rules/summary.smk"
 
 

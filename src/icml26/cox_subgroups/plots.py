@@ -1,0 +1,51 @@
+"""Figures of the cox_subgroups pipeline, drawn from the result tables only."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from .verdict import PAPER_NONLINEAR
+
+LABELS = {"base": "Base", "random": "Random", "survival_tree": "Survival tree", "cox_tree": "Cox tree",
+          "prim": "PRIM", "dg": "DDGroup", "dg_ci": "DG-CI", "dg_pl": "DG-PL", "dg_ne": "DG-NE"}
+
+
+def synthetic(summary: pd.DataFrame) -> plt.Figure:
+    """Mean F1 and test EPE per method on both synthetic datasets, paper values as crosses."""
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+    order = [m for m in LABELS if m in set(summary["method"])]
+    x = np.arange(len(order))
+    for ax, (dataset, metric, title) in zip(axes, (("nonlinear", "f1", "Synth-Nonlinear: volume F1"),
+                                                   ("nonlinear", "test_epe", "Synth-Nonlinear: test EPE"),
+                                                   ("counter", "f1", "Synth-Counter: volume F1"))):
+        g = summary[summary["dataset"] == dataset].set_index("method").reindex(order)
+        ax.bar(x, g[f"{metric}_mean"], yerr=g[f"{metric}_std"], color="C0", alpha=0.8, capsize=2, label="measured")
+        if dataset == "nonlinear":
+            k = 0 if metric == "f1" else 1
+            paper = [PAPER_NONLINEAR.get(m, (np.nan,) * 3)[k] for m in order]
+            ax.plot(x, paper, "rx", ms=8, label="paper")
+        ax.set_xticks(x, [LABELS[m] for m in order], rotation=45, ha="right")
+        ax.set_title(title, fontsize=10)
+        ax.grid(alpha=0.3, axis="y", lw=0.5)
+    axes[0].legend(fontsize=8)
+    return fig
+
+
+def pareto(real: pd.DataFrame) -> plt.Figure:
+    """Mean test EPE against mean rejected fraction per method and real dataset; front members filled."""
+    datasets = sorted(real["dataset"].unique())
+    fig, axes = plt.subplots(1, len(datasets), figsize=(3.6 * len(datasets), 3.6), squeeze=False)
+    for ax, dataset in zip(axes[0], datasets):
+        g = real[real["dataset"] == dataset]
+        for i, r in enumerate(g.itertuples()):
+            ax.scatter(r.rejection_mean, r.test_epe_mean, s=60 if r.method == "dg" else 30,
+                       marker="*" if r.method == "dg" else "o", color=f"C{list(LABELS).index(r.method)}",
+                       facecolors=None if r.pareto else "none", label=LABELS[r.method])
+        ax.set_xlabel("rejected fraction (test)")
+        ax.set_ylabel("test EPE")
+        ax.set_title(dataset, fontsize=10)
+        ax.grid(alpha=0.3, lw=0.5)
+    axes[0][0].legend(fontsize=6)
+    return fig

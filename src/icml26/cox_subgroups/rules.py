@@ -1,0 +1,107 @@
+"""The functions the Snakemake rules of ``workflow/rules/cox_subgroups.smk`` call."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..common.claims import write_claims
+from ..common.figures import save_figure
+from ..common.io import read_csv, require, write_csv, write_json
+from . import boxes, experiments, plots, realdata, selection, synthetic
+from . import verdict as verdicts
+
+
+def dataset(table: str, *, name: str, metabric_source: str) -> None:
+    """Copy one real dataset into the project as ``time, event, adjust, subgroup`` (DVC-tracked)."""
+    frame = realdata.load(name, metabric_source)
+    print(f"{name}: {len(frame)} rows, {frame['event'].mean():.2f} events", flush=True)
+    write_csv(table, frame)
+
+
+def synthetic_run(table: str, timing: str, *, dataset: str, seed: int, n_train: int, n_test: int,
+                  methods: list[str], settings: dict) -> None:
+    rng = np.random.default_rng([seed, synthetic.DATASETS.index(dataset)])
+    x, t, e = synthetic.sample(dataset, n_train + n_test, rng)
+    train = selection.Rows.build(x[:n_train], x[:n_train], t[:n_train], e[:n_train])
+    test = selection.Rows.build(x[n_train:], x[n_train:], t[n_train:], e[n_train:])
+    print(f"{dataset} seed {seed}: n = {n_train}/{n_test}", flush=True)
+    rows, seconds = experiments.run(train, test, synthetic.domain(dataset), synthetic.planted_box(dataset),
+                                    methods=methods, settings=settings, seed=seed)
+    rows.insert(0, "seed", seed)
+    rows.insert(0, "dataset", dataset)
+    write_csv(table, rows)
+    seconds.insert(0, "dataset", dataset)
+    write_csv(timing, seconds)
+
+
+def real_run(data: str, table: str, timing: str, *, name: str, seed: int, test_size: float, methods: list[str],
+             settings: dict) -> None:
+    require(data)
+    frame = read_csv(data)
+    rng = np.random.default_rng([seed, realdata.DATASETS.index(name)])
+    is_test = np.zeros(len(frame), dtype=bool)
+    is_test[rng.permutation(len(frame))[: int(round(test_size * len(frame)))]] = True
+
+    def rows(mask):
+        part = frame[mask]
+        return selection.Rows.build(part["adjust"], part["subgroup"], part["time"], part["event"].astype(bool))
+
+    train, test = rows(~is_test), rows(is_test)
+    print(f"{name} seed {seed}: n = {len(train)}/{len(test)}", flush=True)
+    out, seconds = experiments.run(train, test, boxes.bounding_box(train.Z), None, methods=methods,
+                                   settings=settings, seed=seed)
+    out.insert(0, "seed", seed)
+    out.insert(0, "dataset", name)
+    write_csv(table, out)
+    seconds.insert(0, "dataset", name)
+    write_csv(timing, seconds)
+
+
+def _summary(runs: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+    grouped = runs.groupby(["dataset", "method"], sort=True)
+    out = grouped[columns].agg(["mean", "std"])
+    out.columns = [f"{c}_{s}" for c, s in out.columns]
+    out["seeds"] = grouped.size()
+    out["qualified_runs"] = grouped["qualified"].sum()
+    return out.reset_index()
+
+
+def tables(synthetic_runs: list[str], real_runs: list[str], synthetic_summary: str, real_summary: str) -> None:
+    syn = pd.concat([read_csv(p) for p in synthetic_runs], ignore_index=True)
+    write_csv(synthetic_summary, _summary(syn, ["f1", "test_epe", "test_c_index", "test_support"]))
+    real = pd.concat([read_csv(p) for p in real_runs], ignore_index=True)
+    real["rejection"] = 1 - real["test_support"]
+    summary = _summary(real, ["test_epe", "test_c_index", "rejection"])
+    summary["pareto"] = verdicts.pareto_front(summary)
+    write_csv(real_summary, summary)
+
+
+def timing(timings: list[str], summary: str) -> None:
+    """Seconds per method (a benchmark record: it varies run to run)."""
+    frame = pd.concat([read_csv(p) for p in timings], ignore_index=True)
+    write_csv(summary, frame.groupby("method")["seconds"].agg(mean_seconds="mean", runs="size").reset_index())
+
+
+def figure_synthetic(summary: str, png: str, pdf: str) -> None:
+    save_figure(plots.synthetic(read_csv(summary)), png, pdf)
+
+
+def figure_pareto(summary: str, png: str, pdf: str) -> None:
+    save_figure(plots.pareto(read_csv(summary)), png, pdf)
+
+
+def verdict(synthetic_summary: str, real_summary: str, claims: str, metrics: str) -> None:
+    syn, real = read_csv(synthetic_summary), read_csv(real_summary)
+    judged = [verdicts.recovers_planted_subgroup(syn), verdicts.beats_variants_on_counter(syn),
+              verdicts.on_pareto_front(real)]
+    for claim in judged:
+        print(f"{claim.id}: {'holds' if claim.holds else 'does NOT hold'} -- {claim.measured}", flush=True)
+    write_claims(claims, judged)
+    write_json(metrics, {
+        "synthetic": {f"{r.dataset}/{r.method}": {"f1": r.f1_mean, "test_epe": r.test_epe_mean,
+                                                   "c_index": r.test_c_index_mean} for r in syn.itertuples()},
+        "real": {f"{r.dataset}/{r.method}": {"test_epe": r.test_epe_mean, "rejection": r.rejection_mean,
+                                              "c_index": r.test_c_index_mean, "pareto": bool(r.pareto)}
+                 for r in real.itertuples()},
+    })

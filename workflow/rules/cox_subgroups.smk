@@ -1,0 +1,194 @@
+# cox_subgroups: Cox subgroup discovery with EPE, CRS and DDGroup (spec: shared/papers/cox_subgroups.md).
+# synthetic_{dataset}_seed{seed}; dataset_{name} -> real_{name}_seed{seed}; -> tables -> figures, verdict;
+# timing beside. Each rule calls one function of icml26.cox_subgroups.rules (see docs/ARCHITECTURE.md).
+
+CS = register("cox_subgroups")
+CS_CODE = paper_code("cox_subgroups")
+CS_SYN = CS.cfg["synthetic"]
+CS_REAL = CS.cfg["real"]
+CS_SETTINGS = CS.cfg["settings"]
+CS_SYN_RUNS = expand(f"{CS.data}/synthetic/{{dataset}}_seed{{seed}}.csv", dataset=CS_SYN["datasets"],
+                     seed=CS_SYN["seeds"])
+CS_REAL_RUNS = expand(f"{CS.data}/real/{{name}}_seed{{seed}}.csv", name=CS_REAL["datasets"], seed=CS_REAL["seeds"])
+CS_TIMINGS = [p.replace(CS.data, f"{CS.bench}/seconds") for p in CS_SYN_RUNS + CS_REAL_RUNS]
+
+
+def cs_report(name, caption, sub="tables"):
+    return report(f"{CS.results}/{name}", caption=f"../report/cox_subgroups/{caption}.rst",
+                  category="cox_subgroups", subcategory=sub)
+
+
+rule cox_subgroups:
+    """Target: every cox_subgroups output at the configured scale."""
+    input:
+        paper_outputs(CS),
+        f"{CS.results}/figures/synthetic.png",
+        f"{CS.results}/figures/pareto.png",
+        f"{CS.bench}/method_seconds.csv",
+
+
+rule cox_subgroups_synthetic:
+    input:
+        *CS_CODE,
+    output:
+        table=f"{CS.data}/synthetic/{{dataset}}_seed{{seed}}.csv",
+        timing=f"{CS.bench}/seconds/synthetic/{{dataset}}_seed{{seed}}.csv",
+    wildcard_constraints:
+        dataset="nonlinear|counter",
+        seed=r"\d+",
+    params:
+        func="icml26.cox_subgroups.rules:synthetic_run",
+        dataset=lambda w: w.dataset,
+        seed=lambda w: int(w.seed),
+        n_train=CS_SYN["n_train"],
+        n_test=CS_SYN["n_test"],
+        methods=CS.cfg["methods"],
+        settings=CS_SETTINGS,
+    log:
+        f"{CS.logs}/synthetic_{{dataset}}_seed{{seed}}.log",
+    benchmark:
+        f"{CS.bench}/synthetic_{{dataset}}_seed{{seed}}.tsv"
+    threads: paper_threads(CS)
+    resources:
+        **CS.cfg["resources"],
+    script:
+        CALL
+
+
+rule cox_subgroups_dataset:
+    input:
+        *CS_CODE,
+    output:
+        table=f"{CS.data}/datasets/{{name}}.csv",
+    wildcard_constraints:
+        name="|".join(CS_REAL["datasets"]),
+    params:
+        func="icml26.cox_subgroups.rules:dataset",
+        name=lambda w: w.name,
+        metabric_source=CS_REAL["metabric_source"],
+    log:
+        f"{CS.logs}/dataset_{{name}}.log",
+    benchmark:
+        f"{CS.bench}/dataset_{{name}}.tsv"
+    threads: paper_threads(CS)
+    script:
+        CALL
+
+
+rule cox_subgroups_real:
+    input:
+        *CS_CODE,
+        data=f"{CS.data}/datasets/{{name}}.csv",
+    output:
+        table=f"{CS.data}/real/{{name}}_seed{{seed}}.csv",
+        timing=f"{CS.bench}/seconds/real/{{name}}_seed{{seed}}.csv",
+    wildcard_constraints:
+        name="|".join(CS_REAL["datasets"]),
+        seed=r"\d+",
+    params:
+        func="icml26.cox_subgroups.rules:real_run",
+        name=lambda w: w.name,
+        seed=lambda w: int(w.seed),
+        test_size=CS_REAL["test_size"],
+        methods=CS.cfg["methods"],
+        settings=CS_SETTINGS,
+    log:
+        f"{CS.logs}/real_{{name}}_seed{{seed}}.log",
+    benchmark:
+        f"{CS.bench}/real_{{name}}_seed{{seed}}.tsv"
+    threads: paper_threads(CS)
+    resources:
+        **CS.cfg["resources"],
+    script:
+        CALL
+
+
+rule cox_subgroups_tables:
+    input:
+        *CS_CODE,
+        synthetic_runs=CS_SYN_RUNS,
+        real_runs=CS_REAL_RUNS,
+    output:
+        synthetic_summary=cs_report("tables/synthetic.csv", "synthetic_table"),
+        real_summary=cs_report("tables/real.csv", "real_table"),
+    params:
+        func="icml26.cox_subgroups.rules:tables",
+    log:
+        f"{CS.logs}/tables.log",
+    benchmark:
+        f"{CS.bench}/tables.tsv"
+    threads: paper_threads(CS)
+    script:
+        CALL
+
+
+rule cox_subgroups_timing:
+    input:
+        *CS_CODE,
+        timings=CS_TIMINGS,
+    output:
+        summary=f"{CS.bench}/method_seconds.csv",
+    params:
+        func="icml26.cox_subgroups.rules:timing",
+    log:
+        f"{CS.logs}/timing.log",
+    benchmark:
+        f"{CS.bench}/timing.tsv"
+    threads: paper_threads(CS)
+    script:
+        CALL
+
+
+rule cox_subgroups_figure_synthetic:
+    input:
+        *CS_CODE,
+        summary=rules.cox_subgroups_tables.output.synthetic_summary,
+    output:
+        png=cs_report("figures/synthetic.png", "synthetic", sub="figures"),
+        pdf=f"{CS.results}/figures/synthetic.pdf",
+    params:
+        func="icml26.cox_subgroups.rules:figure_synthetic",
+    log:
+        f"{CS.logs}/figure_synthetic.log",
+    benchmark:
+        f"{CS.bench}/figure_synthetic.tsv"
+    threads: paper_threads(CS)
+    script:
+        CALL
+
+
+rule cox_subgroups_figure_pareto:
+    input:
+        *CS_CODE,
+        summary=rules.cox_subgroups_tables.output.real_summary,
+    output:
+        png=cs_report("figures/pareto.png", "pareto", sub="figures"),
+        pdf=f"{CS.results}/figures/pareto.pdf",
+    params:
+        func="icml26.cox_subgroups.rules:figure_pareto",
+    log:
+        f"{CS.logs}/figure_pareto.log",
+    benchmark:
+        f"{CS.bench}/figure_pareto.tsv"
+    threads: paper_threads(CS)
+    script:
+        CALL
+
+
+rule cox_subgroups_verdict:
+    input:
+        *CS_CODE,
+        synthetic_summary=rules.cox_subgroups_tables.output.synthetic_summary,
+        real_summary=rules.cox_subgroups_tables.output.real_summary,
+    output:
+        claims=cs_report("claims.json", "claims", sub="verdict"),
+        metrics=f"{CS.results}/metrics.json",
+    params:
+        func="icml26.cox_subgroups.rules:verdict",
+    log:
+        f"{CS.logs}/verdict.log",
+    benchmark:
+        f"{CS.bench}/verdict.tsv"
+    threads: paper_threads(CS)
+    script:
+        CALL
