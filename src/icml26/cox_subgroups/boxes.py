@@ -40,7 +40,7 @@ def grow(Z: np.ndarray, rejected: np.ndarray, domain: np.ndarray, centre: np.nda
     the domain. A rejected point that no free direction can exclude is ignored.
     """
     P = np.atleast_2d(Z[rejected]) - centre
-    box = domain - centre
+    box = np.array(domain, dtype=float)
     d = box.shape[1]
     free = np.ones((2, d), dtype=bool)  # row 0: the -x_j face, row 1: the +x_j face
     while P.shape[0] and free.any():
@@ -53,8 +53,8 @@ def grow(Z: np.ndarray, rejected: np.ndarray, domain: np.ndarray, centre: np.nda
             break
         i = int(np.argmin(radius))
         side, j = divmod(int(np.argmax(reach[i])), d)
-        box[side, j] = P[i, j]
+        box[side, j] = P[i, j] + centre[j]
         free[side, j] = False
         sign = 1 if side else -1
         P = P[sign * P[:, j] < radius[i]]
-    return box + centre
+    return box

@@ -1,0 +1,60 @@
+"""The spec's exact oracles: EPE at beta = 0, CRS sums to one, O(n) recursion = brute force; Cox fit = sksurv."""
+
+import numpy as np
+import pytest
+from sksurv.linear_model import CoxPHSurvivalAnalysis
+from sksurv.util import Surv
+
+from icml26.cox_subgroups import cox, crs, metrics
+
+
+def _data(n=60, p=2, seed=0, ties=True):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, p))
+    t = rng.exponential(size=n) / np.exp(X @ np.arange(1, p + 1) * 0.5)
+    if ties:
+        t = np.round(t, 1) + 0.1
+    return X, t, rng.random(n) < 0.7
+
+
+@pytest.mark.parametrize("alpha", [1e-3, 0.5])
+def test_cox_fit_matches_scikit_survival(alpha):
+    X, t, e = _data()
+    ours = cox.fit(cox.Survival.sorted(X, t, e), alpha=alpha)
+    ref = CoxPHSurvivalAnalysis(alpha=alpha, ties="breslow").fit(X, Surv.from_arrays(e, t)).coef_
+    np.testing.assert_allclose(ours, ref, atol=1e-6)
+
+
+def test_epe_of_the_null_model_is_ln2_and_matches_pairwise_definition():
+    X, t, e = _data(ties=False)
+    data = cox.Survival.sorted(X, t, e)
+    assert metrics.epe(data, np.zeros(2)) == pytest.approx(np.log(2), abs=1e-15)
+    beta = np.array([0.3, -0.7])
+    terms = [np.log1p(np.exp(-(data.X[i] - data.X[j]) @ beta)) for i in range(len(data)) for j in range(len(data))
+             if i != j and data.event[i] and data.time[i] <= data.time[j]]
+    assert metrics.epe(data, beta) == pytest.approx(np.mean(terms), rel=1e-12)
+    # a model ordering failures correctly scores below ln 2
+    assert metrics.epe(data, cox.fit(data)) < np.log(2)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_crs_recursion_matches_brute_force_and_sums_to_one(seed):
+    X, t, e = _data(n=40, seed=seed)
+    group = cox.Survival.sorted(X, t, e)
+    beta = cox.fit(group)
+    x = np.random.default_rng(seed + 10).normal(size=2)
+    np.testing.assert_allclose(crs.log_rank_weights(x, group, beta),
+                               crs.log_rank_weights_brute_force(x, group, beta), atol=1e-10)
+    assert crs.rank_probabilities(x, group, beta).sum() == pytest.approx(1.0, abs=1e-12)
+
+
+def test_crs_tail_score_flags_a_point_that_fails_far_too_late():
+    X, t, e = _data(n=200, ties=False)
+    group = cox.Survival.sorted(X, t, e)
+    beta = cox.fit(group)
+    risky = np.array([3.0, 3.0])  # the model expects it to fail first
+    early = crs.tail_score(risky, group.time[0] / 2, True, group, beta)
+    late = crs.tail_score(risky, group.time[-1] * 2, True, group, beta)
+    assert early > 0.1 and late < 1e-3
+    # censored: only surviving unexpectedly long is surprising
+    assert crs.tail_score(risky, group.time[0] / 2, False, group, beta) == pytest.approx(1.0)
