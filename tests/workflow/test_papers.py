@@ -5,7 +5,7 @@ import pytest
 from tests.conftest import copy_repository, snakemake, tree_digest
 
 pytestmark = pytest.mark.workflow
-PAPERS = ["massart_drift", "dvm_ad", "annealed_langevin"]
+PAPERS = ["massart_drift", "dvm_ad", "annealed_langevin", "cox_subgroups"]
 OUTPUTS = {
     "massart_drift": ["claims.json", "metrics.json", "tables/slopes.csv", "tables/best_window.csv",
                       "tables/oracles.csv", "figures/excess_vs_drift.png", "figures/window_vs_drift.png",
@@ -16,6 +16,8 @@ OUTPUTS = {
                           "tables/step_sizes.csv", "tables/oracles.csv", "tables/mode_weight_errors.csv",
                           "tables/annealing_time.csv", "figures/kl_vs_dimension.png", "figures/horizons.png",
                           "figures/step_sizes.png", "figures/mode_weights.png", "figures/annealing_time.png"],
+    "cox_subgroups": ["claims.json", "metrics.json", "tables/synthetic.csv", "tables/real.csv",
+                      "figures/synthetic.png", "figures/pareto.png"],
 }
 
 
