@@ -1,6 +1,7 @@
 """Rule functions on a tiny instance, dataset loading errors, and verdicts that can fail."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -10,6 +11,8 @@ from icml26.cox_subgroups import realdata, rules, verdict
 
 SETTINGS = dict(min_fraction=0.1, cox_alpha=1e-3, core_sizes=[0.1], thresholds=dict(low=0.0, high=0.45, points=4),
                 random_boxes=5, tree_depth=2, tree_thresholds=4, prim_peel=0.1)
+SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+CMAPSS = str(SHARED / "cmapss")
 METHODS = ["base", "random", "survival_tree", "cox_tree", "prim", "dg", "dg_ci", "dg_pl", "dg_ne"]
 
 
@@ -26,10 +29,16 @@ def test_pipeline_functions_end_to_end(tmp_path):
     rules.real_run(str(tmp_path / "vet.csv"), real[-1], timings[-1], name="veterans", seed=0, test_size=0.3,
                    methods=METHODS, settings=SETTINGS)
     f = {k: str(tmp_path / v) for k, v in dict(s="s.csv", r="r.csv", c="claims.json", m="m.json",
-                                               t="time.csv").items()}
+                                               t="time.csv", cs="case.csv", cmapss="fd001.csv").items()}
+    rules.cmapss_dataset(f["cmapss"], source_dir=CMAPSS, snapshot_every=50, test_engines="censored")
+    case_runs = [str(tmp_path / "case_run.csv")]
+    timings.append(str(tmp_path / "case_t.csv"))
+    rules.case_study_run(f["cmapss"], case_runs[0], timings[-1], case="temps", adjust=["Nc"], subgroup=["T50", "Ps30"],
+                         seed=0, test_size=0.3, methods=METHODS, settings=SETTINGS)
+    rules.case_study_table(case_runs, f["cs"])
     rules.tables(syn, real, f["s"], f["r"])
     rules.timing(timings, f["t"])
-    rules.verdict(f["s"], f["r"], f["c"], f["m"])
+    rules.verdict(f["s"], f["r"], f["cs"], f["c"], f["m"])
     rules.figure_synthetic(f["s"], str(tmp_path / "a.png"), str(tmp_path / "a.pdf"))
     rules.figure_pareto(f["r"], str(tmp_path / "b.png"), str(tmp_path / "b.pdf"))
     summary = pd.read_csv(f["s"])
@@ -41,6 +50,32 @@ def test_pipeline_functions_end_to_end(tmp_path):
                                          "dg_beats_likelihood_and_c_index_variants_on_counter",
                                          "dg_on_epe_rejection_pareto_front"]
     assert (tmp_path / "b.png").stat().st_size > 10_000
+    case = pd.read_csv(f["cs"])
+    assert len(case) == len(METHODS) and case["rejection_mean"].between(0, 1).all()
+    # boxes are reported in original units (T50 is around 1400 K, Ps30 around 47 psia)
+    low = case.set_index("method").loc["base", "box_low_first_seed"].split(";")
+    assert 1350 < float(low[0]) < 1450 and 45 < float(low[1]) < 49
+
+
+def test_cmapss_rows_split_by_engine_and_censor_test_engines():
+    from icml26.cox_subgroups import cmapss
+
+    frame = cmapss.load_fd001(CMAPSS, 1)
+    train = frame[frame["engine"].str.startswith("train_")]
+    assert train["event"].all() and not frame[frame["engine"].str.startswith("test_")]["event"].any()
+    # a training engine's last cycle has one cycle left to run; its first has its whole life
+    one = train[train["engine"] == "train_1"]
+    assert one["time"].min() == 1 and one["time"].max() == one["cycle"].max()
+    with_rul = cmapss.load_fd001(CMAPSS, 1, "failures_from_rul")
+    assert with_rul["event"].all() and (with_rul["time"] >= frame["time"]).all()
+    with pytest.raises(FileNotFoundError, match="C-MAPSS file not found"):
+        cmapss.load_fd001("/nonexistent", 10)
+
+
+def test_metabric_loads_from_the_provided_file():
+    frame = realdata.load("metabric", SHARED / "metabric" / "metabric.h5")
+    assert list(frame.columns) == realdata.COLUMNS and len(frame) == 1903  # 1904 rows, one with time 0
+    assert frame["subgroup"].between(20, 100).all()  # age at diagnosis
 
 
 def test_metabric_needs_its_source_file(tmp_path):

@@ -1,5 +1,6 @@
 # cox_subgroups: Cox subgroup discovery with EPE, CRS and DDGroup (spec: shared/papers/cox_subgroups.md).
-# synthetic_{dataset}_seed{seed}; dataset_{name} -> real_{name}_seed{seed}; -> tables -> figures, verdict;
+# synthetic_{dataset}_seed{seed}; dataset_{name} -> real_{name}_seed{seed}; cmapss_dataset -> case_{case}_seed{seed}
+# -> tables -> figures, verdict;
 # timing beside. Each rule calls one function of icml26.cox_subgroups.rules (see docs/ARCHITECTURE.md).
 
 CS = register("cox_subgroups")
@@ -10,7 +11,10 @@ CS_SETTINGS = CS.cfg["settings"]
 CS_SYN_RUNS = expand(f"{CS.data}/synthetic/{{dataset}}_seed{{seed}}.csv", dataset=CS_SYN["datasets"],
                      seed=CS_SYN["seeds"])
 CS_REAL_RUNS = expand(f"{CS.data}/real/{{name}}_seed{{seed}}.csv", name=CS_REAL["datasets"], seed=CS_REAL["seeds"])
-CS_TIMINGS = [p.replace(CS.data, f"{CS.bench}/seconds") for p in CS_SYN_RUNS + CS_REAL_RUNS]
+CS_CASE = CS.cfg["case_study"]
+CS_CASE_RUNS = expand(f"{CS.data}/case_study/{{case}}_seed{{seed}}.csv", case=list(CS_CASE["cases"]),
+                      seed=CS_CASE["seeds"])
+CS_TIMINGS = [p.replace(CS.data, f"{CS.bench}/seconds") for p in CS_SYN_RUNS + CS_REAL_RUNS + CS_CASE_RUNS]
 
 
 def cs_report(name, caption, sub="tables"):
@@ -24,6 +28,7 @@ rule cox_subgroups:
         paper_outputs(CS),
         f"{CS.results}/figures/synthetic.png",
         f"{CS.results}/figures/pareto.png",
+        f"{CS.results}/figures/case_study.png",
         f"{CS.bench}/method_seconds.csv",
 
 
@@ -103,6 +108,73 @@ rule cox_subgroups_real:
         CALL
 
 
+rule cox_subgroups_cmapss_dataset:
+    input:
+        *CS_CODE,
+        expand(f"{CS_CASE['source_dir']}/{{name}}_FD001.txt", name=["train", "test", "RUL"]),
+    output:
+        table=f"{CS.data}/datasets/cmapss_fd001.csv",
+    params:
+        func="icml26.cox_subgroups.rules:cmapss_dataset",
+        source_dir=CS_CASE["source_dir"],
+        snapshot_every=CS_CASE["snapshot_every"],
+        test_engines=CS_CASE["test_engines"],
+    log:
+        f"{CS.logs}/cmapss_dataset.log",
+    benchmark:
+        f"{CS.bench}/cmapss_dataset.tsv"
+    threads: paper_threads(CS)
+    script:
+        CALL
+
+
+rule cox_subgroups_case:
+    input:
+        *CS_CODE,
+        data=rules.cox_subgroups_cmapss_dataset.output.table,
+    output:
+        table=f"{CS.data}/case_study/{{case}}_seed{{seed}}.csv",
+        timing=f"{CS.bench}/seconds/case_study/{{case}}_seed{{seed}}.csv",
+    wildcard_constraints:
+        case="|".join(CS_CASE["cases"]),
+        seed=r"\d+",
+    params:
+        func="icml26.cox_subgroups.rules:case_study_run",
+        case=lambda w: w.case,
+        adjust=lambda w: CS_CASE["cases"][w.case]["adjust"],
+        subgroup=lambda w: CS_CASE["cases"][w.case]["subgroup"],
+        seed=lambda w: int(w.seed),
+        test_size=CS_CASE["test_size"],
+        methods=CS.cfg["methods"],
+        settings=CS_SETTINGS,
+    log:
+        f"{CS.logs}/case_{{case}}_seed{{seed}}.log",
+    benchmark:
+        f"{CS.bench}/case_{{case}}_seed{{seed}}.tsv"
+    threads: paper_threads(CS)
+    resources:
+        **CS.cfg["resources"],
+    script:
+        CALL
+
+
+rule cox_subgroups_case_table:
+    input:
+        *CS_CODE,
+        runs=CS_CASE_RUNS,
+    output:
+        summary=cs_report("tables/case_study.csv", "case_study_table"),
+    params:
+        func="icml26.cox_subgroups.rules:case_study_table",
+    log:
+        f"{CS.logs}/case_table.log",
+    benchmark:
+        f"{CS.bench}/case_table.tsv"
+    threads: paper_threads(CS)
+    script:
+        CALL
+
+
 rule cox_subgroups_tables:
     input:
         *CS_CODE,
@@ -175,11 +247,30 @@ rule cox_subgroups_figure_pareto:
         CALL
 
 
+rule cox_subgroups_figure_case_study:
+    input:
+        *CS_CODE,
+        summary=rules.cox_subgroups_case_table.output.summary,
+    output:
+        png=cs_report("figures/case_study.png", "case_study", sub="figures"),
+        pdf=f"{CS.results}/figures/case_study.pdf",
+    params:
+        func="icml26.cox_subgroups.rules:figure_pareto",
+    log:
+        f"{CS.logs}/figure_case_study.log",
+    benchmark:
+        f"{CS.bench}/figure_case_study.tsv"
+    threads: paper_threads(CS)
+    script:
+        CALL
+
+
 rule cox_subgroups_verdict:
     input:
         *CS_CODE,
         synthetic_summary=rules.cox_subgroups_tables.output.synthetic_summary,
         real_summary=rules.cox_subgroups_tables.output.real_summary,
+        case_summary=rules.cox_subgroups_case_table.output.summary,
     output:
         claims=cs_report("claims.json", "claims", sub="verdict"),
         metrics=f"{CS.results}/metrics.json",

@@ -36,8 +36,13 @@ def propose(method: str, train: selection.Rows, domain: np.ndarray, settings: di
 
 
 def run(train: selection.Rows, test: selection.Rows, domain: np.ndarray, truth: np.ndarray | None, *,
-        methods: list[str], settings: dict, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Rows of (method, selected box, scores) and, separately, each method's seconds (they vary run to run)."""
+        methods: list[str], settings: dict, seed: int,
+        z_scale: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Rows of (method, selected box, scores) and, separately, each method's seconds (they vary run to run).
+
+    ``z_scale = (mean, std)`` reports boxes of standardised subgroup features in original units.
+    """
+    centre, spread = z_scale if z_scale is not None else (0.0, 1.0)
     rows, timing = [], []
     for method in methods:
         start = time.perf_counter()
@@ -46,9 +51,10 @@ def run(train: selection.Rows, test: selection.Rows, domain: np.ndarray, truth: 
                                   alpha=settings["cox_alpha"])
         seconds = time.perf_counter() - start
         scores = selection.evaluate(chosen, test, domain, truth)
+        box = chosen.box * spread + centre
         rows.append({"method": method, "candidates": len(candidates), **scores,
-                     "box_low": ";".join(f"{v:.6g}" for v in chosen.box[0]),
-                     "box_high": ";".join(f"{v:.6g}" for v in chosen.box[1])})
+                     "box_low": ";".join(f"{v:.6g}" for v in box[0]),
+                     "box_high": ";".join(f"{v:.6g}" for v in box[1])})
         timing.append({"method": method, "seconds": seconds})
         print(f"  {method}: F1 {scores['f1']:.3f} test EPE {scores['test_epe']:.3f} "
               f"support {scores['test_support']:.2f} ({seconds:.1f} s)", flush=True)
