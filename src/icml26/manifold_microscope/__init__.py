@@ -1,0 +1,16 @@
+"""The data manifold under the microscope (Koulakis & Seibold, arXiv 2606.15760).
+
+Spec: ``shared/papers/manifold_microscope.md``. This version builds the
+paper's core, the finite-difference estimator suite on grid-sampled maps, with
+its exact toy-manifold oracles and the general-purpose baselines it is
+compared with. Not built yet: the dSprites-style renderer, the COIL-20
+stand-in, the Hausdorff bound-scaling study and the beta-VAE layer study.
+
+Modules:
+    grid        -- grids, finite-difference derivatives (order 2 or 4), integration
+    geometry    -- metric, volume, Christoffel, Ricci, scalar curvature, reach (chunked, memory-aware)
+    toys        -- circle, n-spheres, torus with closed-form geometry, randomly embedded in R^D
+    baselines   -- local-PCA tangents, quadratic-fit curvature, PCA-tangent reach on random samples
+    accuracy    -- estimator errors of both against the closed forms
+    plots, verdict, rules
+"""

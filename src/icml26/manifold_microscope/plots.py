@@ -1,0 +1,38 @@
+"""Figures of the manifold_microscope pipeline, drawn from the result tables only."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+QUANTITIES = ["curvature", "total_curvature", "volume", "reach"]
+
+
+def estimator_accuracy(table: pd.DataFrame, tolerance: float) -> plt.Figure:
+    """Relative error against the number of points: grid finite differences vs random-sample baselines."""
+    toys = sorted(table["toy"].unique())
+    fig, axes = plt.subplots(1, len(toys), figsize=(4.2 * len(toys), 3.8), squeeze=False, sharey=True)
+    for ax, toy in zip(axes[0], toys):
+        g = table[table["toy"] == toy]
+        for i, quantity in enumerate(QUANTITIES):
+            for estimator, style in (("finite_difference", "o-"), ("local_pca", "s--")):
+                h = g[(g["quantity"] == quantity) & (g["estimator"] == estimator)].sort_values("points")
+                if len(h):
+                    ax.plot(h["points"], h["relative_error"].clip(lower=1e-16), style, ms=3.5, color=f"C{i}",
+                            label=f"{quantity} ({'grid FD' if estimator == 'finite_difference' else 'local PCA'})")
+        ax.axhline(tolerance, color="0.4", ls=":", lw=1)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("points")
+        ax.set_title(toy, fontsize=10)
+        ax.grid(alpha=0.3, which="both", lw=0.5)
+    axes[0][0].set_ylabel("relative error")
+    handles, labels = [], []
+    for ax in axes[0]:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    axes[0][-1].legend(handles, labels, fontsize=6)
+    return fig

@@ -1,0 +1,57 @@
+"""The functions the Snakemake rules of ``workflow/rules/manifold_microscope.smk`` call."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..common.claims import write_claims
+from ..common.figures import save_figure
+from ..common.io import read_csv, write_csv, write_json
+from . import accuracy, plots, toys
+from . import verdict as verdicts
+
+
+def estimator_accuracy(table: str, timing: str, *, toy: str, grid_sizes: list[int], D: int, order: int,
+                       reach_samples: int, k: int, max_baseline_points: int, seed: int) -> None:
+    """Errors of the grid estimators and the baselines against the closed forms, per grid size."""
+    manifold = toys.make(toy, D=D, seed=seed)
+    rows, seconds = [], []
+    for n in grid_sizes:
+        points = int(np.prod([len(a) for a in manifold.axes(n)]))
+        rng = np.random.default_rng([seed, n])
+        fd, t_fd = accuracy.timed(accuracy.grid_errors, manifold, n, reach_samples=reach_samples, rng=rng,
+                                  order=order)
+        base, t_base = accuracy.timed(accuracy.baseline_errors, manifold, min(points, max_baseline_points), k=k,
+                                      reach_samples=reach_samples, rng=rng)
+        for estimator, errors in (("finite_difference", fd), ("local_pca", base)):
+            rows += [{"toy": toy, "n": n, "points": points, "estimator": estimator, "quantity": q,
+                      "relative_error": v} for q, v in errors.items()]
+        seconds += [{"toy": toy, "n": n, "points": points, "estimator": "finite_difference", "seconds": t_fd},
+                    {"toy": toy, "n": n, "points": points, "estimator": "local_pca", "seconds": t_base}]
+        print(f"{toy} n={n} ({points} points): FD {fd} | baseline {base}", flush=True)
+    write_csv(table, pd.DataFrame(rows))
+    write_csv(timing, pd.DataFrame(seconds))
+
+
+def accuracy_table(tables: list[str], table: str) -> None:
+    write_csv(table, pd.concat([read_csv(t) for t in tables], ignore_index=True))
+
+
+def timing(timings: list[str], summary: str) -> None:
+    """Seconds per estimator run (a benchmark record: it varies run to run)."""
+    write_csv(summary, pd.concat([read_csv(t) for t in timings], ignore_index=True))
+
+
+def figure_accuracy(table: str, png: str, pdf: str) -> None:
+    save_figure(plots.estimator_accuracy(read_csv(table), verdicts.TOLERANCE), png, pdf)
+
+
+def verdict(table: str, claims: str, metrics: str) -> None:
+    frame = read_csv(table)
+    judged = [verdicts.estimators_recover_toy_geometry(frame), *verdicts.PENDING]
+    for claim in judged:
+        print(f"{claim.id}: {claim.holds} -- {claim.measured}", flush=True)
+    write_claims(claims, judged)
+    write_json(metrics, {f"{r.toy}/n={r.n}/{r.estimator}/{r.quantity}": r.relative_error
+                         for r in frame.itertuples()})

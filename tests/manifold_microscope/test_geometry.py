@@ -1,0 +1,95 @@
+"""The spec's exact oracles for the finite-difference estimators, and the grid machinery."""
+
+import numpy as np
+import pytest
+
+from icml26.manifold_microscope import baselines, geometry, toys
+from icml26.manifold_microscope.grid import Grid, derivative, integrate
+
+
+@pytest.mark.parametrize("order", [2, 4])
+@pytest.mark.parametrize("cyclic", [False, True])
+def test_derivatives_converge_at_their_order(order, cyclic):
+    errors = []
+    for n in (40, 80):
+        x = np.arange(n) * 2 * np.pi / n if cyclic else np.linspace(0, 2, n)
+        d = derivative(np.sin(x)[:, None], 0, x[1] - x[0], cyclic, order)[:, 0]
+        errors.append(np.abs(d - np.cos(x)).max())
+    assert np.log2(errors[0] / errors[1]) == pytest.approx(order, abs=0.35)
+
+
+def test_integration_is_exact_for_constants_and_periodic_trigonometry():
+    grid = Grid((0.1, 2 * np.pi / 50), (False, True))
+    assert integrate(np.ones((11, 50)), grid) == pytest.approx(1.0 * 2 * np.pi)
+    v = np.arange(50) * 2 * np.pi / 50
+    assert integrate(np.cos(v)[None, :].repeat(11, 0), grid) == pytest.approx(0.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("dim,radius", [(2, 1.0), (2, 2.5), (3, 1.5)])
+def test_n_sphere_scalar_curvature_volume_and_reach(dim, radius):
+    sphere = toys.sphere(dim, radius=radius, margin=0.4, D=7)
+    F, grid, _ = sphere.on_grid(48 if dim == 2 else 28)
+    g = geometry.metric(F, grid)
+    S = geometry.scalar_curvature(g, grid)
+    inner = tuple(slice(4, -4) if not c else slice(None) for c in grid.cyclic)  # away from the band edges
+    np.testing.assert_allclose(S[inner], dim * (dim - 1) / radius**2, rtol=2e-3)
+    assert geometry.total_volume(g, grid) == pytest.approx(sphere.volume, rel=2e-3)
+    sample = [(3, 5) if dim == 2 else (3, 4, 5), (10, 40) if dim == 2 else (10, 12, 30)]
+    np.testing.assert_allclose(geometry.reach(F, grid, sample), radius, rtol=1e-6)
+
+
+def test_two_sphere_area_formula_tends_to_four_pi_r_squared():
+    assert toys.sphere(2, radius=2.0, margin=1e-9).volume == pytest.approx(4 * np.pi * 4.0, rel=1e-8)
+
+
+def test_torus_curvature_area_reach_and_gauss_bonnet():
+    R, r = 3.0, 1.0
+    torus = toys.torus(R, r, D=9, seed=3)
+    F, grid, _ = torus.on_grid(48)
+    g = geometry.metric(F, grid)
+    u, v = torus.axes(48)
+    gauss = np.cos(v) / (r * (R + r * np.cos(v)))
+    np.testing.assert_allclose(geometry.scalar_curvature(g, grid), 2 * gauss[None, :].repeat(u.size, 0), atol=1e-5)
+    assert geometry.total_volume(g, grid) == pytest.approx(4 * np.pi**2 * R * r, rel=1e-5)
+    assert geometry.total_curvature(g, grid) == pytest.approx(0.0, abs=1e-4)  # vs volume * mean|S| ~ 40
+    assert geometry.reach(F, grid, [(0, 0), (10, 48), (50, 20)]).min() == pytest.approx(min(r, R - r), rel=1e-9)
+
+
+def test_circle_reach_is_length_over_two_pi():
+    L = 7.0
+    circle = toys.circle(radius=L / (2 * np.pi), D=5)
+    F, grid, _ = circle.on_grid(64)
+    np.testing.assert_allclose(geometry.reach(F, grid), L / (2 * np.pi), rtol=1e-9)
+    assert geometry.total_volume(geometry.metric(F, grid), grid) == pytest.approx(L, rel=1e-6)
+
+
+def test_chunked_metric_equals_the_direct_one_on_a_4d_image_like_grid():
+    rng = np.random.default_rng(0)
+    shape, D = (7, 6, 5, 5), 300
+    axes = [np.linspace(0, 1, n) for n in shape]
+    mesh = np.stack(np.meshgrid(*axes, indexing="ij"), -1)
+    W = rng.standard_normal((4, D))
+    F = np.sin(mesh @ W)  # a smooth map into R^300
+    grid = Grid(tuple(a[1] - a[0] for a in axes), (False, True, False, False))
+    direct = np.einsum("...di,...dj->...ij", geometry.jacobian(F, grid), geometry.jacobian(F, grid))
+    np.testing.assert_allclose(geometry.metric(F, grid, max_bytes=1), direct, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(geometry.metric(F, grid), direct, rtol=1e-12, atol=1e-12)
+    J = geometry.jacobian(F, grid)
+    for index in [(0, 0, 0, 0), (3, 5, 2, 4), (6, 1, 4, 0)]:
+        np.testing.assert_allclose(geometry.jacobian_at(F, grid, index), J[index], rtol=1e-12, atol=1e-12)
+
+
+def test_grid_validation():
+    with pytest.raises(ValueError, match="one entry per axis"):
+        Grid((0.1,), (True, False))
+    with pytest.raises(ValueError, match="needs at least"):
+        derivative(np.zeros((3, 1)), 0, 0.1, False, 4)
+    with pytest.raises(ValueError, match="smaller than the embedding"):
+        toys.sphere(3, D=3).on_grid(8)
+
+
+def test_local_pca_baseline_is_right_on_average_but_noisy():
+    X, S = toys.sphere(2, margin=0.2, D=3).at_random(4000, np.random.default_rng(1))
+    estimate = baselines.scalar_curvature(X, 2, 30)
+    assert np.median(estimate) == pytest.approx(2.0, rel=0.05)
+    assert np.abs(estimate - 2).mean() > 1e-3  # far from the grid estimator's accuracy

@@ -1,0 +1,42 @@
+"""Rule functions end to end on tiny grids, and a verdict that can fail."""
+
+import json
+
+import pandas as pd
+
+from icml26.manifold_microscope import rules, verdict
+
+
+def test_accuracy_pipeline(tmp_path):
+    tables, timings = [], []
+    for toy in ("circle", "torus"):
+        tables.append(str(tmp_path / f"{toy}.csv"))
+        timings.append(str(tmp_path / f"{toy}_t.csv"))
+        rules.estimator_accuracy(tables[-1], timings[-1], toy=toy, grid_sizes=[16, 32], D=6, order=4,
+                                 reach_samples=10, k=20, max_baseline_points=500, seed=0)
+    rules.accuracy_table(tables, str(tmp_path / "all.csv"))
+    rules.timing(timings, str(tmp_path / "time.csv"))
+    rules.verdict(str(tmp_path / "all.csv"), str(tmp_path / "claims.json"), str(tmp_path / "m.json"))
+    rules.figure_accuracy(str(tmp_path / "all.csv"), str(tmp_path / "f.png"), str(tmp_path / "f.pdf"))
+    table = pd.read_csv(tmp_path / "all.csv")
+    torus_fd = table[(table["toy"] == "torus") & (table["estimator"] == "finite_difference")]
+    assert set(torus_fd["quantity"]) == {"volume", "curvature", "total_curvature", "reach"}
+    # errors shrink with the grid
+    curv = torus_fd[torus_fd["quantity"] == "curvature"].set_index("n")["relative_error"]
+    assert curv[32] < curv[16] / 8
+    claims = json.load(open(tmp_path / "claims.json"))
+    assert [c["holds"] for c in claims[1:]] == [None, None]
+    assert (tmp_path / "f.png").stat().st_size > 10_000
+
+
+def test_verdict_fails_when_the_grid_estimate_is_too_coarse_or_the_baseline_close():
+    def table(fd, base):
+        rows = [dict(toy="torus", n=64, points=4096, estimator="finite_difference", quantity=q, relative_error=fd)
+                for q in ("volume", "curvature", "reach")]
+        rows += [dict(toy="torus", n=64, points=4096, estimator="local_pca", quantity=q, relative_error=base)
+                 for q in ("curvature", "reach")]
+        return pd.DataFrame(rows)
+
+    assert verdict.estimators_recover_toy_geometry(table(1e-5, 1e-2)).holds
+    assert not verdict.estimators_recover_toy_geometry(table(2e-3, 1.0)).holds
+    assert not verdict.estimators_recover_toy_geometry(table(1e-4, 5e-4)).holds

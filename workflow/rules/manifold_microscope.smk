@@ -1,0 +1,119 @@
+# manifold_microscope: finite-difference geometry of grid-sampled manifolds
+# (spec: shared/papers/manifold_microscope.md). This version: the estimator suite on toy manifolds.
+# accuracy_{toy} -> accuracy table -> figure, verdict; timing beside.
+# Each rule calls one function of icml26.manifold_microscope.rules (see docs/ARCHITECTURE.md).
+
+MM = register("manifold_microscope")
+MM_CODE = paper_code("manifold_microscope")
+MM_ACC = MM.cfg["accuracy"]
+MM_TOYS = MM_ACC["toys"]
+for _toy in MM_TOYS:
+    if _toy not in MM_ACC["grid_sizes"]:
+        config_error(f"manifold_microscope.accuracy.grid_sizes has no entry for toy {_toy!r}")
+
+
+rule manifold_microscope:
+    """Target: every manifold_microscope output at the configured scale."""
+    input:
+        paper_outputs(MM),
+        f"{MM.results}/figures/estimator_accuracy.png",
+        f"{MM.bench}/estimator_seconds.csv",
+
+
+rule manifold_microscope_accuracy:
+    input:
+        *MM_CODE,
+    output:
+        table=f"{MM.data}/accuracy/{{toy}}.csv",
+        timing=f"{MM.bench}/estimator_seconds/{{toy}}.csv",
+    wildcard_constraints:
+        toy="|".join(MM_TOYS),
+    params:
+        func="icml26.manifold_microscope.rules:estimator_accuracy",
+        toy=lambda w: w.toy,
+        grid_sizes=lambda w: MM_ACC["grid_sizes"][w.toy],
+        **{k: MM_ACC[k] for k in ("D", "order", "reach_samples", "k", "max_baseline_points", "seed")},
+    log:
+        f"{MM.logs}/accuracy_{{toy}}.log",
+    benchmark:
+        f"{MM.bench}/accuracy_{{toy}}.tsv"
+    threads: paper_threads(MM)
+    resources:
+        **MM.cfg["resources"],
+    script:
+        CALL
+
+
+rule manifold_microscope_accuracy_table:
+    input:
+        *MM_CODE,
+        tables=expand(f"{MM.data}/accuracy/{{toy}}.csv", toy=MM_TOYS),
+    output:
+        table=report(f"{MM.results}/tables/estimator_accuracy.csv",
+                     caption="../report/manifold_microscope/accuracy_table.rst",
+                     category="manifold_microscope", subcategory="tables"),
+    params:
+        func="icml26.manifold_microscope.rules:accuracy_table",
+    log:
+        f"{MM.logs}/accuracy_table.log",
+    benchmark:
+        f"{MM.bench}/accuracy_table.tsv"
+    threads: paper_threads(MM)
+    script:
+        CALL
+
+
+rule manifold_microscope_timing:
+    input:
+        *MM_CODE,
+        timings=expand(f"{MM.bench}/estimator_seconds/{{toy}}.csv", toy=MM_TOYS),
+    output:
+        summary=f"{MM.bench}/estimator_seconds.csv",
+    params:
+        func="icml26.manifold_microscope.rules:timing",
+    log:
+        f"{MM.logs}/timing.log",
+    benchmark:
+        f"{MM.bench}/timing.tsv"
+    threads: paper_threads(MM)
+    script:
+        CALL
+
+
+rule manifold_microscope_figure_accuracy:
+    input:
+        *MM_CODE,
+        table=rules.manifold_microscope_accuracy_table.output.table,
+    output:
+        png=report(f"{MM.results}/figures/estimator_accuracy.png",
+                   caption="../report/manifold_microscope/accuracy.rst",
+                   category="manifold_microscope", subcategory="figures"),
+        pdf=f"{MM.results}/figures/estimator_accuracy.pdf",
+    params:
+        func="icml26.manifold_microscope.rules:figure_accuracy",
+    log:
+        f"{MM.logs}/figure_accuracy.log",
+    benchmark:
+        f"{MM.bench}/figure_accuracy.tsv"
+    threads: paper_threads(MM)
+    script:
+        CALL
+
+
+rule manifold_microscope_verdict:
+    input:
+        *MM_CODE,
+        table=rules.manifold_microscope_accuracy_table.output.table,
+    output:
+        claims=report(f"{MM.results}/claims.json", caption="../report/manifold_microscope/claims.rst",
+                      category="manifold_microscope", subcategory="verdict"),
+        metrics=f"{MM.results}/metrics.json",
+    params:
+        func="icml26.manifold_microscope.rules:verdict",
+    log:
+        f"{MM.logs}/verdict.log",
+    benchmark:
+        f"{MM.bench}/verdict.tsv"
+    threads: paper_threads(MM)
+    script:
+        CALL
