@@ -5,7 +5,7 @@ import pytest
 from tests.conftest import copy_repository, snakemake, tree_digest
 
 pytestmark = pytest.mark.workflow
-PAPERS = ["massart_drift", "dvm_ad", "annealed_langevin", "cox_subgroups"]
+PAPERS = ["massart_drift", "dvm_ad", "annealed_langevin", "cox_subgroups", "manifold_microscope"]
 OUTPUTS = {
     "massart_drift": ["claims.json", "metrics.json", "tables/slopes.csv", "tables/best_window.csv",
                       "tables/oracles.csv", "figures/excess_vs_drift.png", "figures/window_vs_drift.png",
@@ -17,7 +17,10 @@ OUTPUTS = {
                           "tables/annealing_time.csv", "figures/kl_vs_dimension.png", "figures/horizons.png",
                           "figures/step_sizes.png", "figures/mode_weights.png", "figures/annealing_time.png"],
     "cox_subgroups": ["claims.json", "metrics.json", "tables/synthetic.csv", "tables/real.csv",
-                      "figures/synthetic.png", "figures/pareto.png"],
+                      "figures/synthetic.png", "figures/pareto.png", "tables/case_study.csv",
+                      "figures/case_study.png"],
+    "manifold_microscope": ["claims.json", "metrics.json", "tables/estimator_accuracy.csv",
+                            "figures/estimator_accuracy.png"],
 }
 
 
