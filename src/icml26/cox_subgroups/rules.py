@@ -12,6 +12,16 @@ from . import boxes, cmapss, experiments, plots, realdata, selection, synthetic
 from . import verdict as verdicts
 
 
+def _write_run(table: str, timing: str, rows: pd.DataFrame, seconds: pd.DataFrame, *, dataset: str,
+               seed: int) -> None:
+    """One run's result rows (tagged with dataset and seed) and, apart, its timing record."""
+    rows.insert(0, "seed", seed)
+    rows.insert(0, "dataset", dataset)
+    write_csv(table, rows)
+    seconds.insert(0, "dataset", dataset)
+    write_csv(timing, seconds)
+
+
 def dataset(table: str, *, name: str, metabric_source: str) -> None:
     """Copy one real dataset into the project as ``time, event, adjust, subgroup`` (DVC-tracked)."""
     frame = realdata.load(name, metabric_source)
@@ -28,11 +38,7 @@ def synthetic_run(table: str, timing: str, *, dataset: str, seed: int, n_train: 
     print(f"{dataset} seed {seed}: n = {n_train}/{n_test}", flush=True)
     rows, seconds = experiments.run(train, test, synthetic.domain(dataset), synthetic.planted_box(dataset),
                                     methods=methods, settings=settings, seed=seed)
-    rows.insert(0, "seed", seed)
-    rows.insert(0, "dataset", dataset)
-    write_csv(table, rows)
-    seconds.insert(0, "dataset", dataset)
-    write_csv(timing, seconds)
+    _write_run(table, timing, rows, seconds, dataset=dataset, seed=seed)
 
 
 def real_run(data: str, table: str, timing: str, *, name: str, seed: int, test_size: float, methods: list[str],
@@ -51,11 +57,7 @@ def real_run(data: str, table: str, timing: str, *, name: str, seed: int, test_s
     print(f"{name} seed {seed}: n = {len(train)}/{len(test)}", flush=True)
     out, seconds = experiments.run(train, test, boxes.bounding_box(train.Z), None, methods=methods,
                                    settings=settings, seed=seed)
-    out.insert(0, "seed", seed)
-    out.insert(0, "dataset", name)
-    write_csv(table, out)
-    seconds.insert(0, "dataset", name)
-    write_csv(timing, seconds)
+    _write_run(table, timing, out, seconds, dataset=name, seed=seed)
 
 
 def cmapss_dataset(table: str, *, source_dir: str, snapshot_every: int, test_engines: str) -> None:
@@ -91,11 +93,7 @@ def case_study_run(data: str, table: str, timing: str, *, case: str, adjust: lis
     scale = (np.array([stats[c][0] for c in subgroup]), np.array([stats[c][1] for c in subgroup]))
     out, seconds = experiments.run(train, test, boxes.bounding_box(train.Z), None, methods=methods,
                                    settings=settings, seed=seed, z_scale=scale)
-    out.insert(0, "seed", seed)
-    out.insert(0, "dataset", case)
-    write_csv(table, out)
-    seconds.insert(0, "dataset", case)
-    write_csv(timing, seconds)
+    _write_run(table, timing, out, seconds, dataset=case, seed=seed)
 
 
 def _summary(runs: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
