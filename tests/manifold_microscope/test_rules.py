@@ -16,7 +16,18 @@ def test_accuracy_pipeline(tmp_path):
                                  reach_samples=10, k=20, max_baseline_points=500, seed=0)
     rules.accuracy_table(tables, str(tmp_path / "all.csv"))
     rules.timing(timings, str(tmp_path / "time.csv"))
-    rules.verdict(str(tmp_path / "all.csv"), str(tmp_path / "claims.json"), str(tmp_path / "m.json"))
+    slices = []
+    for shape in ("square", "heart"):
+        slices.append(str(tmp_path / f"{shape}.npz"))
+        rules.dsprites_slice(slices[-1], shape=shape, n_rotation=8, n_x=6, x_range=[0.4, 0.6], scale=0.3, y=0.5,
+                             resolution=24, supersample=2, blur=1.0)
+    rules.class_measures(slices, str(tmp_path / "classes.csv"), str(tmp_path / "curv.csv"),
+                         shapes=["square", "heart"], reach_samples=5, order=4, seed=0)
+    rules.figure_classes(str(tmp_path / "curv.csv"), str(tmp_path / "c.png"), str(tmp_path / "c.pdf"))
+    per_class = pd.read_csv(tmp_path / "classes.csv")
+    assert list(per_class["shape"]) == ["square", "heart"] and (per_class["volume"] > 0).all()
+    rules.verdict(str(tmp_path / "all.csv"), str(tmp_path / "classes.csv"), str(tmp_path / "claims.json"),
+                  str(tmp_path / "m.json"))
     rules.figure_accuracy(str(tmp_path / "all.csv"), str(tmp_path / "f.png"), str(tmp_path / "f.pdf"))
     table = pd.read_csv(tmp_path / "all.csv")
     torus_fd = table[(table["toy"] == "torus") & (table["estimator"] == "finite_difference")]

@@ -1,11 +1,12 @@
 # manifold_microscope: finite-difference geometry of grid-sampled manifolds
 # (spec: shared/papers/manifold_microscope.md). This version: the estimator suite on toy manifolds.
-# accuracy_{toy} -> accuracy table -> figure, verdict; timing beside.
+# accuracy_{toy} -> accuracy table -> figure, verdict; dsprites_{shape} -> classes -> figure; timing beside.
 # Each rule calls one function of icml26.manifold_microscope.rules (see docs/ARCHITECTURE.md).
 
 MM = register("manifold_microscope")
 MM_CODE = paper_code("manifold_microscope")
 MM_ACC = MM.cfg["accuracy"]
+MM_DS = MM.cfg["dsprites"]
 MM_TOYS = MM_ACC["toys"]
 for _toy in MM_TOYS:
     if _toy not in MM_ACC["grid_sizes"]:
@@ -17,6 +18,7 @@ rule manifold_microscope:
     input:
         paper_outputs(MM),
         f"{MM.results}/figures/estimator_accuracy.png",
+        f"{MM.results}/figures/dsprites_classes.png",
         f"{MM.bench}/estimator_seconds.csv",
 
 
@@ -100,10 +102,79 @@ rule manifold_microscope_figure_accuracy:
         CALL
 
 
+rule manifold_microscope_dsprites:
+    input:
+        *MM_CODE,
+    output:
+        images=f"{MM.data}/dsprites/{{shape}}.npz",
+    wildcard_constraints:
+        shape="|".join(MM_DS["shapes"]),
+    params:
+        func="icml26.manifold_microscope.rules:dsprites_slice",
+        shape=lambda w: w.shape,
+        **{k: MM_DS[k] for k in ("n_rotation", "n_x", "x_range", "scale", "y", "resolution", "supersample", "blur")},
+    log:
+        f"{MM.logs}/dsprites_{{shape}}.log",
+    benchmark:
+        f"{MM.bench}/dsprites_{{shape}}.tsv"
+    threads: paper_threads(MM)
+    resources:
+        **MM.cfg["resources"],
+    script:
+        CALL
+
+
+rule manifold_microscope_classes:
+    input:
+        *MM_CODE,
+        slices=expand(f"{MM.data}/dsprites/{{shape}}.npz", shape=MM_DS["shapes"]),
+    output:
+        table=report(f"{MM.results}/tables/dsprites_classes.csv",
+                     caption="../report/manifold_microscope/classes_table.rst",
+                     category="manifold_microscope", subcategory="tables"),
+        curvature=f"{MM.data}/dsprites_curvature.csv",
+    params:
+        func="icml26.manifold_microscope.rules:class_measures",
+        shapes=MM_DS["shapes"],
+        reach_samples=MM_DS["reach_samples"],
+        order=MM_ACC["order"],
+        seed=MM_ACC["seed"],
+    log:
+        f"{MM.logs}/classes.log",
+    benchmark:
+        f"{MM.bench}/classes.tsv"
+    threads: paper_threads(MM)
+    resources:
+        **MM.cfg["resources"],
+    script:
+        CALL
+
+
+rule manifold_microscope_figure_classes:
+    input:
+        *MM_CODE,
+        curvature=rules.manifold_microscope_classes.output.curvature,
+    output:
+        png=report(f"{MM.results}/figures/dsprites_classes.png",
+                   caption="../report/manifold_microscope/classes.rst",
+                   category="manifold_microscope", subcategory="figures"),
+        pdf=f"{MM.results}/figures/dsprites_classes.pdf",
+    params:
+        func="icml26.manifold_microscope.rules:figure_classes",
+    log:
+        f"{MM.logs}/figure_classes.log",
+    benchmark:
+        f"{MM.bench}/figure_classes.tsv"
+    threads: paper_threads(MM)
+    script:
+        CALL
+
+
 rule manifold_microscope_verdict:
     input:
         *MM_CODE,
         table=rules.manifold_microscope_accuracy_table.output.table,
+        classes=rules.manifold_microscope_classes.output.table,
     output:
         claims=report(f"{MM.results}/claims.json", caption="../report/manifold_microscope/claims.rst",
                       category="manifold_microscope", subcategory="verdict"),

@@ -36,3 +36,17 @@ def estimator_accuracy(table: pd.DataFrame, tolerance: float) -> plt.Figure:
                 labels.append(lab)
     axes[0][-1].legend(handles, labels, fontsize=6)
     return fig
+
+
+def class_curvature(curvature: pd.DataFrame) -> plt.Figure:
+    """Distribution of scalar curvature (unit total volume) over each shape's rotation x position slice."""
+    shapes = list(dict.fromkeys(curvature["shape"]))
+    fig, ax = plt.subplots(figsize=(5.5, 4))
+    data = [curvature.loc[curvature["shape"] == s, "scalar_curvature"].to_numpy() for s in shapes]
+    ax.violinplot(data, showmedians=True)
+    ax.set_xticks(np.arange(1, len(shapes) + 1), shapes)
+    ax.set_yscale("symlog", linthresh=1.0)
+    ax.set_ylabel("scalar curvature (unit total volume)")
+    ax.set_title("dSprites-style slices (procedurally rendered): rotation x position", fontsize=9)
+    ax.grid(alpha=0.3, axis="y", lw=0.5)
+    return fig

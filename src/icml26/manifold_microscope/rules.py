@@ -7,8 +7,8 @@ import pandas as pd
 
 from ..common.claims import write_claims
 from ..common.figures import save_figure
-from ..common.io import read_csv, write_csv, write_json
-from . import accuracy, plots, toys
+from ..common.io import read_csv, read_npz, write_csv, write_json, write_npz
+from . import accuracy, classes, dsprites, plots, toys
 from . import verdict as verdicts
 
 
@@ -34,6 +34,38 @@ def estimator_accuracy(table: str, timing: str, *, toy: str, grid_sizes: list[in
     write_csv(timing, pd.DataFrame(seconds))
 
 
+def dsprites_slice(images: str, *, shape: str, n_rotation: int, n_x: int, x_range: list[float], scale: float,
+                   y: float, resolution: int, supersample: int, blur: float) -> None:
+    """Render one shape's rotation x position slice (dSprites-style, procedurally rendered; DVC-tracked)."""
+    axes, grid = classes.slice_axes(shape, n_rotation, n_x, tuple(x_range))
+    print(f"{shape}: rendering {n_rotation} x {n_x} images at {resolution}x{resolution}", flush=True)
+    F = dsprites.grid_dataset(shape, axes, {"scale": scale, "y": y}, resolution=resolution,
+                              supersample=supersample, blur=blur)
+    write_npz(images, F=F, rotation=axes["rotation"], x=axes["x"], spacing=np.array(grid.spacing))
+
+
+def class_measures(slices: list[str], table: str, curvature: str, *, shapes: list[str], reach_samples: int,
+                   order: int, seed: int) -> None:
+    """Per-class volume, total curvature, curvature quantiles and reach, at unit total volume."""
+    rows, fields = [], []
+    for shape, path in zip(shapes, slices):
+        data = read_npz(path, "F", "spacing")
+        n_rotation, n_x = data["F"].shape[:2]
+        _, grid = classes.slice_axes(shape, n_rotation, n_x, (0.0, 1.0))
+        grid = type(grid)(tuple(float(h) for h in data["spacing"]), grid.cyclic)
+        values, S = classes.measures(data["F"], grid, reach_samples=reach_samples,
+                                     rng=np.random.default_rng([seed, dsprites.SHAPES.index(shape)]), order=order)
+        rows.append({"shape": shape, **values})
+        fields.append(pd.DataFrame({"shape": shape, "scalar_curvature": S.ravel()}))
+        print(f"{shape}: {values}", flush=True)
+    write_csv(table, pd.DataFrame(rows))
+    write_csv(curvature, pd.concat(fields, ignore_index=True))
+
+
+def figure_classes(curvature: str, png: str, pdf: str) -> None:
+    save_figure(plots.class_curvature(read_csv(curvature)), png, pdf)
+
+
 def accuracy_table(tables: list[str], table: str) -> None:
     write_csv(table, pd.concat([read_csv(t) for t in tables], ignore_index=True))
 
@@ -47,11 +79,15 @@ def figure_accuracy(table: str, png: str, pdf: str) -> None:
     save_figure(plots.estimator_accuracy(read_csv(table), verdicts.TOLERANCE), png, pdf)
 
 
-def verdict(table: str, claims: str, metrics: str) -> None:
-    frame = read_csv(table)
+def verdict(table: str, classes: str, claims: str, metrics: str) -> None:
+    frame, per_class = read_csv(table), read_csv(classes)
     judged = [verdicts.estimators_recover_toy_geometry(frame), *verdicts.PENDING]
     for claim in judged:
         print(f"{claim.id}: {claim.holds} -- {claim.measured}", flush=True)
     write_claims(claims, judged)
-    write_json(metrics, {f"{r.toy}/n={r.n}/{r.estimator}/{r.quantity}": r.relative_error
-                         for r in frame.itertuples()})
+    write_json(metrics, {
+        "estimator_relative_error": {f"{r.toy}/n={r.n}/{r.estimator}/{r.quantity}": r.relative_error
+                                     for r in frame.itertuples()},
+        "dsprites_classes": {r["shape"]: {k: v for k, v in r.items() if k != "shape"}
+                             for r in per_class.to_dict("records")},
+    })
