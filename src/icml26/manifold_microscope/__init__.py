@@ -3,8 +3,9 @@
 Spec: ``shared/papers/manifold_microscope.md``. This version builds the
 paper's core, the finite-difference estimator suite on grid-sampled maps, with
 its exact toy-manifold oracles and the general-purpose baselines it is
-compared with. Not built yet: the dSprites-style renderer, the COIL-20
-stand-in, the Hausdorff bound-scaling study and the beta-VAE layer study.
+compared with, and the dSprites-style renderer with per-class measures. Not
+built yet: the COIL-20 stand-in, the Hausdorff bound-scaling study and the
+beta-VAE layer study.
 
 Modules:
     grid        -- grids, finite-difference derivatives (order 2 or 4), integration
@@ -12,5 +13,7 @@ Modules:
     toys        -- circle, n-spheres, torus with closed-form geometry, randomly embedded in R^D
     baselines   -- local-PCA tangents, quadratic-fit curvature, PCA-tangent reach on random samples
     accuracy    -- estimator errors of both against the closed forms
+    dsprites    -- dSprites-style images, procedurally rendered (a substitution)
+    classes     -- per-shape geometry of rotation x position slices
     plots, verdict, rules
 """

@@ -50,8 +50,8 @@ def not_built(claim_id: str, statement: str, paper_value: str, missing: str) -> 
 PENDING = [
     not_built("hausdorff_between_bound_envelopes",
               "Empirical Hausdorff error decays with n and lies between the fitted lower and upper bound envelopes",
-              "slopes near 2/(2+d) and 1/d", "the bound-scaling study (MMLS fits, dSprites slices)"),
+              "slopes near 2/(2+d) and 1/d", "the bound-scaling study (MMLS fits on toys and dSprites slices)"),
     not_built("beta_vae_layer_geometry_changes_with_depth",
               "beta-VAE layer-wise volume, curvature and reach change systematically with depth and training",
-              "deeper layers more curved, smaller reach (reference)", "the dSprites renderer and the beta-VAE study"),
+              "deeper layers more curved, smaller reach (reference)", "the beta-VAE study"),
 ]
