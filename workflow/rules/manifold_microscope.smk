@@ -7,6 +7,7 @@ MM = register("manifold_microscope")
 MM_CODE = paper_code("manifold_microscope")
 MM_ACC = MM.cfg["accuracy"]
 MM_DS = MM.cfg["dsprites"]
+MM_BOUNDS = MM.cfg["bounds"]
 MM_TOYS = MM_ACC["toys"]
 for _toy in MM_TOYS:
     if _toy not in MM_ACC["grid_sizes"]:
@@ -19,6 +20,7 @@ rule manifold_microscope:
         paper_outputs(MM),
         f"{MM.results}/figures/estimator_accuracy.png",
         f"{MM.results}/figures/dsprites_classes.png",
+        f"{MM.results}/figures/bound_scaling.png",
         f"{MM.bench}/estimator_seconds.csv",
 
 
@@ -170,11 +172,75 @@ rule manifold_microscope_figure_classes:
         CALL
 
 
+rule manifold_microscope_bounds:
+    input:
+        *MM_CODE,
+    output:
+        table=f"{MM.data}/bounds/{{toy}}.csv",
+    wildcard_constraints:
+        toy="|".join(MM_BOUNDS["toys"]),
+    params:
+        func="icml26.manifold_microscope.rules:bound_runs",
+        toy=lambda w: w.toy,
+        D=MM_ACC["D"],
+        seed=MM_ACC["seed"],
+        **{k: MM_BOUNDS[k] for k in ("n", "seeds", "queries", "k")},
+    log:
+        f"{MM.logs}/bounds_{{toy}}.log",
+    benchmark:
+        f"{MM.bench}/bounds_{{toy}}.tsv"
+    threads: paper_threads(MM)
+    resources:
+        **MM.cfg["resources"],
+    script:
+        CALL
+
+
+rule manifold_microscope_bound_table:
+    input:
+        *MM_CODE,
+        runs=expand(f"{MM.data}/bounds/{{toy}}.csv", toy=MM_BOUNDS["toys"]),
+    output:
+        errors=f"{MM.data}/bound_errors.csv",
+        table=report(f"{MM.results}/tables/bound_scaling.csv", caption="../report/manifold_microscope/bounds_table.rst",
+                     category="manifold_microscope", subcategory="tables"),
+    params:
+        func="icml26.manifold_microscope.rules:bound_table",
+    log:
+        f"{MM.logs}/bound_table.log",
+    benchmark:
+        f"{MM.bench}/bound_table.tsv"
+    threads: paper_threads(MM)
+    script:
+        CALL
+
+
+rule manifold_microscope_figure_bounds:
+    input:
+        *MM_CODE,
+        errors=rules.manifold_microscope_bound_table.output.errors,
+        table=rules.manifold_microscope_bound_table.output.table,
+    output:
+        png=report(f"{MM.results}/figures/bound_scaling.png", caption="../report/manifold_microscope/bounds.rst",
+                   category="manifold_microscope", subcategory="figures"),
+        pdf=f"{MM.results}/figures/bound_scaling.pdf",
+    params:
+        func="icml26.manifold_microscope.rules:figure_bounds",
+    log:
+        f"{MM.logs}/figure_bounds.log",
+    benchmark:
+        f"{MM.bench}/figure_bounds.tsv"
+    threads: paper_threads(MM)
+    script:
+        CALL
+
+
 rule manifold_microscope_verdict:
     input:
         *MM_CODE,
         table=rules.manifold_microscope_accuracy_table.output.table,
         classes=rules.manifold_microscope_classes.output.table,
+        bound_table=rules.manifold_microscope_bound_table.output.table,
     output:
         claims=report(f"{MM.results}/claims.json", caption="../report/manifold_microscope/claims.rst",
                       category="manifold_microscope", subcategory="verdict"),

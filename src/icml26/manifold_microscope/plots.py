@@ -50,3 +50,29 @@ def class_curvature(curvature: pd.DataFrame) -> plt.Figure:
     ax.set_title("dSprites-style slices (procedurally rendered): rotation x position", fontsize=9)
     ax.grid(alpha=0.3, axis="y", lw=0.5)
     return fig
+
+
+def bound_scaling(errors: pd.DataFrame, table: pd.DataFrame) -> plt.Figure:
+    """Hausdorff error against n per toy (runs and means) with the fitted Genovese envelopes."""
+    from .bounds import RATES
+
+    toys = sorted(errors["toy"].unique())
+    fig, axes = plt.subplots(1, len(toys), figsize=(4 * len(toys), 3.6), squeeze=False)
+    for ax, toy in zip(axes[0], toys):
+        g = errors[errors["toy"] == toy]
+        fit = table[table["toy"] == toy].iloc[0]
+        n = np.array(sorted(g["n"].unique()), dtype=float)
+        ax.plot(g["n"], g["error"], ".", color="0.6", ms=4, label="runs")
+        ax.plot(n, g.groupby("n")["error"].mean().to_numpy(), "o-", color="C0", label=f"mean (slope {fit.slope:.2f})")
+        ax.plot(n, fit.lower_constant * RATES["genovese_lower"](n, fit.d), "--", color="C2",
+                label=f"lower envelope n^(-2/(2+d))")
+        ax.plot(n, fit.upper_constant * RATES["genovese_upper"](n, fit.d), "--", color="C3",
+                label="upper envelope (log n/n)^(2/(2+d))")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("samples n")
+        ax.set_title(f"{toy} (d = {int(fit.d)})", fontsize=10)
+        ax.grid(alpha=0.3, which="both", lw=0.5)
+    axes[0][0].set_ylabel("one-sided Hausdorff error")
+    axes[0][0].legend(fontsize=6)
+    return fig

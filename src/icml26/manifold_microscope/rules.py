@@ -8,7 +8,7 @@ import pandas as pd
 from ..common.claims import write_claims
 from ..common.figures import save_figure
 from ..common.io import read_csv, read_npz, write_csv, write_json, write_npz
-from . import accuracy, classes, dsprites, plots, toys
+from . import accuracy, bounds, classes, dsprites, plots, toys
 from . import verdict as verdicts
 
 
@@ -66,6 +66,31 @@ def figure_classes(curvature: str, png: str, pdf: str) -> None:
     save_figure(plots.class_curvature(read_csv(curvature)), png, pdf)
 
 
+def bound_runs(table: str, *, toy: str, n: list[int], seeds: list[int], queries: int, k: int, D: int,
+               seed: int) -> None:
+    """One-sided Hausdorff error of the MMLS-style fit against the sample size, per seed."""
+    manifold = toys.make(toy, D=D, seed=seed)
+    rows = []
+    for size in n:
+        for s in seeds:
+            error = bounds.hausdorff_error(manifold, size, queries=queries, k=k, rng=np.random.default_rng([s, size]))
+            rows.append({"toy": toy, "d": manifold.dim, "n": size, "seed": s, "error": error})
+        print(f"{toy} n={size}: mean error {np.mean([r['error'] for r in rows[-len(seeds):]]):.3g}", flush=True)
+    write_csv(table, pd.DataFrame(rows))
+
+
+def bound_table(runs: list[str], errors: str, table: str) -> None:
+    """All runs, and per toy the fitted slope next to the rates' exponents and the envelope fit."""
+    frame = pd.concat([read_csv(p) for p in runs], ignore_index=True)
+    write_csv(errors, frame)
+    write_csv(table, pd.DataFrame([{"toy": toy, "d": int(g["d"].iloc[0]), **bounds.envelopes(g, int(g["d"].iloc[0]))}
+                                   for toy, g in frame.groupby("toy", sort=True)]))
+
+
+def figure_bounds(errors: str, table: str, png: str, pdf: str) -> None:
+    save_figure(plots.bound_scaling(read_csv(errors), read_csv(table)), png, pdf)
+
+
 def accuracy_table(tables: list[str], table: str) -> None:
     write_csv(table, pd.concat([read_csv(t) for t in tables], ignore_index=True))
 
@@ -79,15 +104,17 @@ def figure_accuracy(table: str, png: str, pdf: str) -> None:
     save_figure(plots.estimator_accuracy(read_csv(table), verdicts.TOLERANCE), png, pdf)
 
 
-def verdict(table: str, classes: str, claims: str, metrics: str) -> None:
-    frame, per_class = read_csv(table), read_csv(classes)
-    judged = [verdicts.estimators_recover_toy_geometry(frame), *verdicts.PENDING]
+def verdict(table: str, classes: str, bound_table: str, claims: str, metrics: str) -> None:
+    frame, per_class, scaling = read_csv(table), read_csv(classes), read_csv(bound_table)
+    judged = [verdicts.estimators_recover_toy_geometry(frame), verdicts.hausdorff_between_envelopes(scaling),
+              *verdicts.PENDING]
     for claim in judged:
         print(f"{claim.id}: {claim.holds} -- {claim.measured}", flush=True)
     write_claims(claims, judged)
     write_json(metrics, {
         "estimator_relative_error": {f"{r.toy}/n={r.n}/{r.estimator}/{r.quantity}": r.relative_error
                                      for r in frame.itertuples()},
+        "bound_scaling": {r["toy"]: {k: v for k, v in r.items() if k != "toy"} for r in scaling.to_dict("records")},
         "dsprites_classes": {r["shape"]: {k: v for k, v in r.items() if k != "shape"}
                              for r in per_class.to_dict("records")},
     })
