@@ -96,6 +96,11 @@ def read_csv(path: str | os.PathLike) -> pd.DataFrame:
     return pd.read_csv(path)
 
 
+def read_csvs(paths: list[str | os.PathLike]) -> pd.DataFrame:
+    """The per-job tables of a fan-in rule, stacked in the order given."""
+    return pd.concat([read_csv(p) for p in paths], ignore_index=True)
+
+
 def write_text(path: str | os.PathLike, text: str) -> None:
     with atomic_path(path) as tmp:
         tmp.write_text(text, encoding="utf-8")

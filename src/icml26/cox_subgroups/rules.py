@@ -7,7 +7,7 @@ import pandas as pd
 
 from ..common.claims import write_claims
 from ..common.figures import save_figure
-from ..common.io import read_csv, require, write_csv, write_json
+from ..common.io import read_csv, read_csvs, require, write_csv, write_json
 from . import boxes, cmapss, experiments, plots, realdata, selection, synthetic
 from . import verdict as verdicts
 
@@ -106,7 +106,7 @@ def _summary(runs: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
 
 
 def _rejection_summary(paths: list[str]) -> pd.DataFrame:
-    runs = pd.concat([read_csv(p) for p in paths], ignore_index=True)
+    runs = read_csvs(paths)
     runs["rejection"] = 1 - runs["test_support"]
     summary = _summary(runs, ["test_epe", "test_c_index", "rejection"])
     summary["pareto"] = verdicts.pareto_front(summary)
@@ -115,7 +115,7 @@ def _rejection_summary(paths: list[str]) -> pd.DataFrame:
 
 
 def tables(synthetic_runs: list[str], real_runs: list[str], synthetic_summary: str, real_summary: str) -> None:
-    syn = pd.concat([read_csv(p) for p in synthetic_runs], ignore_index=True)
+    syn = read_csvs(synthetic_runs)
     write_csv(synthetic_summary, _summary(syn, ["f1", "test_epe", "test_c_index", "test_support"]))
     write_csv(real_summary, _rejection_summary(real_runs))
 
@@ -127,7 +127,7 @@ def case_study_table(runs: list[str], summary: str) -> None:
 
 def timing(timings: list[str], summary: str) -> None:
     """Seconds per method (a benchmark record: it varies run to run)."""
-    frame = pd.concat([read_csv(p) for p in timings], ignore_index=True)
+    frame = read_csvs(timings)
     write_csv(summary, frame.groupby("method")["seconds"].agg(mean_seconds="mean", runs="size").reset_index())
 
 

@@ -8,7 +8,6 @@ fraction and a lower-or-equal mean test EPE, one of them strictly.
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
 from ..common.claims import Claim

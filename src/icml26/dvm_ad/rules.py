@@ -11,7 +11,7 @@ import pandas as pd
 
 from ..common.claims import write_claims
 from ..common.figures import save_figure
-from ..common.io import read_csv, write_csv, write_json, write_npz
+from ..common.io import read_csv, read_csvs, write_csv, write_json, write_npz
 from . import benchmark, data, plots, tables, verdict as verdicts
 
 
@@ -38,7 +38,7 @@ def evaluate(dataset: str, auroc: str, timing: str, *, seeds: list[int], test_si
 
 def summarise(aurocs: list[str], per_dataset: str, leaderboard: str, ablation: str) -> None:
     """Per-dataset means, the leaderboard (mean AUROC, average rank) and the ablation table."""
-    table = tables.per_dataset(pd.concat([read_csv(p) for p in aurocs], ignore_index=True))
+    table = tables.per_dataset(read_csvs(aurocs))
     write_csv(per_dataset, table)
     write_csv(leaderboard, tables.leaderboard(table))
     write_csv(ablation, tables.ablation(table))
@@ -46,7 +46,7 @@ def summarise(aurocs: list[str], per_dataset: str, leaderboard: str, ablation: s
 
 def timing(timings: list[str], summary: str) -> None:
     """Mean fit+score seconds per method (a benchmark record: it varies run to run)."""
-    frame = pd.concat([read_csv(p) for p in timings], ignore_index=True)
+    frame = read_csvs(timings)
     out = frame.groupby("method")["seconds"].agg(mean_seconds="mean", total_seconds="sum", fits="size")
     write_csv(summary, out.sort_values("mean_seconds").reset_index())
 

@@ -65,7 +65,7 @@ def bound_scaling(errors: pd.DataFrame, table: pd.DataFrame) -> plt.Figure:
         ax.plot(g["n"], g["error"], ".", color="0.6", ms=4, label="runs")
         ax.plot(n, g.groupby("n")["error"].mean().to_numpy(), "o-", color="C0", label=f"mean (slope {fit.slope:.2f})")
         ax.plot(n, fit.lower_constant * RATES["genovese_lower"](n, fit.d), "--", color="C2",
-                label=f"lower envelope n^(-2/(2+d))")
+                label="lower envelope n^(-2/(2+d))")
         ax.plot(n, fit.upper_constant * RATES["genovese_upper"](n, fit.d), "--", color="C3",
                 label="upper envelope (log n/n)^(2/(2+d))")
         ax.set_xscale("log")

@@ -7,7 +7,7 @@ import pandas as pd
 
 from ..common.claims import write_claims
 from ..common.figures import save_figure
-from ..common.io import read_csv, read_npz, write_csv, write_json, write_npz
+from ..common.io import read_csv, read_csvs, read_npz, write_csv, write_json, write_npz
 from . import accuracy, bounds, classes, dsprites, plots, toys
 from . import verdict as verdicts
 
@@ -81,7 +81,7 @@ def bound_runs(table: str, *, toy: str, n: list[int], seeds: list[int], queries:
 
 def bound_table(runs: list[str], errors: str, table: str) -> None:
     """All runs, and per toy the fitted slope next to the rates' exponents and the envelope fit."""
-    frame = pd.concat([read_csv(p) for p in runs], ignore_index=True)
+    frame = read_csvs(runs)
     write_csv(errors, frame)
     write_csv(table, pd.DataFrame([{"toy": toy, "d": int(g["d"].iloc[0]), **bounds.envelopes(g, int(g["d"].iloc[0]))}
                                    for toy, g in frame.groupby("toy", sort=True)]))
@@ -92,12 +92,12 @@ def figure_bounds(errors: str, table: str, png: str, pdf: str) -> None:
 
 
 def accuracy_table(tables: list[str], table: str) -> None:
-    write_csv(table, pd.concat([read_csv(t) for t in tables], ignore_index=True))
+    write_csv(table, read_csvs(tables))
 
 
 def timing(timings: list[str], summary: str) -> None:
     """Seconds per estimator run (a benchmark record: it varies run to run)."""
-    write_csv(summary, pd.concat([read_csv(t) for t in timings], ignore_index=True))
+    write_csv(summary, read_csvs(timings))
 
 
 def figure_accuracy(table: str, png: str, pdf: str) -> None:

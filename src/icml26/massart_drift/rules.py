@@ -11,7 +11,7 @@ import pandas as pd
 
 from ..common.claims import write_claims
 from ..common.figures import save_figure
-from ..common.io import read_csv, write_csv, write_json
+from ..common.io import read_csv, read_csvs, write_csv, write_json
 from . import circle, geometry, plots, scaling, streams, theory
 from . import verdict as verdicts
 
@@ -34,7 +34,7 @@ def sweep(table: str, *, learner: str, Delta: dict, W: dict, eta: float, reps: i
 
 def scaling_tables(sweeps: list[str], best: str, slopes: str) -> None:
     """Best window and excess per (learner, seed, Delta); fitted log-log slopes."""
-    frame = pd.concat([read_csv(path) for path in sweeps], ignore_index=True)
+    frame = read_csvs(sweeps)
     best_frame = scaling.best_windows(frame)
     write_csv(best, best_frame)
     write_csv(slopes, scaling.slopes(best_frame))

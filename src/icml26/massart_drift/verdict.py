@@ -9,7 +9,6 @@ constant is reported.
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 from scipy import stats
 
