@@ -1,11 +1,16 @@
-"""Every paper beyond the foundation's worked example: its smoke DAG runs and is byte-identical on rerun."""
+"""Every paper beyond the foundation's worked example: its smoke DAG runs and is byte-identical on rerun.
+
+All papers run in one Snakemake invocation per directory (jobs of different papers share the two
+cores), twice, in two directories; each paper's test then only compares files.
+"""
 
 import pytest
 
 from tests.conftest import copy_repository, snakemake, tree_digest
 
 pytestmark = pytest.mark.workflow
-PAPERS = ["massart_drift", "dvm_ad", "annealed_langevin", "cox_subgroups", "manifold_microscope"]
+PAPERS = ["massart_drift", "dvm_ad", "annealed_langevin", "cox_subgroups", "manifold_microscope",
+          "seizure_benchmark"]
 OUTPUTS = {
     "massart_drift": ["claims.json", "metrics.json", "tables/slopes.csv", "tables/best_window.csv",
                       "tables/oracles.csv", "figures/excess_vs_drift.png", "figures/window_vs_drift.png",
@@ -21,20 +26,35 @@ OUTPUTS = {
                       "figures/case_study.png"],
     "manifold_microscope": ["claims.json", "metrics.json", "tables/estimator_accuracy.csv",
                             "figures/estimator_accuracy.png"],
+    "seizure_benchmark": ["claims.json", "metrics.json", "tables/leaderboard.csv", "tables/per_subject.csv",
+                          "tables/gap.csv", "tables/rank_stability.csv", "tables/published_leaderboard.csv",
+                          "figures/leaderboard.png", "figures/sensitivity_vs_fp.png", "figures/subject_f1.png",
+                          "figures/ranks.png", "figures/gap.png", "figures/eeg_example.png",
+                          "figures/published_datasets.png"],
 }
+SMOKE = ("--configfile", "config/smoke.yaml")
+
+
+@pytest.fixture(scope="module")
+def smoke_runs(tmp_path_factory):
+    """Every paper at smoke scale in two fresh directories, and the HTML report of the first."""
+    runs = []
+    for where in ("a", "b"):
+        repo = copy_repository(tmp_path_factory.mktemp(f"papers_{where}") / "icml26")
+        snakemake(repo, *PAPERS, "--cores", "2", *SMOKE)
+        runs.append(repo)
+    snakemake(runs[0], *PAPERS, "--cores", "1", *SMOKE, "--report", "report.html")
+    return runs
 
 
 @pytest.mark.parametrize("paper", PAPERS)
-def test_smoke_run_is_complete_and_byte_identical_in_two_directories(paper, tmp_path):
+def test_smoke_run_is_complete_and_byte_identical_in_two_directories(paper, smoke_runs):
     digests = []
-    for where in ("a", "b"):
-        repo = copy_repository(tmp_path / where / "icml26")
-        snakemake(repo, paper, "--cores", "2", "--configfile", "config/smoke.yaml")
+    for repo in smoke_runs:
         out = repo / "results" / "smoke" / paper
         for name in OUTPUTS[paper]:
             assert (out / name).stat().st_size > 0, name
         digests.append(tree_digest(out, repo / "data" / "smoke" / paper))
     assert digests[0] == digests[1]
-    snakemake(repo, paper, "--cores", "1", "--configfile", "config/smoke.yaml", "--report", "report.html")
-    html = (repo / "report.html").read_text(errors="replace")
+    html = (smoke_runs[0] / "report.html").read_text(errors="replace")
     assert all(name.split("/")[-1] in html for name in OUTPUTS[paper] if name.startswith("figures/"))

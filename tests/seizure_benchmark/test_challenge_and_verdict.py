@@ -1,0 +1,69 @@
+"""The published challenge results and the three verdicts, including cases where each is false."""
+
+import json
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from icml26.seizure_benchmark import challenge, verdict
+
+SZCORE = Path(__file__).resolve().parents[3] / "shared" / "data" / "szcore"
+needs_szcore = pytest.mark.skipif(not SZCORE.is_dir(), reason="../shared/data/szcore not present")
+
+
+@needs_szcore
+def test_published_leaderboard_has_28_entries_led_by_seizure_transformer():
+    board = challenge.leaderboard(SZCORE / "challenge_results.json")
+    assert len(board) == 28 and board["position"].tolist() == list(range(1, 29))
+    top = board.iloc[0]
+    assert top["algorithm"] == "SeizureTransformer"
+    assert top["event_f1"] == pytest.approx(0.4283, abs=1e-4)
+    s, p = top["event_sensitivity"], top["event_precision"]
+    assert top["event_f1_from_means"] == pytest.approx(2 * s * p / (s + p))
+    nan_entry = board[board["entry"] == "sz-challenge-16"].iloc[0]  # f1 stored as the string "NaN"
+    assert math.isnan(nan_entry["event_f1"]) and nan_entry["position"] == 28
+
+
+@needs_szcore
+def test_per_dataset_results_cover_14_containers_on_5_datasets():
+    table = challenge.per_dataset(SZCORE / "results.json")
+    assert table["container"].nunique() == 14 and sorted(table["dataset"].unique()) == [
+        "chbmit", "dianalund", "seizeit", "siena", "tuh"]
+
+
+def test_malformed_challenge_file_is_named(tmp_path):
+    (tmp_path / "bad.json").write_text("{not json")
+    with pytest.raises(ValueError, match="bad.json"):
+        challenge.leaderboard(tmp_path / "bad.json")
+    (tmp_path / "odd.json").write_text(json.dumps({"x": {"algorithm_name": "x"}}))
+    with pytest.raises(ValueError, match="evaluation_dataset"):
+        challenge.leaderboard(tmp_path / "odd.json")
+    with pytest.raises(FileNotFoundError, match="missing challenge results"):
+        challenge.leaderboard(tmp_path / "none.json")
+
+
+def test_gap_claim_fails_when_one_learned_detector_generalises():
+    gap = pd.DataFrame({"algorithm": ["a", "b"], "within_f1": [0.9, 0.6], "heldout_f1": [0.5, 0.55]})
+    gap["f1_gap"] = gap["within_f1"] - gap["heldout_f1"]
+    assert verdict.heldout_below_within(gap, 0.1).holds is False
+    assert verdict.heldout_below_within(gap, 0.04).holds is True
+
+
+def test_consistency_claim_fails_when_the_best_f1_also_ranks_best():
+    stab = pd.DataFrame({"algorithm": ["a", "b"], "mean_f1": [0.6, 0.4], "mean_rank": [1.2, 1.8],
+                         "rank_iqr": [0.0, 1.0]})
+    conc = {"kendall_w": 0.5, "kendall_tau": 1.0, "subjects": 5}
+    assert verdict.best_not_most_consistent(stab, conc).holds is False
+    stab["mean_rank"] = [1.8, 1.2]
+    assert verdict.best_not_most_consistent(stab, conc).holds is True
+
+
+def test_published_claim_holds_only_when_a_variant_matches():
+    row = {"algorithm": "x", "event_f1": 0.325, "event_f1_from_means": 0.40, "event_sensitivity": 0.37,
+           "event_precision": 0.29}
+    assert verdict.published_top_f1(pd.DataFrame([row])).holds is True
+    row["event_f1"] = 0.43
+    claim = verdict.published_top_f1(pd.DataFrame([row]))
+    assert claim.holds is False and claim.measured["matching_variants"] == []

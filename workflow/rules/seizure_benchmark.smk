@@ -1,0 +1,315 @@
+# seizure_benchmark: SzCORE-scored seizure detection on a simulated multi-subject EEG corpus
+# (spec: shared/papers/seizure_benchmark.md).
+# statistics, profiles -> subject_{s} (EDF + TSV) -> features_{s} -> detect_{detector} -> score -> tables
+# -> figures, verdict; the published challenge JSON -> published tables -> figures, verdict.
+# Each rule calls one function of icml26.seizure_benchmark.rules (see docs/ARCHITECTURE.md).
+
+SB = register("seizure_benchmark")
+SB_CODE = paper_code("seizure_benchmark")
+SB_CORPUS = SB.cfg["corpus"]
+SB_SUBJECTS = [f"{i:02d}" for i in range(1, SB_CORPUS["subjects"] + 1)]
+SB_ALGORITHMS = SB.cfg["algorithms"]
+for _name in SB_ALGORITHMS:
+    if _name not in SB.cfg["algorithm_settings"]:
+        config_error(f"seizure_benchmark.algorithms: {_name!r} has no entry in seizure_benchmark.algorithm_settings")
+SB_DETECTORS = sorted({SB.cfg["algorithm_settings"][a]["detector"] for a in SB_ALGORITHMS})
+SB_ANNOTATIONS = f"{SB.cfg['source_dir']}/eeg_annotations"
+SB_FIGURES = ["leaderboard", "sensitivity_vs_fp", "subject_f1", "ranks", "gap", "eeg_example", "published_datasets"]
+
+
+def sb_corpus(path):
+    """EDF folders are temporary unless corpus.keep_edf (they are large; features are what is kept)."""
+    return directory(path) if SB_CORPUS["keep_edf"] else temp(directory(path))
+
+
+rule seizure_benchmark:
+    """Target: every seizure_benchmark output at the configured scale."""
+    input:
+        paper_outputs(SB),
+        expand(f"{SB.results}/figures/{{name}}.png", name=SB_FIGURES),
+        f"{SB.bench}/fit_seconds.csv",
+
+
+rule seizure_benchmark_statistics:
+    input:
+        *SB_CODE,
+        SB_ANNOTATIONS,
+    output:
+        table=f"{SB.data}/seizure_statistics.csv",
+    params:
+        func="icml26.seizure_benchmark.rules:statistics",
+        source_dir=SB_ANNOTATIONS,
+        max_duration_s=SB_CORPUS["max_seizure_s"],
+    log:
+        f"{SB.logs}/statistics.log",
+    benchmark:
+        f"{SB.bench}/statistics.tsv"
+    threads: 1
+    script:
+        CALL
+
+
+rule seizure_benchmark_challenge_data:
+    input:
+        *SB_CODE,
+        source=f"{SB.cfg['source_dir']}/szcore/{{name}}.json",
+    output:
+        copied=f"{SB.data}/szcore/{{name}}.json",
+    wildcard_constraints:
+        name="challenge_results|results",
+    params:
+        func="icml26.seizure_benchmark.rules:challenge_data",
+    log:
+        f"{SB.logs}/challenge_data_{{name}}.log",
+    benchmark:
+        f"{SB.bench}/challenge_data_{{name}}.tsv"
+    threads: 1
+    script:
+        CALL
+
+
+rule seizure_benchmark_profiles:
+    input:
+        *SB_CODE,
+    output:
+        table=f"{SB.data}/profiles.csv",
+    params:
+        func="icml26.seizure_benchmark.rules:profiles",
+        subjects=SB_CORPUS["subjects"],
+        settings=SB_CORPUS,
+        seed=SB.cfg["seed"],
+    log:
+        f"{SB.logs}/profiles.log",
+    benchmark:
+        f"{SB.bench}/profiles.tsv"
+    threads: 1
+    script:
+        CALL
+
+
+rule seizure_benchmark_subject:
+    input:
+        *SB_CODE,
+        statistics=rules.seizure_benchmark_statistics.output.table,
+        profiles=rules.seizure_benchmark_profiles.output.table,
+    output:
+        corpus=sb_corpus(f"{SB.data}/corpus/sub-{{subject}}"),
+    wildcard_constraints:
+        subject="|".join(SB_SUBJECTS),
+    params:
+        func="icml26.seizure_benchmark.rules:subject_recordings",
+        subject=lambda w: w.subject,
+        runs=SB_CORPUS["runs"],
+        duration_s=SB_CORPUS["duration_s"],
+        fs=SB_CORPUS["fs"],
+        seed=SB.cfg["seed"],
+    log:
+        f"{SB.logs}/subject_{{subject}}.log",
+    benchmark:
+        f"{SB.bench}/subject_{{subject}}.tsv"
+    threads: 1
+    script:
+        CALL
+
+
+rule seizure_benchmark_features:
+    input:
+        *SB_CODE,
+        corpus=f"{SB.data}/corpus/sub-{{subject}}",
+    output:
+        table=f"{SB.data}/features/sub-{{subject}}.npz",
+        events=f"{SB.data}/events/sub-{{subject}}.csv",
+    wildcard_constraints:
+        subject="|".join(SB_SUBJECTS),
+    params:
+        func="icml26.seizure_benchmark.rules:subject_features",
+        subject=lambda w: w.subject,
+        runs=SB_CORPUS["runs"],
+        window_s=SB.cfg["features"]["window_s"],
+        gotman=SB.cfg["features"]["gotman"],
+    log:
+        f"{SB.logs}/features_{{subject}}.log",
+    benchmark:
+        f"{SB.bench}/features_{{subject}}.tsv"
+    threads: 1
+    script:
+        CALL
+
+
+rule seizure_benchmark_detect:
+    input:
+        *SB_CODE,
+        tables=expand(f"{SB.data}/features/sub-{{subject}}.npz", subject=SB_SUBJECTS),
+    output:
+        predictions=f"{SB.data}/predictions/{{detector}}.npz",
+        timing=f"{SB.bench}/fit_seconds/{{detector}}.csv",
+    wildcard_constraints:
+        detector="|".join(SB_DETECTORS),
+    params:
+        func="icml26.seizure_benchmark.rules:detect",
+        detector=lambda w: w.detector,
+        folds=SB.cfg["training"]["folds"],
+        background_fraction=SB.cfg["training"]["background_fraction"],
+        seed=SB.cfg["seed"],
+        threads=paper_threads(SB),
+    log:
+        f"{SB.logs}/detect_{{detector}}.log",
+    benchmark:
+        f"{SB.bench}/detect_{{detector}}.tsv"
+    threads: paper_threads(SB)
+    resources:
+        **SB.cfg["resources"],
+    script:
+        CALL
+
+
+rule seizure_benchmark_score:
+    input:
+        *SB_CODE,
+        predictions=expand(f"{SB.data}/predictions/{{detector}}.npz", detector=SB_DETECTORS),
+        events=expand(f"{SB.data}/events/sub-{{subject}}.csv", subject=SB_SUBJECTS),
+    output:
+        table=f"{SB.data}/recording_scores.csv",
+    params:
+        func="icml26.seizure_benchmark.rules:score",
+        algorithms=SB_ALGORITHMS,
+        settings=SB.cfg["algorithm_settings"],
+    log:
+        f"{SB.logs}/score.log",
+    benchmark:
+        f"{SB.bench}/score.tsv"
+    threads: 1
+    script:
+        CALL
+
+
+rule seizure_benchmark_tables:
+    input:
+        *SB_CODE,
+        recordings=rules.seizure_benchmark_score.output.table,
+    output:
+        subjects=report(f"{SB.results}/tables/per_subject.csv",
+                        caption="../report/seizure_benchmark/per_subject.rst",
+                        category="seizure_benchmark", subcategory="tables"),
+        leaderboard=report(f"{SB.results}/tables/leaderboard.csv",
+                           caption="../report/seizure_benchmark/leaderboard_table.rst",
+                           category="seizure_benchmark", subcategory="tables"),
+        gap=report(f"{SB.results}/tables/gap.csv", caption="../report/seizure_benchmark/gap_table.rst",
+                   category="seizure_benchmark", subcategory="tables"),
+        stability=report(f"{SB.results}/tables/rank_stability.csv",
+                         caption="../report/seizure_benchmark/stability_table.rst",
+                         category="seizure_benchmark", subcategory="tables"),
+        bootstrap=f"{SB.results}/tables/bootstrap_positions.csv",
+        concordance=f"{SB.results}/tables/concordance.json",
+    params:
+        func="icml26.seizure_benchmark.rules:tables",
+        n_boot=SB.cfg["ranking"]["n_boot"],
+        seed=SB.cfg["seed"],
+    log:
+        f"{SB.logs}/tables.log",
+    benchmark:
+        f"{SB.bench}/tables.tsv"
+    threads: 1
+    script:
+        CALL
+
+
+rule seizure_benchmark_published:
+    input:
+        *SB_CODE,
+        challenge_results=f"{SB.data}/szcore/challenge_results.json",
+        per_dataset=f"{SB.data}/szcore/results.json",
+    output:
+        leaderboard=report(f"{SB.results}/tables/published_leaderboard.csv",
+                           caption="../report/seizure_benchmark/published_table.rst",
+                           category="seizure_benchmark", subcategory="tables"),
+        datasets=f"{SB.results}/tables/published_per_dataset.csv",
+    params:
+        func="icml26.seizure_benchmark.rules:published_tables",
+    log:
+        f"{SB.logs}/published.log",
+    benchmark:
+        f"{SB.bench}/published.tsv"
+    threads: 1
+    script:
+        CALL
+
+
+rule seizure_benchmark_timing:
+    input:
+        *SB_CODE,
+        timings=expand(f"{SB.bench}/fit_seconds/{{detector}}.csv", detector=SB_DETECTORS),
+    output:
+        summary=f"{SB.bench}/fit_seconds.csv",
+    params:
+        func="icml26.seizure_benchmark.rules:timing",
+    log:
+        f"{SB.logs}/timing.log",
+    benchmark:
+        f"{SB.bench}/timing.tsv"
+    threads: 1
+    script:
+        CALL
+
+
+def sb_figure_inputs(name):
+    tables = rules.seizure_benchmark_tables.output
+    published = rules.seizure_benchmark_published.output
+    return {
+        "leaderboard": {"leaderboard": tables.leaderboard, "published": published.leaderboard},
+        "sensitivity_vs_fp": {"leaderboard": tables.leaderboard, "published": published.leaderboard},
+        "subject_f1": {"subjects": tables.subjects},
+        "ranks": {"subjects": tables.subjects, "bootstrap": tables.bootstrap},
+        "gap": {"gap": tables.gap},
+        "eeg_example": {"corpus": f"{SB.data}/corpus/sub-01"},  # subject 01 always has seizures
+        "published_datasets": {"datasets": published.datasets},
+    }[name]
+
+
+for _figure in SB_FIGURES:
+
+    rule:
+        name:
+            f"seizure_benchmark_figure_{_figure}"
+        input:
+            *SB_CODE,
+            **sb_figure_inputs(_figure),
+        output:
+            png=report(f"{SB.results}/figures/{_figure}.png",
+                       caption=f"../report/seizure_benchmark/{_figure}.rst",
+                       category="seizure_benchmark", subcategory="figures"),
+            pdf=f"{SB.results}/figures/{_figure}.pdf",
+        params:
+            func=f"icml26.seizure_benchmark.rules:figure_{_figure}",
+            **({"subject": "01", "seconds": SB.cfg["example_seconds"]} if _figure == "eeg_example" else {}),
+        log:
+            f"{SB.logs}/figure_{_figure}.log",
+        benchmark:
+            f"{SB.bench}/figure_{_figure}.tsv"
+        threads: 1
+        script:
+            CALL
+
+
+rule seizure_benchmark_verdict:
+    input:
+        *SB_CODE,
+        leaderboard=rules.seizure_benchmark_tables.output.leaderboard,
+        gap=rules.seizure_benchmark_tables.output.gap,
+        stability=rules.seizure_benchmark_tables.output.stability,
+        concordance=rules.seizure_benchmark_tables.output.concordance,
+        published=rules.seizure_benchmark_published.output.leaderboard,
+    output:
+        claims=report(f"{SB.results}/claims.json", caption="../report/seizure_benchmark/claims.rst",
+                      category="seizure_benchmark", subcategory="verdict"),
+        metrics=f"{SB.results}/metrics.json",
+    params:
+        func="icml26.seizure_benchmark.rules:verdict",
+        gap_min=SB.cfg["verdict"]["gap_min"],
+    log:
+        f"{SB.logs}/verdict.log",
+    benchmark:
+        f"{SB.bench}/verdict.tsv"
+    threads: 1
+    script:
+        CALL
