@@ -52,7 +52,7 @@ def test_gap_claim_fails_when_one_learned_detector_generalises():
 
 
 def test_consistency_claim_fails_when_the_best_f1_also_ranks_best():
-    stab = pd.DataFrame({"algorithm": ["a", "b"], "mean_f1": [0.6, 0.4], "mean_rank": [1.2, 1.8],
+    stab = pd.DataFrame({"algorithm": ["a", "b"], "aggregate_f1": [0.6, 0.4], "mean_rank": [1.2, 1.8],
                          "rank_iqr": [0.0, 1.0]})
     conc = {"kendall_w": 0.5, "kendall_tau": 1.0, "subjects": 5}
     assert verdict.best_not_most_consistent(stab, conc).holds is False

@@ -30,14 +30,28 @@ def test_stability_and_concordance_on_a_constructed_leaderboard():
     # "b" wins on average through one subject; "a" is better on most subjects.
     f1 = pd.DataFrame({"a": [0.6, 0.6, 0.6, 0.0], "b": [0.5, 0.5, 0.5, 1.0], "c": [0.1, 0.1, 0.1, 0.1]},
                       index=["01", "02", "03", "04"])
-    table = ranking.stability(f1).set_index("algorithm")
-    assert list(table.index) == ["b", "a", "c"]  # sorted by mean F1
+    table = ranking.stability(f1, f1.mean()).set_index("algorithm")
+    assert list(table.index) == ["b", "a", "c"]  # sorted by aggregate F1
     assert table.loc["a", "mean_rank"] == pytest.approx((1 + 1 + 1 + 3) / 4)
     assert table.loc["b", "mean_rank"] == pytest.approx((2 + 2 + 2 + 1) / 4)
     assert table.loc["c", "top3_fraction"] == 1.0
-    conc = ranking.concordance(f1)
+    conc = ranking.concordance(f1, f1.mean())
     assert conc["kendall_tau"] == pytest.approx(1 / 3)  # orders (b, a, c) vs (a, b, c): one pair of three swapped
     assert conc["subjects"] == 4
+
+
+def test_stability_orders_by_the_given_aggregate_not_by_the_seizure_subjects_mean():
+    f1 = pd.DataFrame({"a": [0.6, 0.6], "b": [0.5, 0.5]}, index=["01", "02"])
+    aggregate = pd.Series({"a": 0.3, "b": 0.5})  # e.g. "a" raised false alarms on seizure-free subjects
+    table = ranking.stability(f1, aggregate)
+    assert table["algorithm"].tolist() == ["b", "a"] and table["mean_f1_seizure_subjects"].tolist() == [0.5, 0.6]
+    assert ranking.concordance(f1, aggregate)["kendall_tau"] == pytest.approx(-1.0)
+
+
+def test_bootstrap_skips_undefined_f1_and_places_an_all_undefined_algorithm_last():
+    f1 = pd.DataFrame({"never": [np.nan, np.nan, np.nan], "some": [0.2, 0.0, 0.4]})
+    table = ranking.bootstrap(f1, 50, seed=0).set_index("algorithm")
+    assert table.loc["never", "position_low"] == 2 and table.loc["some", "p_first"] == 1.0
 
 
 def test_bootstrap_probabilities_of_first_place_sum_to_one_and_are_reproducible():

@@ -306,6 +306,8 @@ rule seizure_benchmark_verdict:
     params:
         func="icml26.seizure_benchmark.rules:verdict",
         gap_min=SB.cfg["verdict"]["gap_min"],
+        runs=SB_CORPUS["runs"],
+        folds=SB.cfg["training"]["folds"],
     log:
         f"{SB.logs}/verdict.log",
     benchmark:

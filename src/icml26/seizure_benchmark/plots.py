@@ -61,7 +61,7 @@ def subject_f1(subjects: pd.DataFrame) -> plt.Figure:
 
 
 def ranks(f1: pd.DataFrame, bootstrap: pd.DataFrame) -> plt.Figure:
-    order = f1.mean().sort_values(ascending=False).index.tolist()
+    order = bootstrap.sort_values(["position_median", "algorithm"])["algorithm"].tolist()
     r = f1[order].rank(axis=1, ascending=False, method="average")
     fig, axes = plt.subplots(1, 2, figsize=(12, 0.22 * len(r) + 2.5), gridspec_kw={"width_ratios": [3, 2]})
     im = axes[0].imshow(r.to_numpy(), aspect="auto", cmap="viridis_r")

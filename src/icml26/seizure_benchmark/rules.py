@@ -20,6 +20,13 @@ from .detectors import Detector, Features, LEARNED
 PROTOCOLS = ("heldout", "within")
 
 
+def _read_by_subject(path: str) -> pd.DataFrame:
+    """A table with a ``subject`` column, keeping the two-digit labels (CSV readers make them ints)."""
+    frame = read_csv(path)
+    frame["subject"] = frame["subject"].astype(str).str.zfill(2)
+    return frame
+
+
 # --- data --------------------------------------------------------------------------------------
 
 def statistics(table: str, *, source_dir: str, max_duration_s: float) -> None:
@@ -49,8 +56,7 @@ def profiles(table: str, *, subjects: int, settings: dict, seed: int) -> None:
 
 
 def _profile(table: str, subject: str) -> simulator.SubjectProfile:
-    frame = read_csv(table).astype({"subject": str})
-    frame["subject"] = frame["subject"].str.zfill(2)
+    frame = _read_by_subject(table)
     row = frame[frame["subject"] == subject]
     if row.empty:
         raise ValueError(f"{table}: no profile for subject {subject}")
@@ -166,8 +172,8 @@ def detect(tables: list[str], predictions: str, timing: str, *, detector: str, f
 
 
 def _reference(events: list[str]) -> dict[tuple[str, int], tuple[list[tuple[float, float]], float]]:
-    frame = read_csvs(events).astype({"subject": str})
-    frame["subject"] = frame["subject"].str.zfill(2)
+    frame = read_csvs(events)
+    frame["subject"] = frame["subject"].astype(str).str.zfill(2)
     ref = {}
     for (subject, run), part in frame.groupby(["subject", "run"], sort=True):
         seizures = part.dropna(subset=["onset"])
@@ -199,17 +205,18 @@ def score(predictions: list[str], events: list[str], table: str, *, algorithms: 
 
 # --- tables ------------------------------------------------------------------------------------
 
-def _f1_matrix(subjects: pd.DataFrame) -> pd.DataFrame:
-    """Held-out event F1, subjects with seizures x algorithms."""
-    part = subjects[(subjects["protocol"] == "heldout") & (subjects["scoring"] == "event") & (subjects["ref_true"] > 0)]
+def _f1_matrix(subjects: pd.DataFrame, seizure_subjects_only: bool = True) -> pd.DataFrame:
+    """Held-out event F1, subjects (all, or those with seizures) x algorithms; NaN where undefined."""
+    part = subjects[(subjects["protocol"] == "heldout") & (subjects["scoring"] == "event")]
+    if seizure_subjects_only:
+        part = part[part["ref_true"] > 0]
     return part.pivot(index="subject", columns="algorithm", values="f1")
 
 
 def tables(recordings: str, subjects: str, leaderboard: str, gap: str, stability: str, bootstrap: str,
            concordance: str, *, n_boot: int, seed: int) -> None:
     """Per-subject scores, the leaderboard, the within/held-out gap and the ranking analysis."""
-    rec = read_csv(recordings).astype({"subject": str})
-    rec["subject"] = rec["subject"].str.zfill(2)
+    rec = _read_by_subject(recordings)
     per = scoring.per_subject(rec, ["algorithm", "detector", "protocol"])
     write_csv(subjects, per)
     agg = scoring.aggregate(per, ["algorithm", "detector", "protocol"])
@@ -225,10 +232,11 @@ def tables(recordings: str, subjects: str, leaderboard: str, gap: str, stability
     wide = wide.reset_index()
     wide["f1_gap"] = wide["within_f1"] - wide["heldout_f1"]
     write_csv(gap, wide.sort_values("algorithm").reset_index(drop=True))
-    f1 = _f1_matrix(per)
-    write_csv(stability, ranking.stability(f1))
-    write_csv(bootstrap, ranking.bootstrap(f1, n_boot, seed))
-    write_json(concordance, ranking.concordance(f1))
+    f1, f1_all = _f1_matrix(per), _f1_matrix(per, seizure_subjects_only=False)
+    aggregate = board.set_index("algorithm")["event_f1"]  # = f1_all.mean(): the leaderboard's F1
+    write_csv(stability, ranking.stability(f1, aggregate))
+    write_csv(bootstrap, ranking.bootstrap(f1_all, n_boot, seed))
+    write_json(concordance, ranking.concordance(f1, aggregate))
 
 
 def published_tables(challenge_results: str, per_dataset: str, leaderboard: str, datasets: str) -> None:
@@ -254,12 +262,11 @@ def figure_sensitivity_vs_fp(leaderboard: str, published: str, png: str, pdf: st
 
 
 def figure_subject_f1(subjects: str, png: str, pdf: str) -> None:
-    save_figure(plots.subject_f1(read_csv(subjects)), png, pdf)
+    save_figure(plots.subject_f1(_read_by_subject(subjects)), png, pdf)
 
 
 def figure_ranks(subjects: str, bootstrap: str, png: str, pdf: str) -> None:
-    per = read_csv(subjects).astype({"subject": str})
-    save_figure(plots.ranks(_f1_matrix(per), read_csv(bootstrap)), png, pdf)
+    save_figure(plots.ranks(_f1_matrix(_read_by_subject(subjects)), read_csv(bootstrap)), png, pdf)
 
 
 def figure_gap(gap: str, png: str, pdf: str) -> None:
@@ -285,12 +292,12 @@ def figure_published_datasets(datasets: str, png: str, pdf: str) -> None:
 
 
 def verdict(leaderboard: str, gap: str, stability: str, concordance: str, published: str, claims: str,
-            metrics: str, *, gap_min: float) -> None:
+            metrics: str, *, gap_min: float, runs: int, folds: int) -> None:
     from ..common.io import read_json
 
     board, gaps, stab, conc, pub = (read_csv(leaderboard), read_csv(gap), read_csv(stability),
                                     read_json(concordance), read_csv(published))
-    write_claims(claims, [verdicts.heldout_below_within(gaps, gap_min),
+    write_claims(claims, [verdicts.heldout_below_within(gaps, gap_min, runs, folds),
                           verdicts.best_not_most_consistent(stab, conc),
                           verdicts.published_top_f1(pub)])
     write_json(metrics, verdicts.metrics(board, gaps, conc, pub))

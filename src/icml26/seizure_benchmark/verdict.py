@@ -4,7 +4,8 @@
   ``verdict.gap_min``, default 0.10 F1) below its within-subject (leave-one-run-out) F1. Ours: the
   paper gives no number for the gap.
 - "Most consistently ranked": the best (lowest) mean per-subject rank among subjects with seizures.
-  The claim holds when the algorithm with the best aggregate (mean) F1 is not that algorithm.
+  The claim holds when the algorithm with the best aggregate F1 (the leaderboard's: mean of
+  per-subject F1 over the subjects where it is defined) is not that algorithm.
 - Published numbers: the paper's text reports the top event F1 as 32 % (sensitivity 37 %, precision
   29 %). Both aggregation variants are computed from ``challenge_results.json`` for the top entry; the
   claim holds if either is within ``PUBLISHED_TOL`` of 0.32.
@@ -21,7 +22,7 @@ PAPER_TOP = {"f1": 0.32, "sensitivity": 0.37, "precision": 0.29}
 PUBLISHED_TOL = 0.01
 
 
-def heldout_below_within(gap: pd.DataFrame, gap_min: float) -> Claim:
+def heldout_below_within(gap: pd.DataFrame, gap_min: float, runs: int = 2, folds: int = 4) -> Claim:
     measured = {r.algorithm: {"within_f1": float(r.within_f1), "heldout_f1": float(r.heldout_f1),
                               "gap": float(r.f1_gap)} for r in gap.itertuples()}
     holds = bool(len(gap)) and bool((gap["f1_gap"] >= gap_min).all())
@@ -33,13 +34,14 @@ def heldout_below_within(gap: pd.DataFrame, gap_min: float) -> Claim:
         measured=measured,
         comparator="all",
         holds=holds,
-        note="within = leave-one-run-out (test subjects seen in training); held-out = subject-grouped folds; "
-             "F1 = mean over subjects of per-subject event F1 (SzCORE rules); simulated corpus",
+        note=f"within = leave-one-run-out (test subjects seen in training, {runs - 1}/{runs} of the recordings "
+             f"in training); held-out = {folds} subject-grouped folds ({folds - 1}/{folds} of the subjects in "
+             "training); F1 = mean over subjects of per-subject event F1 (SzCORE rules); simulated corpus",
     )
 
 
 def best_not_most_consistent(stability: pd.DataFrame, concordance: dict) -> Claim:
-    best_f1 = stability.sort_values(["mean_f1", "algorithm"], ascending=[False, True]).iloc[0]
+    best_f1 = stability.sort_values(["aggregate_f1", "algorithm"], ascending=[False, True]).iloc[0]
     best_rank = stability.sort_values(["mean_rank", "algorithm"], ascending=[True, True]).iloc[0]
     lowest_iqr = stability.sort_values(["rank_iqr", "mean_rank"], ascending=[True, True]).iloc[0]
     return Claim(
@@ -47,7 +49,7 @@ def best_not_most_consistent(stability: pd.DataFrame, concordance: dict) -> Clai
         statement="The algorithm with the best aggregate event F1 is not the one with the best mean "
                   "per-subject rank",
         paper_value="the highest-F1 algorithms did not achieve the most consistent ranking across subjects",
-        measured={"best_aggregate_f1": str(best_f1.algorithm), "its_mean_f1": float(best_f1.mean_f1),
+        measured={"best_aggregate_f1": str(best_f1.algorithm), "its_aggregate_f1": float(best_f1.aggregate_f1),
                   "its_mean_rank": float(best_f1.mean_rank), "best_mean_rank": str(best_rank.algorithm),
                   "best_mean_rank_value": float(best_rank.mean_rank), "kendall_w": concordance["kendall_w"],
                   "kendall_tau": concordance["kendall_tau"]},
