@@ -33,8 +33,20 @@ def test_accuracy_pipeline(tmp_path):
     rules.figure_bounds(str(tmp_path / "b_err.csv"), str(tmp_path / "b.csv"), str(tmp_path / "b.png"),
                         str(tmp_path / "b.pdf"))
     assert (pd.read_csv(tmp_path / "b.csv")["slope"] < 0).all()
+    rules.vae_train(slices, str(tmp_path / "w.npz"), str(tmp_path / "loss.csv"), str(tmp_path / "vt.csv"),
+                    shapes=["square", "heart"], pool=2, hidden=[16, 8], latent=3, iterations=20,
+                    checkpoint_iterations=[0, 20], batch=8, lr=1e-3, gamma=10.0, capacity=5.0, capacity_iterations=10,
+                    seed=0, device="cpu")
+    rules.vae_geometry(slices, str(tmp_path / "w.npz"), str(tmp_path / "vae.csv"), shapes=["square", "heart"], pool=2,
+                       hidden=[16, 8], latent=3, reach_samples=4, order=4, seed=0)
+    rules.figure_vae(str(tmp_path / "vae.csv"), str(tmp_path / "v.png"), str(tmp_path / "v.pdf"))
+    layers = pd.read_csv(tmp_path / "vae.csv")
+    assert len(layers) == 2 * 2 * 7 and set(layers["iteration"]) == {0, 20}
+    # the input layer is the data itself: its volume does not depend on the checkpoint
+    inputs = layers[layers["layer"] == "input"].pivot(index="shape", columns="iteration", values="volume")
+    assert (inputs[0] == inputs[20]).all()
     rules.verdict(str(tmp_path / "all.csv"), str(tmp_path / "classes.csv"), str(tmp_path / "b.csv"),
-                  str(tmp_path / "claims.json"), str(tmp_path / "m.json"))
+                  str(tmp_path / "vae.csv"), str(tmp_path / "claims.json"), str(tmp_path / "m.json"))
     rules.figure_accuracy(str(tmp_path / "all.csv"), str(tmp_path / "f.png"), str(tmp_path / "f.pdf"))
     table = pd.read_csv(tmp_path / "all.csv")
     torus_fd = table[(table["toy"] == "torus") & (table["estimator"] == "finite_difference")]
@@ -43,7 +55,7 @@ def test_accuracy_pipeline(tmp_path):
     curv = torus_fd[torus_fd["quantity"] == "curvature"].set_index("n")["relative_error"]
     assert curv[32] < curv[16] / 8
     claims = json.load(open(tmp_path / "claims.json"))
-    assert isinstance(claims[1]["holds"], bool) and claims[2]["holds"] is None
+    assert isinstance(claims[1]["holds"], bool) and isinstance(claims[2]["holds"], bool)
     assert (tmp_path / "f.png").stat().st_size > 10_000
 
 
@@ -58,3 +70,16 @@ def test_verdict_fails_when_the_grid_estimate_is_too_coarse_or_the_baseline_clos
     assert verdict.estimators_recover_toy_geometry(table(1e-5, 1e-2)).holds
     assert not verdict.estimators_recover_toy_geometry(table(2e-3, 1.0)).holds
     assert not verdict.estimators_recover_toy_geometry(table(1e-4, 5e-4)).holds
+
+
+def _layers(curvature, reach):
+    rows = [{"iteration": 100, "shape": "heart", "layer": layer, "depth": depth, "abs_curvature_median": c,
+             "median_reach_unit_volume": r, "volume": 1.0}
+            for depth, (layer, c, r) in enumerate(zip(verdict.ENCODER + ("decoder_1",), curvature, reach))]
+    return pd.DataFrame(rows)
+
+
+def test_vae_claim_follows_the_reference_direction_only_when_both_measures_do():
+    assert verdict.vae_layer_geometry(_layers([0.1, 1, 2, 3, 0], [0.5, 0.4, 0.3, 0.2, 9])).holds is True
+    assert verdict.vae_layer_geometry(_layers([0.1, 1, 2, 3, 0], [0.2, 0.3, 0.4, 0.5, 0])).holds is False
+    assert verdict.vae_layer_geometry(_layers([3, 2, 1, 0.1, 0], [0.5, 0.4, 0.3, 0.2, 0])).holds is False

@@ -1,5 +1,6 @@
 # manifold_microscope: finite-difference geometry of grid-sampled manifolds
-# (spec: shared/papers/manifold_microscope.md). This version: the estimator suite on toy manifolds.
+# (spec: shared/papers/manifold_microscope.md). This version: the estimator suite on toy manifolds,
+# dSprites-style per-class measures, bound scaling on the toys and the beta-VAE layer study.
 # accuracy_{toy} -> accuracy table -> figure, verdict; dsprites_{shape} -> classes -> figure; timing beside.
 # Each rule calls one function of icml26.manifold_microscope.rules (see docs/ARCHITECTURE.md).
 
@@ -8,6 +9,11 @@ MM_CODE = paper_code("manifold_microscope")
 MM_ACC = MM.cfg["accuracy"]
 MM_DS = MM.cfg["dsprites"]
 MM_BOUNDS = MM.cfg["bounds"]
+MM_VAE = MM.cfg["vae"]
+MM_TT = MM.cfg["turntable"]
+MM_OBJECTS = [f"{i:02d}" for i in range(1, MM_TT["objects"] + 1)]
+if max(MM_VAE["checkpoints"]) > MM_VAE["iterations"]:
+    config_error("manifold_microscope.vae.checkpoints: every checkpoint must be <= vae.iterations")
 MM_TOYS = MM_ACC["toys"]
 for _toy in MM_TOYS:
     if _toy not in MM_ACC["grid_sizes"]:
@@ -21,6 +27,10 @@ rule manifold_microscope:
         f"{MM.results}/figures/estimator_accuracy.png",
         f"{MM.results}/figures/dsprites_classes.png",
         f"{MM.results}/figures/bound_scaling.png",
+        f"{MM.results}/figures/vae_layers.png",
+        f"{MM.results}/figures/turntable_classes.png",
+        f"{MM.results}/tables/intrinsic_dimension.csv",
+        f"{MM.bench}/vae_seconds.csv",
         f"{MM.bench}/estimator_seconds.csv",
 
 
@@ -235,12 +245,171 @@ rule manifold_microscope_figure_bounds:
         CALL
 
 
+rule manifold_microscope_dimension:
+    input:
+        *MM_CODE,
+    output:
+        table=report(f"{MM.results}/tables/intrinsic_dimension.csv",
+                     caption="../report/manifold_microscope/dimension_table.rst",
+                     category="manifold_microscope", subcategory="tables"),
+    params:
+        func="icml26.manifold_microscope.rules:intrinsic_dimension",
+        toys_=MM_TOYS,
+        grid_sizes=MM_ACC["grid_sizes"],
+        points=MM_ACC["dimension_points"],
+        **{k: MM_ACC[k] for k in ("D", "order", "seed")},
+    log:
+        f"{MM.logs}/dimension.log",
+    benchmark:
+        f"{MM.bench}/dimension.tsv"
+    threads: paper_threads(MM)
+    script:
+        CALL
+
+
+rule manifold_microscope_turntable:
+    input:
+        *MM_CODE,
+    output:
+        images=f"{MM.data}/turntable/obj{{index}}.npz",
+    wildcard_constraints:
+        index="[0-9]+",
+    params:
+        func="icml26.manifold_microscope.rules:turntable_object",
+        index=lambda w: int(w.index) - 1,
+        **{k: MM_TT[k] for k in ("n_pose", "n_roll", "size", "resolution", "supersample", "blur", "seed")},
+    log:
+        f"{MM.logs}/turntable_{{index}}.log",
+    benchmark:
+        f"{MM.bench}/turntable_{{index}}.tsv"
+    threads: paper_threads(MM)
+    script:
+        CALL
+
+
+rule manifold_microscope_turntable_measures:
+    input:
+        *MM_CODE,
+        objects=expand(f"{MM.data}/turntable/obj{{index}}.npz", index=MM_OBJECTS),
+    output:
+        table=report(f"{MM.results}/tables/turntable_classes.csv",
+                     caption="../report/manifold_microscope/turntable_table.rst",
+                     category="manifold_microscope", subcategory="tables"),
+        curvature=f"{MM.data}/turntable_curvature.csv",
+    params:
+        func="icml26.manifold_microscope.rules:turntable_measures",
+        reach_samples=MM_TT["reach_samples"],
+        order=MM_ACC["order"],
+        seed=MM_TT["seed"],
+    log:
+        f"{MM.logs}/turntable_measures.log",
+    benchmark:
+        f"{MM.bench}/turntable_measures.tsv"
+    threads: paper_threads(MM)
+    resources:
+        **MM.cfg["resources"],
+    script:
+        CALL
+
+
+rule manifold_microscope_figure_turntable:
+    input:
+        *MM_CODE,
+        curvature=rules.manifold_microscope_turntable_measures.output.curvature,
+    output:
+        png=report(f"{MM.results}/figures/turntable_classes.png",
+                   caption="../report/manifold_microscope/turntable.rst",
+                   category="manifold_microscope", subcategory="figures"),
+        pdf=f"{MM.results}/figures/turntable_classes.pdf",
+    params:
+        func="icml26.manifold_microscope.rules:figure_turntable",
+    log:
+        f"{MM.logs}/figure_turntable.log",
+    benchmark:
+        f"{MM.bench}/figure_turntable.tsv"
+    threads: paper_threads(MM)
+    script:
+        CALL
+
+
+rule manifold_microscope_vae_train:
+    input:
+        *MM_CODE,
+        slices=expand(f"{MM.data}/dsprites/{{shape}}.npz", shape=MM_DS["shapes"]),
+    output:
+        weights=f"{MM.data}/vae/weights.npz",
+        losses=f"{MM.data}/vae/losses.csv",
+        timing=f"{MM.bench}/vae_seconds.csv",
+    params:
+        func="icml26.manifold_microscope.rules:vae_train",
+        shapes=MM_DS["shapes"],
+        checkpoint_iterations=MM_VAE["checkpoints"],
+        device=config["device"],
+        **{k: MM_VAE[k] for k in ("pool", "hidden", "latent", "iterations", "batch", "lr", "gamma", "capacity",
+                                  "capacity_iterations", "seed")},
+    log:
+        f"{MM.logs}/vae_train.log",
+    benchmark:
+        f"{MM.bench}/vae_train.tsv"
+    threads: paper_threads(MM)
+    resources:
+        **MM.cfg["resources"],
+    script:
+        CALL
+
+
+rule manifold_microscope_vae_geometry:
+    input:
+        *MM_CODE,
+        slices=expand(f"{MM.data}/dsprites/{{shape}}.npz", shape=MM_DS["shapes"]),
+        weights=rules.manifold_microscope_vae_train.output.weights,
+    output:
+        table=report(f"{MM.results}/tables/vae_layers.csv",
+                     caption="../report/manifold_microscope/vae_table.rst",
+                     category="manifold_microscope", subcategory="tables"),
+    params:
+        func="icml26.manifold_microscope.rules:vae_geometry",
+        shapes=MM_DS["shapes"],
+        order=MM_ACC["order"],
+        **{k: MM_VAE[k] for k in ("pool", "hidden", "latent", "reach_samples", "seed")},
+    log:
+        f"{MM.logs}/vae_geometry.log",
+    benchmark:
+        f"{MM.bench}/vae_geometry.tsv"
+    threads: paper_threads(MM)
+    resources:
+        **MM.cfg["resources"],
+    script:
+        CALL
+
+
+rule manifold_microscope_figure_vae:
+    input:
+        *MM_CODE,
+        table=rules.manifold_microscope_vae_geometry.output.table,
+    output:
+        png=report(f"{MM.results}/figures/vae_layers.png",
+                   caption="../report/manifold_microscope/vae.rst",
+                   category="manifold_microscope", subcategory="figures"),
+        pdf=f"{MM.results}/figures/vae_layers.pdf",
+    params:
+        func="icml26.manifold_microscope.rules:figure_vae",
+    log:
+        f"{MM.logs}/figure_vae.log",
+    benchmark:
+        f"{MM.bench}/figure_vae.tsv"
+    threads: paper_threads(MM)
+    script:
+        CALL
+
+
 rule manifold_microscope_verdict:
     input:
         *MM_CODE,
         table=rules.manifold_microscope_accuracy_table.output.table,
         classes=rules.manifold_microscope_classes.output.table,
         bound_table=rules.manifold_microscope_bound_table.output.table,
+        vae_table=rules.manifold_microscope_vae_geometry.output.table,
     output:
         claims=report(f"{MM.results}/claims.json", caption="../report/manifold_microscope/claims.rst",
                       category="manifold_microscope", subcategory="verdict"),

@@ -38,16 +38,17 @@ def estimator_accuracy(table: pd.DataFrame, tolerance: float) -> plt.Figure:
     return fig
 
 
-def class_curvature(curvature: pd.DataFrame) -> plt.Figure:
-    """Distribution of scalar curvature (unit total volume) over each shape's rotation x position slice."""
-    shapes = list(dict.fromkeys(curvature["shape"]))
-    fig, ax = plt.subplots(figsize=(5.5, 4))
-    data = [curvature.loc[curvature["shape"] == s, "scalar_curvature"].to_numpy() for s in shapes]
+def class_curvature(curvature: pd.DataFrame, key: str = "shape",
+                    title: str = "dSprites-style slices (procedurally rendered): rotation x position") -> plt.Figure:
+    """Distribution of scalar curvature (unit total volume) over each class's slice."""
+    shapes = list(dict.fromkeys(curvature[key]))
+    fig, ax = plt.subplots(figsize=(max(5.5, 0.45 * len(shapes)), 4))
+    data = [curvature.loc[curvature[key] == s, "scalar_curvature"].to_numpy() for s in shapes]
     ax.violinplot(data, showmedians=True)
-    ax.set_xticks(np.arange(1, len(shapes) + 1), shapes)
+    ax.set_xticks(np.arange(1, len(shapes) + 1), shapes, rotation=0 if len(shapes) < 8 else 60)
     ax.set_yscale("symlog", linthresh=1.0)
     ax.set_ylabel("scalar curvature (unit total volume)")
-    ax.set_title("dSprites-style slices (procedurally rendered): rotation x position", fontsize=9)
+    ax.set_title(title, fontsize=9)
     ax.grid(alpha=0.3, axis="y", lw=0.5)
     return fig
 
@@ -75,4 +76,27 @@ def bound_scaling(errors: pd.DataFrame, table: pd.DataFrame) -> plt.Figure:
         ax.grid(alpha=0.3, which="both", lw=0.5)
     axes[0][0].set_ylabel("one-sided Hausdorff error")
     axes[0][0].legend(fontsize=6)
+    return fig
+
+
+def vae_layers(table: pd.DataFrame) -> plt.Figure:
+    """Layer-evolution curves: curvature and reach of each layer's map, one line per checkpoint."""
+    mean = table.groupby(["iteration", "depth", "layer"], sort=True)[
+        ["abs_curvature_median", "median_reach_unit_volume", "volume"]].mean().reset_index()
+    layers = mean.drop_duplicates("depth").sort_values("depth")["layer"].tolist()
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
+    panels = (("abs_curvature_median", "median |scalar curvature| (unit volume)", True),
+              ("median_reach_unit_volume", "median reach (unit volume)", True),
+              ("volume", "total volume (raw)", True))
+    colours = plt.cm.viridis(np.linspace(0, 0.9, mean["iteration"].nunique()))
+    for ax, (column, label, log) in zip(axes, panels):
+        for colour, (it, part) in zip(colours, mean.groupby("iteration", sort=True)):
+            ax.plot(part["depth"], part[column], "o-", color=colour, label=f"iteration {it}")
+        ax.set_xticks(range(len(layers)), layers, rotation=40, ha="right")
+        ax.set_ylabel(label)
+        if log:
+            ax.set_yscale("log")
+    axes[0].legend(fontsize=7)
+    fig.suptitle("beta-VAE: geometry of each layer's map of the dSprites-style slices (mean over shapes)")
+    fig.tight_layout()
     return fig

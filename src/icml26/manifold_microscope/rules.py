@@ -6,10 +6,13 @@ import numpy as np
 import pandas as pd
 
 from ..common.claims import write_claims
+from ..common.determinism import seed_everything
+from ..common.device import resolve_device
 from ..common.figures import save_figure
 from ..common.io import read_csv, read_csvs, read_npz, write_csv, write_json, write_npz
-from . import accuracy, bounds, classes, dsprites, plots, toys
+from . import accuracy, bounds, classes, dimension, dsprites, plots, toys, turntable, vae
 from . import verdict as verdicts
+from .grid import Grid
 
 
 def estimator_accuracy(table: str, timing: str, *, toy: str, grid_sizes: list[int], D: int, order: int,
@@ -91,6 +94,115 @@ def figure_bounds(errors: str, table: str, png: str, pdf: str) -> None:
     save_figure(plots.bound_scaling(read_csv(errors), read_csv(table)), png, pdf)
 
 
+def _pooled_slice(path: str, shape: str, pool: int) -> tuple[np.ndarray, Grid]:
+    """A rendered slice's images, average-pooled ``pool x pool``, and its grid."""
+    data = read_npz(path, "F", "spacing")
+    F = data["F"]
+    side = int(round(np.sqrt(F.shape[-1])))
+    if pool > 1:
+        if side % pool:
+            raise ValueError(f"{path}: {side}x{side} images cannot be pooled by {pool}")
+        F = F.reshape(*F.shape[:-1], side // pool, pool, side // pool, pool).mean(axis=(-3, -1))
+        F = F.reshape(*F.shape[:-2], -1)
+    _, grid = classes.slice_axes(shape, F.shape[0], F.shape[1], (0.0, 1.0))
+    return F, type(grid)(tuple(float(h) for h in data["spacing"]), grid.cyclic)
+
+
+def turntable_object(images: str, *, index: int, n_pose: int, n_roll: int, size: float, resolution: int,
+                     supersample: int, blur: float, seed: int) -> None:
+    """Render one COIL-20 stand-in object over pose x roll (procedural substitution; DVC-tracked)."""
+    F = turntable.grid_dataset(turntable.make_object(index, seed), n_pose, n_roll, size, resolution=resolution,
+                               supersample=supersample, blur=blur)
+    print(f"object {index}: {n_pose} x {n_roll} images at {resolution}x{resolution}", flush=True)
+    write_npz(images, F=F, spacing=np.array([2 * np.pi / n_pose, 2 * np.pi / n_roll]))
+
+
+def turntable_measures(objects: list[str], table: str, curvature: str, *, reach_samples: int, order: int,
+                       seed: int) -> None:
+    """Per-object volume, total curvature, curvature quantiles and reach at unit total volume."""
+    rows, fields = [], []
+    for i, path in enumerate(objects):
+        data = read_npz(path, "F", "spacing")
+        grid = Grid(tuple(float(h) for h in data["spacing"]), (True, True))
+        values, S = classes.measures(data["F"], grid, reach_samples=reach_samples, order=order,
+                                     rng=np.random.default_rng([seed, i]))
+        name = f"obj{i + 1:02d}"
+        rows.append({"object": name, **values})
+        fields.append(pd.DataFrame({"object": name, "scalar_curvature": S.ravel()}))
+        print(f"{name}: volume {values['volume']:.4g}, min reach {values['min_reach_unit_volume']:.3g}", flush=True)
+    write_csv(table, pd.DataFrame(rows))
+    write_csv(curvature, pd.concat(fields, ignore_index=True))
+
+
+def figure_turntable(curvature: str, png: str, pdf: str) -> None:
+    save_figure(plots.class_curvature(read_csv(curvature), key="object",
+                                      title="COIL-20 stand-in (procedurally rendered): pose x in-plane rotation"),
+                png, pdf)
+
+
+def vae_train(slices: list[str], weights: str, losses: str, timing: str, *, shapes: list[str], pool: int,
+              hidden: list[int], latent: int, iterations: int, checkpoint_iterations: list[int], batch: int,
+              lr: float, gamma: float, capacity: float, capacity_iterations: int, seed: int, device: str) -> None:
+    """Train the beta-VAE on every shape's slice; keep the weights at the checkpoints (DVC-tracked)."""
+    import torch  # noqa: F401  (loaded before seeding so that torch is seeded too)
+
+    seed_everything(seed)
+    where = resolve_device(device)
+    pooled = [_pooled_slice(p, s, pool)[0] for s, p in zip(shapes, slices)]
+    images = np.concatenate([F.reshape(-1, F.shape[-1]) for F in pooled])
+    print(f"beta-VAE on {len(images)} images of {images.shape[1]} pixels, device {where}", flush=True)
+    states, log = vae.train(images, hidden=hidden, latent=latent, iterations=iterations,
+                            checkpoints=checkpoint_iterations, batch=batch, lr=lr, gamma=gamma, capacity=capacity,
+                            capacity_iterations=capacity_iterations, seed=seed, device=where)
+    write_npz(weights, **{f"{it}/{name}": value.numpy() for it, state in states.items() for name, value in state.items()})
+    frame = pd.DataFrame(log)
+    write_csv(losses, frame.drop(columns="seconds"))
+    write_csv(timing, pd.DataFrame([{"iterations": iterations, "device": where, "seconds": frame["seconds"].iloc[-1],
+                                     "seconds_per_iteration": frame["seconds"].iloc[-1] / max(frame["iteration"].iloc[-1], 1)}]))
+
+
+def _states(weights: str) -> dict[int, dict]:
+    import torch
+
+    with np.load(weights) as data:
+        states: dict[int, dict] = {}
+        for key in data.files:
+            it, name = key.split("/", 1)
+            states.setdefault(int(it), {})[name] = torch.as_tensor(data[key])
+    return states
+
+
+def vae_geometry(slices: list[str], weights: str, table: str, *, shapes: list[str], pool: int, hidden: list[int],
+                 latent: int, reach_samples: int, order: int, seed: int) -> None:
+    """Volume, curvature and reach of every layer's map of each shape's grid, at every checkpoint."""
+    rows = []
+    for it, state in sorted(_states(weights).items()):
+        for shape, path in zip(shapes, slices):
+            F, grid = _pooled_slice(path, shape, pool)
+            for depth, (layer, values) in enumerate(vae.layer_maps(state, F, hidden=hidden, latent=latent).items()):
+                m, S = classes.measures(values, grid, reach_samples=reach_samples, order=order,
+                                        rng=np.random.default_rng([seed, dsprites.SHAPES.index(shape), depth]))
+                rows.append({"iteration": it, "shape": shape, "layer": layer, "depth": depth,
+                             "abs_curvature_median": float(np.median(np.abs(S))), **m})
+        print(f"checkpoint {it}: measured {len(vae.LAYERS)} layers x {len(shapes)} shapes", flush=True)
+    write_csv(table, pd.DataFrame(rows))
+
+
+def figure_vae(table: str, png: str, pdf: str) -> None:
+    save_figure(plots.vae_layers(read_csv(table)), png, pdf)
+
+
+def intrinsic_dimension(table: str, *, toys_: list[str], grid_sizes: dict, points: list[int], D: int, order: int,
+                        seed: int) -> None:
+    """The grid's metric rank against scikit-dimension's estimators on random samples, per toy."""
+    frames = []
+    for name in toys_:
+        frame = dimension.table(toys.make(name, D=D, seed=seed), name, min(grid_sizes[name]), points, seed, order)
+        print(frame.to_string(index=False), flush=True)
+        frames.append(frame)
+    write_csv(table, pd.concat(frames, ignore_index=True))
+
+
 def accuracy_table(tables: list[str], table: str) -> None:
     write_csv(table, read_csvs(tables))
 
@@ -104,10 +216,10 @@ def figure_accuracy(table: str, png: str, pdf: str) -> None:
     save_figure(plots.estimator_accuracy(read_csv(table), verdicts.TOLERANCE), png, pdf)
 
 
-def verdict(table: str, classes: str, bound_table: str, claims: str, metrics: str) -> None:
-    frame, per_class, scaling = read_csv(table), read_csv(classes), read_csv(bound_table)
+def verdict(table: str, classes: str, bound_table: str, vae_table: str, claims: str, metrics: str) -> None:
+    frame, per_class, scaling, layers = read_csv(table), read_csv(classes), read_csv(bound_table), read_csv(vae_table)
     judged = [verdicts.estimators_recover_toy_geometry(frame), verdicts.hausdorff_between_envelopes(scaling),
-              *verdicts.PENDING]
+              verdicts.vae_layer_geometry(layers)]
     for claim in judged:
         print(f"{claim.id}: {claim.holds} -- {claim.measured}", flush=True)
     write_claims(claims, judged)
@@ -117,4 +229,5 @@ def verdict(table: str, classes: str, bound_table: str, claims: str, metrics: st
         "bound_scaling": {r["toy"]: {k: v for k, v in r.items() if k != "toy"} for r in scaling.to_dict("records")},
         "dsprites_classes": {r["shape"]: {k: v for k, v in r.items() if k != "shape"}
                              for r in per_class.to_dict("records")},
+        "vae_layers": verdicts.layer_profile(layers).to_dict(orient="index"),
     })

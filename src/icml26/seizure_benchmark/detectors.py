@@ -87,6 +87,8 @@ class Detector:
         if self.model is None:
             raise RuntimeError(f"{self.name}: score() before fit()")
         x = self._inputs(f)
+        if hasattr(self.model, "n_jobs"):  # a forest sums its trees' votes across threads in any order:
+            self.model.n_jobs = 1          # predict on one thread so the scores are the same bytes every run
         if self.name == "random_kernel_ridge":  # decision value -> (0, 1), 0.5 at the ridge's own boundary
             return 1.0 / (1.0 + np.exp(-4.0 * self.model.decision_function(x)))
         return self.model.predict_proba(x)[:, 1]
