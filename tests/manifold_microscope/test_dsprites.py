@@ -38,3 +38,13 @@ def test_rotation_period_makes_the_slice_injective():
 def test_unknown_shape_is_rejected():
     with pytest.raises(ValueError, match="shape must be one of"):
         dsprites.outline("star")
+
+def test_random_slice_renders_the_requested_number_of_images_and_dimension():
+    s = dsprites.RandomSlice("heart", 2, (0.4, 0.6), {"scale": 0.3, "x": 0.5, "y": 0.5}, resolution=16,
+                             supersample=2, blur=1.0)
+    X, _ = s.at_random(12, np.random.default_rng(0))
+    assert s.dim == 2 and X.shape == (12, 256) and X.min() >= -1 and X.max() <= 1
+    Y, _ = s.at_random(12, np.random.default_rng(0))
+    np.testing.assert_array_equal(X, Y)
+    with pytest.raises(ValueError, match="1 to 3"):
+        dsprites.RandomSlice("heart", 4, (0.4, 0.6), {"scale": 0.3, "x": 0.5, "y": 0.5})

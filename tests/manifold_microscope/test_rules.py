@@ -29,10 +29,14 @@ def test_accuracy_pipeline(tmp_path):
     runs = [str(tmp_path / "b_circle.csv"), str(tmp_path / "b_sphere2.csv")]
     for path, toy in zip(runs, ("circle", "sphere2")):
         rules.bound_runs(path, toy=toy, n=[200, 400, 800], seeds=[0, 1], queries=20, k=12, D=6, seed=0)
+    runs.append(str(tmp_path / "b_sprite.csv"))
+    rules.bound_runs_dsprites(runs[-1], d=1, shape="heart", n=[60, 120, 240], seeds=[0, 1], queries=10, k=8,
+                              position_range=[0.4, 0.6], scale=0.3, resolution=12, supersample=2, blur=1.0)
     rules.bound_table(runs, str(tmp_path / "b_err.csv"), str(tmp_path / "b.csv"))
     rules.figure_bounds(str(tmp_path / "b_err.csv"), str(tmp_path / "b.csv"), str(tmp_path / "b.png"),
                         str(tmp_path / "b.pdf"))
-    assert (pd.read_csv(tmp_path / "b.csv")["slope"] < 0).all()
+    bound = pd.read_csv(tmp_path / "b.csv")
+    assert list(bound["toy"]) == ["circle", "dsprites_heart_d1", "sphere2"] and (bound["slope"] < 0).all()
     rules.vae_train(slices, str(tmp_path / "w.npz"), str(tmp_path / "loss.csv"), str(tmp_path / "vt.csv"),
                     shapes=["square", "heart"], pool=2, hidden=[16, 8], latent=3, iterations=20,
                     checkpoint_iterations=[0, 20], batch=8, lr=1e-3, gamma=10.0, capacity=5.0, capacity_iterations=10,

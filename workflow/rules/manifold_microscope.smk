@@ -206,10 +206,36 @@ rule manifold_microscope_bounds:
         CALL
 
 
+rule manifold_microscope_bounds_dsprites:
+    input:
+        *MM_CODE,
+    output:
+        table=f"{MM.data}/bounds/dsprites_d{{d}}.csv",
+    wildcard_constraints:
+        d="[1-3]",
+    params:
+        func="icml26.manifold_microscope.rules:bound_runs_dsprites",
+        d=lambda w: int(w.d),
+        position_range=MM_DS["x_range"],
+        scale=MM_DS["scale"],
+        **{k: MM_BOUNDS[k] for k in ("seeds", "queries", "k")},
+        **{k: MM_BOUNDS["dsprites"][k] for k in ("shape", "n", "resolution", "supersample", "blur")},
+    log:
+        f"{MM.logs}/bounds_dsprites_d{{d}}.log",
+    benchmark:
+        f"{MM.bench}/bounds_dsprites_d{{d}}.tsv"
+    threads: paper_threads(MM)
+    resources:
+        **MM.cfg["resources"],
+    script:
+        CALL
+
+
 rule manifold_microscope_bound_table:
     input:
         *MM_CODE,
-        runs=expand(f"{MM.data}/bounds/{{toy}}.csv", toy=MM_BOUNDS["toys"]),
+        runs=expand(f"{MM.data}/bounds/{{toy}}.csv", toy=MM_BOUNDS["toys"])
+        + expand(f"{MM.data}/bounds/dsprites_d{{d}}.csv", d=MM_BOUNDS["dsprites"]["dims"]),
     output:
         errors=f"{MM.data}/bound_errors.csv",
         table=report(f"{MM.results}/tables/bound_scaling.csv", caption="../report/manifold_microscope/bounds_table.rst",

@@ -70,3 +70,31 @@ def grid_dataset(shape: str, axes: dict[str, np.ndarray], fixed: dict[str, float
         latent = {**fixed, **dict(zip(names, values))}
         out.append(render(shape, latent["scale"], latent["rotation"], latent["x"], latent["y"], **render_kw).ravel())
     return np.array(out).reshape(*mesh[0].shape, -1)
+
+
+LATENT_ORDER = ("rotation", "x", "y")
+
+
+class RandomSlice:
+    """Uniformly random latents of a d-dimensional slice (rotation, then x, then y), rendered.
+
+    The sampler the bound-scaling study needs (``dim`` and ``at_random`` like a toy manifold); the
+    other latents stay at ``fixed``. Positions range over ``position_range`` in unit image coordinates.
+    """
+
+    def __init__(self, shape: str, dim: int, position_range: tuple[float, float], fixed: dict[str, float],
+                 **render_kw):
+        if not 1 <= dim <= len(LATENT_ORDER):
+            raise ValueError(f"a dSprites slice has 1 to {len(LATENT_ORDER)} latent dimensions, got {dim}")
+        self.shape, self.dim, self.fixed, self.render_kw = shape, dim, fixed, render_kw
+        self.ranges = {"rotation": (0.0, ROTATION_PERIOD[shape]), "x": position_range, "y": position_range}
+
+    def at_random(self, count: int, rng: np.random.Generator) -> tuple[np.ndarray, None]:
+        names = LATENT_ORDER[: self.dim]
+        draws = {n: rng.uniform(*self.ranges[n], size=count) for n in names}
+        images = []
+        for i in range(count):
+            latent = {**self.fixed, **{n: draws[n][i] for n in names}}
+            images.append(render(self.shape, latent["scale"], latent["rotation"], latent["x"], latent["y"],
+                                 **self.render_kw).ravel())
+        return np.array(images), None

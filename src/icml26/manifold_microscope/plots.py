@@ -58,8 +58,12 @@ def bound_scaling(errors: pd.DataFrame, table: pd.DataFrame) -> plt.Figure:
     from .bounds import RATES
 
     toys = sorted(errors["toy"].unique())
-    fig, axes = plt.subplots(1, len(toys), figsize=(4 * len(toys), 3.6), squeeze=False)
-    for ax, toy in zip(axes[0], toys):
+    cols = min(4, len(toys))
+    rows = -(-len(toys) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3.6 * rows), squeeze=False)
+    for ax in axes.ravel()[len(toys):]:
+        ax.set_visible(False)
+    for ax, toy in zip(axes.ravel(), toys):
         g = errors[errors["toy"] == toy]
         fit = table[table["toy"] == toy].iloc[0]
         n = np.array(sorted(g["n"].unique()), dtype=float)
