@@ -47,22 +47,30 @@ def dsprites_slice(images: str, *, shape: str, n_rotation: int, n_x: int, x_rang
     write_npz(images, F=F, rotation=axes["rotation"], x=axes["x"], spacing=np.array(grid.spacing))
 
 
+def _write_class_measures(items, key: str, table: str, curvature: str, *, reach_samples: int, order: int) -> None:
+    """Measure each ``(name, F, grid, rng)`` at unit total volume: one table row and one curvature field each."""
+    rows, fields = [], []
+    for name, F, grid, rng in items:
+        values, S = classes.measures(F, grid, reach_samples=reach_samples, rng=rng, order=order)
+        rows.append({key: name, **values})
+        fields.append(pd.DataFrame({key: name, "scalar_curvature": S.ravel()}))
+        print(f"{name}: {values}", flush=True)
+    write_csv(table, pd.DataFrame(rows))
+    write_csv(curvature, pd.concat(fields, ignore_index=True))
+
+
 def class_measures(slices: list[str], table: str, curvature: str, *, shapes: list[str], reach_samples: int,
                    order: int, seed: int) -> None:
     """Per-class volume, total curvature, curvature quantiles and reach, at unit total volume."""
-    rows, fields = [], []
-    for shape, path in zip(shapes, slices):
-        data = read_npz(path, "F", "spacing")
-        n_rotation, n_x = data["F"].shape[:2]
-        _, grid = classes.slice_axes(shape, n_rotation, n_x, (0.0, 1.0))
-        grid = type(grid)(tuple(float(h) for h in data["spacing"]), grid.cyclic)
-        values, S = classes.measures(data["F"], grid, reach_samples=reach_samples,
-                                     rng=np.random.default_rng([seed, dsprites.SHAPES.index(shape)]), order=order)
-        rows.append({"shape": shape, **values})
-        fields.append(pd.DataFrame({"shape": shape, "scalar_curvature": S.ravel()}))
-        print(f"{shape}: {values}", flush=True)
-    write_csv(table, pd.DataFrame(rows))
-    write_csv(curvature, pd.concat(fields, ignore_index=True))
+    def items():
+        for shape, path in zip(shapes, slices):
+            data = read_npz(path, "F", "spacing")
+            n_rotation, n_x = data["F"].shape[:2]
+            _, grid = classes.slice_axes(shape, n_rotation, n_x, (0.0, 1.0))
+            grid = type(grid)(tuple(float(h) for h in data["spacing"]), grid.cyclic)
+            yield shape, data["F"], grid, np.random.default_rng([seed, dsprites.SHAPES.index(shape)])
+
+    _write_class_measures(items(), "shape", table, curvature, reach_samples=reach_samples, order=order)
 
 
 def figure_classes(curvature: str, png: str, pdf: str) -> None:
@@ -136,18 +144,13 @@ def turntable_object(images: str, *, index: int, n_pose: int, n_roll: int, size:
 def turntable_measures(objects: list[str], table: str, curvature: str, *, reach_samples: int, order: int,
                        seed: int) -> None:
     """Per-object volume, total curvature, curvature quantiles and reach at unit total volume."""
-    rows, fields = [], []
-    for i, path in enumerate(objects):
-        data = read_npz(path, "F", "spacing")
-        grid = Grid(tuple(float(h) for h in data["spacing"]), (True, True))
-        values, S = classes.measures(data["F"], grid, reach_samples=reach_samples, order=order,
-                                     rng=np.random.default_rng([seed, i]))
-        name = f"obj{i + 1:02d}"
-        rows.append({"object": name, **values})
-        fields.append(pd.DataFrame({"object": name, "scalar_curvature": S.ravel()}))
-        print(f"{name}: volume {values['volume']:.4g}, min reach {values['min_reach_unit_volume']:.3g}", flush=True)
-    write_csv(table, pd.DataFrame(rows))
-    write_csv(curvature, pd.concat(fields, ignore_index=True))
+    def items():
+        for i, path in enumerate(objects):
+            data = read_npz(path, "F", "spacing")
+            grid = Grid(tuple(float(h) for h in data["spacing"]), (True, True))
+            yield f"obj{i + 1:02d}", data["F"], grid, np.random.default_rng([seed, i])
+
+    _write_class_measures(items(), "object", table, curvature, reach_samples=reach_samples, order=order)
 
 
 def figure_turntable(curvature: str, png: str, pdf: str) -> None:
