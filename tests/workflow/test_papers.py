@@ -10,7 +10,7 @@ from tests.conftest import copy_repository, snakemake, tree_digest
 
 pytestmark = pytest.mark.workflow
 PAPERS = ["massart_drift", "dvm_ad", "annealed_langevin", "cox_subgroups", "manifold_microscope",
-          "seizure_benchmark"]
+          "seizure_benchmark", "completep_rl"]
 OUTPUTS = {
     "massart_drift": ["claims.json", "metrics.json", "tables/slopes.csv", "tables/best_window.csv",
                       "tables/oracles.csv", "figures/excess_vs_drift.png", "figures/window_vs_drift.png",
@@ -31,6 +31,10 @@ OUTPUTS = {
                           "figures/leaderboard.png", "figures/sensitivity_vs_fp.png", "figures/subject_f1.png",
                           "figures/ranks.png", "figures/gap.png", "figures/eeg_example.png",
                           "figures/published_datasets.png"],
+    "completep_rl": ["claims.json", "metrics.json", "tables/coordinate_check.csv", "tables/runs.csv",
+                     "tables/optimal_lr.csv", "tables/efficiency.csv", "tables/consistency.csv",
+                     "figures/coordinate_check.png", "figures/lr_transfer.png", "figures/efficiency.png",
+                     "figures/consistency.png"],
 }
 SMOKE = ("--configfile", "config/smoke.yaml")
 

@@ -1,0 +1,153 @@
+"""A small PPO (clipped objective, GAE) whose actor and critic are parameterised MLPs.
+
+Ours, following the standard recipe (Schulman et al. 2017): ``n_envs`` synchronous gymnasium
+environments with same-step autoreset, rollouts of ``n_steps``, GAE(``gamma``, ``gae_lambda``),
+``epochs`` passes of ``minibatches`` minibatches, clipped policy loss, value loss, entropy bonus,
+global gradient-norm clipping. Time-limit truncation is treated as termination (a simplification:
+no bootstrapping from the final observation). Actor and critic are separate
+:class:`~.parameterisation.ParamMLP` of the same width and parameterisation, each with its own Adam
+whose per-group rates come from the parameterisation.
+
+``train`` returns the learning curve (mean return of the episodes finished in each rollout), the
+FLOP count (analytic: 2 x parameters per sample forward, 6 x per sample trained) and, on a fixed set
+of probe observations, the final action probabilities and the Gram matrix of the actor's last
+hidden features (what the width-consistency analysis compares; CKA needs only Gram matrices).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from .parameterisation import ParamMLP, adam
+
+TASKS = ("CartPole-v1", "Acrobot-v1")
+
+
+@dataclass(frozen=True)
+class PPOConfig:
+    total_steps: int = 50_000
+    n_envs: int = 8
+    n_steps: int = 128
+    epochs: int = 4
+    minibatches: int = 4
+    gamma: float = 0.99
+    gae_lambda: float = 0.95
+    clip: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    depth: int = 2
+    base_width: int = 64
+    base_depth: int = 2
+    probes: int = 64
+
+
+def _envs(task: str, n: int):
+    import gymnasium as gym
+
+    return gym.make_vec(task, num_envs=n, vectorization_mode="sync",
+                        vector_kwargs={"autoreset_mode": gym.vector.AutoresetMode.SAME_STEP})
+
+
+def probe_observations(task: str, count: int, seed: int = 12345) -> np.ndarray:
+    """States visited by a uniformly random policy (fixed seed): the same probes for every run."""
+    envs = _envs(task, 1)
+    obs, _ = envs.reset(seed=seed)
+    envs.action_space.seed(seed)
+    out = []
+    while len(out) < count:
+        out.append(obs[0].copy())
+        obs, *_ = envs.step(envs.action_space.sample())
+    envs.close()
+    return np.array(out, dtype=np.float32)
+
+
+def parameters(d_in: int, d_out: int, width: int, depth: int) -> int:
+    return d_in * width + width + depth * (width * width + width) + width * d_out + d_out
+
+
+def train(task: str, parameterisation: str, width: int, lr: float, seed: int, cfg: PPOConfig,
+          probes: np.ndarray) -> dict:
+    torch.manual_seed(seed)
+    envs = _envs(task, cfg.n_envs)
+    obs_dim = int(np.prod(envs.single_observation_space.shape))
+    n_actions = int(envs.single_action_space.n)
+    kw = dict(base_width=cfg.base_width, base_depth=cfg.base_depth)
+    actor = ParamMLP(obs_dim, n_actions, width, cfg.depth, parameterisation, seed=seed, **kw)
+    critic = ParamMLP(obs_dim, 1, width, cfg.depth, parameterisation, seed=seed + 10_000, **kw)
+    opt_actor, opt_critic = adam(actor, lr), adam(critic, lr)
+    obs, _ = envs.reset(seed=seed)
+    running = np.zeros(cfg.n_envs)
+    batch = cfg.n_envs * cfg.n_steps
+    updates = max(1, cfg.total_steps // batch)
+    curve, finished = [], []
+    t0 = time.perf_counter()
+    for update in range(updates):
+        buf = {k: [] for k in ("obs", "act", "logp", "rew", "done", "val")}
+        for _ in range(cfg.n_steps):
+            x = torch.as_tensor(obs, dtype=torch.float32)
+            with torch.no_grad():
+                dist = torch.distributions.Categorical(logits=actor(x))
+                act = dist.sample()
+                val = critic(x).squeeze(-1)
+            nxt, rew, term, trunc, _ = envs.step(act.numpy())
+            done = np.logical_or(term, trunc)
+            running += rew
+            for i in np.flatnonzero(done):
+                finished.append(running[i])
+                running[i] = 0.0
+            for k, v in (("obs", x), ("act", act), ("logp", dist.log_prob(act)), ("val", val),
+                         ("rew", torch.as_tensor(rew, dtype=torch.float32)),
+                         ("done", torch.as_tensor(done, dtype=torch.float32))):
+                buf[k].append(v)
+            obs = nxt
+        with torch.no_grad():
+            next_val = critic(torch.as_tensor(obs, dtype=torch.float32)).squeeze(-1)
+        rew, done, val = (torch.stack(buf[k]) for k in ("rew", "done", "val"))
+        adv = torch.zeros_like(rew)
+        last = torch.zeros(cfg.n_envs)
+        for t in reversed(range(cfg.n_steps)):
+            following = next_val if t == cfg.n_steps - 1 else val[t + 1]
+            delta = rew[t] + cfg.gamma * following * (1 - done[t]) - val[t]
+            last = delta + cfg.gamma * cfg.gae_lambda * (1 - done[t]) * last
+            adv[t] = last
+        ret = (adv + val).reshape(-1)
+        adv = adv.reshape(-1)
+        b_obs, b_act, b_logp = (torch.cat(buf[k]) if buf[k][0].dim() > 1 else torch.stack(buf[k]).reshape(-1)
+                                for k in ("obs", "act", "logp"))
+        gen = torch.Generator().manual_seed(seed * 1_000_003 + update)
+        size = batch // cfg.minibatches
+        for _ in range(cfg.epochs):
+            order = torch.randperm(batch, generator=gen)
+            for start in range(0, batch, size):
+                i = order[start:start + size]
+                a = (adv[i] - adv[i].mean()) / (adv[i].std() + 1e-8)
+                dist = torch.distributions.Categorical(logits=actor(b_obs[i]))
+                ratio = (dist.log_prob(b_act[i]) - b_logp[i]).exp()
+                policy_loss = -torch.min(ratio * a, ratio.clamp(1 - cfg.clip, 1 + cfg.clip) * a).mean()
+                loss_actor = policy_loss - cfg.ent_coef * dist.entropy().mean()
+                loss_critic = cfg.vf_coef * (critic(b_obs[i]).squeeze(-1) - ret[i]).pow(2).mean()
+                for opt, loss, net in ((opt_actor, loss_actor, actor), (opt_critic, loss_critic, critic)):
+                    opt.zero_grad()
+                    loss.backward()
+                    torch.nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
+                    opt.step()
+        curve.append(float(np.mean(finished)) if finished else np.nan)
+        finished = []
+    envs.close()
+    seconds = time.perf_counter() - t0
+    samples = updates * batch
+    flops_per_sample = 2 * (parameters(obs_dim, n_actions, width, cfg.depth) + parameters(obs_dim, 1, width, cfg.depth))
+    with torch.no_grad():
+        x = torch.as_tensor(probes)
+        feats = actor.features(x)
+        probs = torch.softmax(feats[-1], dim=-1).numpy()
+        h = feats[-2].double()
+        h = h - h.mean(dim=0, keepdim=True)
+        gram = (h @ h.T).numpy()
+    return {"curve": np.array(curve), "steps": (np.arange(1, updates + 1) * batch), "seconds": seconds,
+            "flops": float(samples * flops_per_sample * (1 + 3 * cfg.epochs)), "probe_probs": probs, "gram": gram}

@@ -1,0 +1,110 @@
+"""The functions the Snakemake rules of ``workflow/rules/completep_rl.smk`` call."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..common.claims import write_claims
+from ..common.determinism import seed_everything
+from ..common.figures import save_figure
+from ..common.io import read_csv, read_csvs, require, write_csv, write_json, write_npz
+from . import coordinate, plots, ppo, sweeps
+from . import verdict as verdicts
+
+
+def coordinate_check(table: str, slopes: str, *, parameterisations: list[str], widths: list[int], seeds: list[int],
+                     depth: int, steps: int, lr: float, base_width: int) -> None:
+    """Feature-update sizes of every layer against width (synthetic regression), and their slopes."""
+    seed_everything(0)
+    frame = coordinate.run(parameterisations, widths, seeds, depth=depth, steps=steps, lr=lr, base_width=base_width,
+                           base_depth=depth)
+    write_csv(table, frame)
+    fitted = coordinate.slopes(frame)
+    print(fitted.to_string(index=False), flush=True)
+    write_csv(slopes, fitted)
+
+
+def train_runs(runs: str, timing: str, *, task: str, parameterisation: str, width: int, lr: float,
+               seeds: list[int], ppo_settings: dict) -> None:
+    """PPO runs of one (task, parameterisation, width, learning rate), one per seed."""
+    seed_everything(seeds[0])
+    cfg = ppo.PPOConfig(**ppo_settings)
+    probes = ppo.probe_observations(task, cfg.probes)
+    arrays, rows = {}, []
+    for seed in seeds:
+        out = ppo.train(task, parameterisation, width, lr, seed, cfg, probes)
+        arrays.update({f"{seed}/curve": out["curve"], f"{seed}/probe_probs": out["probe_probs"],
+                       f"{seed}/gram": out["gram"]})
+        arrays["steps"] = out["steps"]
+        rows.append({"task": task, "parameterisation": parameterisation, "width": width, "lr": lr, "seed": seed,
+                     "seconds": out["seconds"], "seconds_per_step": out["seconds"] / out["steps"][-1]})
+        print(f"{task} {parameterisation} width {width} lr {lr:g} seed {seed}: final return "
+              f"{sweeps.run_row(out['curve'])['final_return']:.1f} ({out['seconds']:.1f} s)", flush=True)
+        arrays[f"{seed}/flops"] = np.array(out["flops"])
+    write_npz(runs, **arrays)
+    write_csv(timing, pd.DataFrame(rows))
+
+
+def _key(path: str) -> tuple[str, str, int, float]:
+    """``.../runs/<task>/<param>/w<width>_lr<lr>.npz`` -> (task, param, width, lr)."""
+    parts = path.replace("\\", "/").split("/")
+    width, lr = parts[-1].removesuffix(".npz").split("_lr")
+    return parts[-3], parts[-2], int(width.removeprefix("w")), float(lr)
+
+
+def summarise(runs: list[str], table: str, optimum: str, transfer: str, efficiency: str, consistency: str,
+              curves: str, *, lrs: list[float], base_width: int) -> None:
+    rows, probes, curve_rows = [], {}, []
+    for path in runs:
+        require(path)
+        task, param, width, lr = _key(path)
+        with np.load(path) as data:
+            seeds = sorted({int(k.split("/")[0]) for k in data.files if "/" in k})
+            steps = data["steps"]
+            for seed in seeds:
+                curve = data[f"{seed}/curve"]
+                rows.append({"task": task, "parameterisation": param, "width": width, "lr": lr, "seed": seed,
+                             "flops": float(np.ravel(data[f"{seed}/flops"])[0]), **sweeps.run_row(curve)})
+                probes[(task, param, width, lr, seed)] = (data[f"{seed}/probe_probs"], data[f"{seed}/gram"])
+                curve_rows += [{"task": task, "parameterisation": param, "width": width, "lr": lr, "seed": seed,
+                                "steps": int(s), "return": float(r)} for s, r in zip(steps, curve)]
+    frame = pd.DataFrame(rows).sort_values(["task", "parameterisation", "width", "lr", "seed"]).reset_index(drop=True)
+    write_csv(table, frame)
+    best = sweeps.optimal_lr(frame, lrs)
+    write_csv(optimum, best)
+    write_csv(transfer, sweeps.transfer(best))
+    write_csv(efficiency, sweeps.efficiency(frame))
+    write_csv(consistency, sweeps.consistency(best, probes, base_width))
+    write_csv(curves, pd.DataFrame(curve_rows))
+
+
+def timing(timings: list[str], summary: str) -> None:
+    """Seconds per environment step per (task, parameterisation, width) (varies run to run)."""
+    frame = read_csvs(timings)
+    write_csv(summary, frame.groupby(["task", "parameterisation", "width"], sort=True)[
+        ["seconds", "seconds_per_step"]].mean().reset_index())
+
+
+def figure_coordinate_check(table: str, png: str, pdf: str) -> None:
+    save_figure(plots.coordinate_check(read_csv(table)), png, pdf)
+
+
+def figure_lr_transfer(runs_table: str, png: str, pdf: str) -> None:
+    save_figure(plots.lr_transfer(read_csv(runs_table)), png, pdf)
+
+
+def figure_efficiency(curves: str, efficiency: str, png: str, pdf: str) -> None:
+    save_figure(plots.efficiency(read_csv(curves), read_csv(efficiency)), png, pdf)
+
+
+def figure_consistency(consistency: str, png: str, pdf: str) -> None:
+    save_figure(plots.consistency(read_csv(consistency)), png, pdf)
+
+
+def verdict(slopes: str, transfer: str, optimum: str, efficiency: str, consistency: str, claims: str,
+            metrics: str) -> None:
+    sl, tr, opt, eff, con = (read_csv(p) for p in (slopes, transfer, optimum, efficiency, consistency))
+    write_claims(claims, [verdicts.lr_transfers(tr, opt), verdicts.completep_more_efficient(eff),
+                          verdicts.coordinate_check_flat(sl)])
+    write_json(metrics, verdicts.metrics(sl, tr, opt, eff, con))

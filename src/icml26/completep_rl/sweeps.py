@@ -1,0 +1,70 @@
+"""Summaries of the width x learning-rate x seed sweep: transfer, efficiency, consistency.
+
+Definitions (ours; the spec names the measurements, not the formulas):
+
+- a run's *final return* is the mean episode return over the last quarter of its rollouts, its
+  *AUC* the mean over all rollouts (reward efficiency: area under the return-vs-steps curve);
+- the *optimal learning rate* of (task, parameterisation, width) maximises the mean final return over
+  seeds; its *shift* across widths is (largest - smallest grid index of the optimum), in grid steps;
+- *efficiency* at one width is the best AUC over the learning rates (mean over seeds); compute is
+  the analytic FLOP count, identical across parameterisations at equal width and steps;
+- *consistency* at each width, against the base width, both at their own optimal learning rate and
+  the same seed: linear CKA of the actor's last hidden features on fixed probe states, and the
+  agreement of the greedy actions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+
+def run_row(curve: np.ndarray) -> dict:
+    quarter = max(1, len(curve) // 4)
+    tail = curve[-quarter:]
+    return {"final_return": float(np.nanmean(tail)) if np.isfinite(tail).any() else np.nan,
+            "auc": float(np.nanmean(curve)) if np.isfinite(curve).any() else np.nan}
+
+
+def optimal_lr(runs: pd.DataFrame, lrs: list[float]) -> pd.DataFrame:
+    mean = runs.groupby(["task", "parameterisation", "width", "lr"], sort=True)["final_return"].mean().reset_index()
+    best = mean.loc[mean.groupby(["task", "parameterisation", "width"], sort=True)["final_return"].idxmax()]
+    best = best.rename(columns={"lr": "optimal_lr", "final_return": "best_final_return"})
+    best["grid_index"] = [int(np.argmin(np.abs(np.log(lrs) - np.log(v)))) for v in best["optimal_lr"]]
+    return best.reset_index(drop=True)
+
+
+def transfer(optimum: pd.DataFrame) -> pd.DataFrame:
+    g = optimum.groupby(["task", "parameterisation"], sort=True)["grid_index"]
+    return pd.DataFrame({"shift": g.max() - g.min(), "widths": g.size()}).reset_index()
+
+
+def efficiency(runs: pd.DataFrame) -> pd.DataFrame:
+    mean = runs.groupby(["task", "parameterisation", "width", "lr"], sort=True)[["auc", "flops"]].mean().reset_index()
+    best = mean.loc[mean.groupby(["task", "parameterisation", "width"], sort=True)["auc"].idxmax()]
+    return best.rename(columns={"lr": "best_lr_by_auc", "auc": "best_auc"}).reset_index(drop=True)
+
+
+def linear_cka(gram_a: np.ndarray, gram_b: np.ndarray) -> float:
+    """Linear CKA from centred Gram matrices: <Ka, Kb>_F / (||Ka||_F ||Kb||_F)."""
+    return float((gram_a * gram_b).sum() / (np.linalg.norm(gram_a) * np.linalg.norm(gram_b)))
+
+
+def consistency(optimum: pd.DataFrame, probes: dict, base_width: int) -> pd.DataFrame:
+    """``probes[(task, param, width, lr, seed)] = (probs, gram)``; rows per (task, param, width, seed)."""
+    rows = []
+    for (task, param), g in optimum.groupby(["task", "parameterisation"], sort=True):
+        lr_at = dict(zip(g["width"], g["optimal_lr"]))
+        if base_width not in lr_at:
+            continue
+        seeds = sorted({k[4] for k in probes if k[:2] == (task, param)})
+        for width, lr in lr_at.items():
+            for seed in seeds:
+                base = probes.get((task, param, base_width, lr_at[base_width], seed))
+                other = probes.get((task, param, width, lr, seed))
+                if base is None or other is None:
+                    continue
+                rows.append({"task": task, "parameterisation": param, "width": width, "seed": seed,
+                             "cka_to_base": linear_cka(base[1], other[1]),
+                             "action_agreement": float((base[0].argmax(1) == other[0].argmax(1)).mean())})
+    return pd.DataFrame(rows)

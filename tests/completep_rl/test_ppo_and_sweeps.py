@@ -1,0 +1,106 @@
+"""PPO determinism and learning, the sweep summaries, CKA, and verdicts that can fail."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from icml26.completep_rl import ppo, rules, sweeps, verdict
+
+SMALL = ppo.PPOConfig(total_steps=1024, n_envs=4, n_steps=64, depth=1, base_depth=1, probes=8)
+
+
+def test_ppo_is_deterministic_and_reports_probe_outputs():
+    probes = ppo.probe_observations("CartPole-v1", 8)
+    one = ppo.train("CartPole-v1", "completep", 128, 1e-3, 3, SMALL, probes)
+    two = ppo.train("CartPole-v1", "completep", 128, 1e-3, 3, SMALL, probes)
+    np.testing.assert_array_equal(one["curve"], two["curve"])
+    np.testing.assert_array_equal(one["gram"], two["gram"])
+    assert one["probe_probs"].shape == (8, 2) and np.allclose(one["probe_probs"].sum(1), 1)
+    assert one["gram"].shape == (8, 8) and len(one["curve"]) == 1024 // (4 * 64)
+
+
+def test_ppo_learns_cartpole():
+    cfg = ppo.PPOConfig(total_steps=12288, depth=1, base_depth=1, probes=8)
+    out = ppo.train("CartPole-v1", "sp", 64, 3e-3, 0, cfg, ppo.probe_observations("CartPole-v1", 8))
+    assert np.nanmean(out["curve"][-4:]) > 2 * np.nanmean(out["curve"][:2])  # random play lasts ~20 steps
+
+
+def test_linear_cka_is_one_for_the_same_features_and_invariant_to_scale_and_rotation():
+    rng = np.random.default_rng(0)
+    h = rng.normal(size=(20, 6))
+    h -= h.mean(0)
+    q, _ = np.linalg.qr(rng.normal(size=(6, 6)))
+    k = h @ h.T
+    assert sweeps.linear_cka(k, k) == pytest.approx(1.0)
+    assert sweeps.linear_cka(k, 3 * (h @ q) @ (h @ q).T) == pytest.approx(1.0)
+    other = rng.normal(size=(20, 6))
+    other -= other.mean(0)
+    assert sweeps.linear_cka(k, other @ other.T) < 0.8
+
+
+def test_optimal_lr_and_shift_on_a_constructed_sweep():
+    lrs = [1e-4, 1e-3, 1e-2]
+    rows = []
+    for width, best in ((64, 1e-3), (256, 1e-4)):
+        for lr in lrs:
+            for seed in (0, 1):
+                rows.append({"task": "t", "parameterisation": "ntk", "width": width, "lr": lr, "seed": seed,
+                             "final_return": 10.0 if lr == best else 1.0, "auc": 1.0, "flops": 1.0})
+    opt = sweeps.optimal_lr(pd.DataFrame(rows), lrs)
+    assert opt.set_index("width")["grid_index"].to_dict() == {64: 1, 256: 0}
+    assert int(sweeps.transfer(opt)["shift"].iloc[0]) == 1
+
+
+def test_transfer_claim_needs_completep_to_transfer_and_the_others_not_to():
+    opt = pd.DataFrame({"task": ["t"] * 3, "parameterisation": ["sp", "completep", "ntk"], "width": [64] * 3,
+                        "optimal_lr": [1e-3] * 3})
+    ok = pd.DataFrame({"task": ["t"] * 3, "parameterisation": ["sp", "completep", "ntk"], "shift": [3, 0, 2]})
+    assert verdict.lr_transfers(ok, opt).holds is True
+    assert verdict.lr_transfers(ok.assign(shift=[3, 2, 2]), opt).holds is False
+    assert verdict.lr_transfers(ok.assign(shift=[1, 0, 2]), opt).holds is False
+
+
+def test_coordinate_claim_fails_on_a_sloped_hidden_layer():
+    slopes = pd.DataFrame({"parameterisation": ["completep"] * 3, "layer": ["input", "block_1", "output"],
+                           "slope": [0.05, 0.4, -0.7]})
+    assert verdict.coordinate_check_flat(slopes).holds is False
+    assert verdict.coordinate_check_flat(slopes.assign(slope=[0.05, -0.1, -0.7])).holds is True
+
+
+def test_rule_functions_end_to_end(tmp_path):
+    settings = {"total_steps": 256, "n_envs": 2, "n_steps": 64, "epochs": 1, "minibatches": 2, "gamma": 0.99,
+                "gae_lambda": 0.95, "clip": 0.2, "ent_coef": 0.01, "vf_coef": 0.5, "max_grad_norm": 0.5, "depth": 1,
+                "probes": 8, "base_width": 64, "base_depth": 1}
+    runs, timings = [], []
+    for param in ("sp", "completep", "ntk"):
+        for width in (64, 128):
+            for lr in ("0.001", "0.01"):
+                runs.append(str(tmp_path / f"runs/CartPole-v1/{param}/w{width}_lr{lr}.npz"))
+                timings.append(str(tmp_path / f"t/{param}{width}{lr}.csv"))
+                rules.train_runs(runs[-1], timings[-1], task="CartPole-v1", parameterisation=param, width=width,
+                                 lr=float(lr), seeds=[0], ppo_settings=settings)
+    out = {k: str(tmp_path / f"{k}.csv") for k in ("table", "optimum", "transfer", "efficiency", "consistency", "curves")}
+    rules.summarise(runs, **out, lrs=[0.001, 0.01], base_width=64)
+    rules.coordinate_check(str(tmp_path / "coord.csv"), str(tmp_path / "slopes.csv"),
+                           parameterisations=["sp", "completep", "ntk"], widths=[64, 128], seeds=[0], depth=1, steps=2,
+                           lr=0.01, base_width=64)
+    rules.timing(timings, str(tmp_path / "timing.csv"))
+    rules.verdict(str(tmp_path / "slopes.csv"), out["transfer"], out["optimum"], out["efficiency"], out["consistency"],
+                  str(tmp_path / "claims.json"), str(tmp_path / "metrics.json"))
+    for name, fn, kw in (("coordinate_check", rules.figure_coordinate_check, {"table": str(tmp_path / "coord.csv")}),
+                         ("lr_transfer", rules.figure_lr_transfer, {"runs_table": out["table"]}),
+                         ("efficiency", rules.figure_efficiency, {"curves": out["curves"], "efficiency": out["efficiency"]}),
+                         ("consistency", rules.figure_consistency, {"consistency": out["consistency"]})):
+        fn(**kw, png=str(tmp_path / f"{name}.png"), pdf=str(tmp_path / f"{name}.pdf"))
+        assert (tmp_path / f"{name}.png").stat().st_size > 5000
+    table = pd.read_csv(out["table"])
+    assert len(table) == 12 and set(table["parameterisation"]) == {"sp", "completep", "ntk"}
+    consistency = pd.read_csv(out["consistency"])
+    base = consistency[consistency["width"] == 64]
+    assert np.allclose(base["cka_to_base"], 1.0) and np.allclose(base["action_agreement"], 1.0)
+    claims = json.load(open(tmp_path / "claims.json"))
+    assert [c["id"] for c in claims] == ["optimal_lr_transfers_under_completep_only",
+                                         "completep_more_reward_per_compute_than_ntk",
+                                         "completep_feature_updates_width_independent"]

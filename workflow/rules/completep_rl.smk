@@ -1,0 +1,168 @@
+# completep_rl: SP / CompleteP / NTK parameterisations for scaling PPO agents
+# (spec: shared/papers/completep_rl.md).
+# coordinate check -> slopes; runs_{task}_{param}_{width}_{lr} (seeds inside) -> summary tables
+# -> figures, verdict. The sweep is one job per (task, parameterisation, width, learning rate).
+# Each rule calls one function of icml26.completep_rl.rules (see docs/ARCHITECTURE.md).
+
+CP = register("completep_rl")
+CP_CODE = paper_code("completep_rl")
+CP_SWEEP = CP.cfg["sweep"]
+CP_LRS = [f"{lr:g}" for lr in CP_SWEEP["lrs"]]
+if CP.cfg["base_width"] not in CP_SWEEP["widths"]:
+    config_error("completep_rl.sweep.widths must contain completep_rl.base_width (consistency is measured against it)")
+CP_RUNS = [f"{CP.data}/runs/{t}/{p}/w{w}_lr{lr}.npz" for t in CP_SWEEP["tasks"] for p in CP_SWEEP["parameterisations"]
+           for w in CP_SWEEP["widths"] for lr in CP_LRS]
+CP_TABLES = ["runs", "optimal_lr", "transfer", "efficiency", "consistency"]
+CP_FIGURES = {"coordinate_check": {"table": f"{CP.results}/tables/coordinate_check.csv"},
+              "lr_transfer": {"runs_table": f"{CP.results}/tables/runs.csv"},
+              "efficiency": {"curves": f"{CP.data}/curves.csv", "efficiency": f"{CP.results}/tables/efficiency.csv"},
+              "consistency": {"consistency": f"{CP.results}/tables/consistency.csv"}}
+
+
+rule completep_rl:
+    """Target: every completep_rl output at the configured scale."""
+    input:
+        paper_outputs(CP),
+        expand(f"{CP.results}/figures/{{name}}.png", name=list(CP_FIGURES)),
+        f"{CP.bench}/run_seconds.csv",
+
+
+rule completep_rl_coordinate:
+    input:
+        *CP_CODE,
+    output:
+        table=report(f"{CP.results}/tables/coordinate_check.csv",
+                     caption="../report/completep_rl/coordinate_table.rst",
+                     category="completep_rl", subcategory="tables"),
+        slopes=f"{CP.results}/tables/coordinate_slopes.csv",
+    params:
+        func="icml26.completep_rl.rules:coordinate_check",
+        parameterisations=CP_SWEEP["parameterisations"],
+        base_width=CP.cfg["base_width"],
+        **CP.cfg["coordinate"],
+    log:
+        f"{CP.logs}/coordinate.log",
+    benchmark:
+        f"{CP.bench}/coordinate.tsv"
+    threads: paper_threads(CP)
+    script:
+        CALL
+
+
+rule completep_rl_runs:
+    input:
+        *CP_CODE,
+    output:
+        runs=f"{CP.data}/runs/{{task}}/{{param}}/w{{width}}_lr{{lr}}.npz",
+        timing=f"{CP.bench}/run_seconds/{{task}}_{{param}}_w{{width}}_lr{{lr}}.csv",
+    wildcard_constraints:
+        task="|".join(CP_SWEEP["tasks"]),
+        param="|".join(CP_SWEEP["parameterisations"]),
+        width="[0-9]+",
+        lr="[0-9.e+-]+",
+    params:
+        func="icml26.completep_rl.rules:train_runs",
+        task=lambda w: w.task,
+        parameterisation=lambda w: w.param,
+        width=lambda w: int(w.width),
+        lr=lambda w: float(w.lr),
+        seeds=CP_SWEEP["seeds"],
+        ppo_settings={**CP.cfg["ppo"], "base_width": CP.cfg["base_width"], "base_depth": CP.cfg["ppo"]["depth"]},
+    log:
+        f"{CP.logs}/runs/{{task}}_{{param}}_w{{width}}_lr{{lr}}.log",
+    benchmark:
+        f"{CP.bench}/runs/{{task}}_{{param}}_w{{width}}_lr{{lr}}.tsv"
+    threads: paper_threads(CP)
+    resources:
+        **CP.cfg["resources"],
+    script:
+        CALL
+
+
+rule completep_rl_summary:
+    input:
+        *CP_CODE,
+        runs=CP_RUNS,
+    output:
+        table=report(f"{CP.results}/tables/runs.csv", caption="../report/completep_rl/runs_table.rst",
+                     category="completep_rl", subcategory="tables"),
+        optimum=f"{CP.results}/tables/optimal_lr.csv",
+        transfer=f"{CP.results}/tables/transfer.csv",
+        efficiency=f"{CP.results}/tables/efficiency.csv",
+        consistency=f"{CP.results}/tables/consistency.csv",
+        curves=f"{CP.data}/curves.csv",
+    params:
+        func="icml26.completep_rl.rules:summarise",
+        lrs=CP_SWEEP["lrs"],
+        base_width=CP.cfg["base_width"],
+    log:
+        f"{CP.logs}/summary.log",
+    benchmark:
+        f"{CP.bench}/summary.tsv"
+    threads: 1
+    script:
+        CALL
+
+
+rule completep_rl_timing:
+    input:
+        *CP_CODE,
+        timings=[f"{CP.bench}/run_seconds/{t}_{p}_w{w}_lr{lr}.csv" for t in CP_SWEEP["tasks"]
+                 for p in CP_SWEEP["parameterisations"] for w in CP_SWEEP["widths"] for lr in CP_LRS],
+    output:
+        summary=f"{CP.bench}/run_seconds.csv",
+    params:
+        func="icml26.completep_rl.rules:timing",
+    log:
+        f"{CP.logs}/timing.log",
+    benchmark:
+        f"{CP.bench}/timing.tsv"
+    threads: 1
+    script:
+        CALL
+
+
+for _figure, _inputs in CP_FIGURES.items():
+
+    rule:
+        name:
+            f"completep_rl_figure_{_figure}"
+        input:
+            *CP_CODE,
+            **_inputs,
+        output:
+            png=report(f"{CP.results}/figures/{_figure}.png", caption=f"../report/completep_rl/{_figure}.rst",
+                       category="completep_rl", subcategory="figures"),
+            pdf=f"{CP.results}/figures/{_figure}.pdf",
+        params:
+            func=f"icml26.completep_rl.rules:figure_{_figure}",
+        log:
+            f"{CP.logs}/figure_{_figure}.log",
+        benchmark:
+            f"{CP.bench}/figure_{_figure}.tsv"
+        threads: 1
+        script:
+            CALL
+
+
+rule completep_rl_verdict:
+    input:
+        *CP_CODE,
+        slopes=rules.completep_rl_coordinate.output.slopes,
+        transfer=rules.completep_rl_summary.output.transfer,
+        optimum=rules.completep_rl_summary.output.optimum,
+        efficiency=rules.completep_rl_summary.output.efficiency,
+        consistency=rules.completep_rl_summary.output.consistency,
+    output:
+        claims=report(f"{CP.results}/claims.json", caption="../report/completep_rl/claims.rst",
+                      category="completep_rl", subcategory="verdict"),
+        metrics=f"{CP.results}/metrics.json",
+    params:
+        func="icml26.completep_rl.rules:verdict",
+    log:
+        f"{CP.logs}/verdict.log",
+    benchmark:
+        f"{CP.bench}/verdict.tsv"
+    threads: 1
+    script:
+        CALL
