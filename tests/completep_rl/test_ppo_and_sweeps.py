@@ -80,7 +80,7 @@ def test_rule_functions_end_to_end(tmp_path):
                 runs.append(str(tmp_path / f"runs/CartPole-v1/{param}/w{width}_lr{lr}.npz"))
                 timings.append(str(tmp_path / f"t/{param}{width}{lr}.csv"))
                 rules.train_runs(runs[-1], timings[-1], task="CartPole-v1", parameterisation=param, width=width,
-                                 lr=float(lr), seeds=[0], ppo_settings=settings)
+                                 lr=float(lr), seeds=[0], ppo_settings=settings, device="cpu")
     out = {k: str(tmp_path / f"{k}.csv") for k in ("table", "optimum", "transfer", "efficiency", "consistency", "curves")}
     rules.summarise(runs, **out, lrs=[0.001, 0.01], base_width=64)
     rules.coordinate_check(str(tmp_path / "coord.csv"), str(tmp_path / "slopes.csv"),

@@ -68,6 +68,7 @@ rule completep_rl_runs:
         lr=lambda w: float(w.lr),
         seeds=CP_SWEEP["seeds"],
         ppo_settings={**CP.cfg["ppo"], "base_width": CP.cfg["base_width"], "base_depth": CP.cfg["ppo"]["depth"]},
+        device=config["device"],
     log:
         f"{CP.logs}/runs/{{task}}_{{param}}_w{{width}}_lr{{lr}}.log",
     benchmark:

@@ -71,14 +71,15 @@ def parameters(d_in: int, d_out: int, width: int, depth: int) -> int:
 
 
 def train(task: str, parameterisation: str, width: int, lr: float, seed: int, cfg: PPOConfig,
-          probes: np.ndarray) -> dict:
+          probes: np.ndarray, device: str = "cpu") -> dict:
+    """One PPO run; the networks live on ``device`` (the environments always step on the CPU)."""
     torch.manual_seed(seed)
     envs = _envs(task, cfg.n_envs)
     obs_dim = int(np.prod(envs.single_observation_space.shape))
     n_actions = int(envs.single_action_space.n)
     kw = dict(base_width=cfg.base_width, base_depth=cfg.base_depth)
-    actor = ParamMLP(obs_dim, n_actions, width, cfg.depth, parameterisation, seed=seed, **kw)
-    critic = ParamMLP(obs_dim, 1, width, cfg.depth, parameterisation, seed=seed + 10_000, **kw)
+    actor = ParamMLP(obs_dim, n_actions, width, cfg.depth, parameterisation, seed=seed, **kw).to(device)
+    critic = ParamMLP(obs_dim, 1, width, cfg.depth, parameterisation, seed=seed + 10_000, **kw).to(device)
     opt_actor, opt_critic = adam(actor, lr), adam(critic, lr)
     obs, _ = envs.reset(seed=seed)
     running = np.zeros(cfg.n_envs)
@@ -89,27 +90,27 @@ def train(task: str, parameterisation: str, width: int, lr: float, seed: int, cf
     for update in range(updates):
         buf = {k: [] for k in ("obs", "act", "logp", "rew", "done", "val")}
         for _ in range(cfg.n_steps):
-            x = torch.as_tensor(obs, dtype=torch.float32)
+            x = torch.as_tensor(obs, dtype=torch.float32, device=device)
             with torch.no_grad():
                 dist = torch.distributions.Categorical(logits=actor(x))
                 act = dist.sample()
                 val = critic(x).squeeze(-1)
-            nxt, rew, term, trunc, _ = envs.step(act.numpy())
+            nxt, rew, term, trunc, _ = envs.step(act.cpu().numpy())
             done = np.logical_or(term, trunc)
             running += rew
             for i in np.flatnonzero(done):
                 finished.append(running[i])
                 running[i] = 0.0
             for k, v in (("obs", x), ("act", act), ("logp", dist.log_prob(act)), ("val", val),
-                         ("rew", torch.as_tensor(rew, dtype=torch.float32)),
-                         ("done", torch.as_tensor(done, dtype=torch.float32))):
+                         ("rew", torch.as_tensor(rew, dtype=torch.float32, device=device)),
+                         ("done", torch.as_tensor(done, dtype=torch.float32, device=device))):
                 buf[k].append(v)
             obs = nxt
         with torch.no_grad():
-            next_val = critic(torch.as_tensor(obs, dtype=torch.float32)).squeeze(-1)
+            next_val = critic(torch.as_tensor(obs, dtype=torch.float32, device=device)).squeeze(-1)
         rew, done, val = (torch.stack(buf[k]) for k in ("rew", "done", "val"))
         adv = torch.zeros_like(rew)
-        last = torch.zeros(cfg.n_envs)
+        last = torch.zeros(cfg.n_envs, device=device)
         for t in reversed(range(cfg.n_steps)):
             following = next_val if t == cfg.n_steps - 1 else val[t + 1]
             delta = rew[t] + cfg.gamma * following * (1 - done[t]) - val[t]
@@ -122,7 +123,7 @@ def train(task: str, parameterisation: str, width: int, lr: float, seed: int, cf
         gen = torch.Generator().manual_seed(seed * 1_000_003 + update)
         size = batch // cfg.minibatches
         for _ in range(cfg.epochs):
-            order = torch.randperm(batch, generator=gen)
+            order = torch.randperm(batch, generator=gen).to(device)
             for start in range(0, batch, size):
                 i = order[start:start + size]
                 a = (adv[i] - adv[i].mean()) / (adv[i].std() + 1e-8)
@@ -143,11 +144,11 @@ def train(task: str, parameterisation: str, width: int, lr: float, seed: int, cf
     samples = updates * batch
     flops_per_sample = 2 * (parameters(obs_dim, n_actions, width, cfg.depth) + parameters(obs_dim, 1, width, cfg.depth))
     with torch.no_grad():
-        x = torch.as_tensor(probes)
+        x = torch.as_tensor(probes, device=device)
         feats = actor.features(x)
-        probs = torch.softmax(feats[-1], dim=-1).numpy()
+        probs = torch.softmax(feats[-1], dim=-1).cpu().numpy()
         h = feats[-2].double()
         h = h - h.mean(dim=0, keepdim=True)
-        gram = (h @ h.T).numpy()
+        gram = (h @ h.T).cpu().numpy()
     return {"curve": np.array(curve), "steps": (np.arange(1, updates + 1) * batch), "seconds": seconds,
             "flops": float(samples * flops_per_sample * (1 + 3 * cfg.epochs)), "probe_probs": probs, "gram": gram}

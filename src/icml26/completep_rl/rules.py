@@ -7,6 +7,7 @@ import pandas as pd
 
 from ..common.claims import write_claims
 from ..common.determinism import seed_everything
+from ..common.device import resolve_device
 from ..common.figures import save_figure
 from ..common.io import read_csv, read_csvs, require, write_csv, write_json, write_npz
 from . import coordinate, plots, ppo, sweeps
@@ -26,14 +27,15 @@ def coordinate_check(table: str, slopes: str, *, parameterisations: list[str], w
 
 
 def train_runs(runs: str, timing: str, *, task: str, parameterisation: str, width: int, lr: float,
-               seeds: list[int], ppo_settings: dict) -> None:
+               seeds: list[int], ppo_settings: dict, device: str) -> None:
     """PPO runs of one (task, parameterisation, width, learning rate), one per seed."""
     seed_everything(seeds[0])
+    where = resolve_device(device)
     cfg = ppo.PPOConfig(**ppo_settings)
     probes = ppo.probe_observations(task, cfg.probes)
     arrays, rows = {}, []
     for seed in seeds:
-        out = ppo.train(task, parameterisation, width, lr, seed, cfg, probes)
+        out = ppo.train(task, parameterisation, width, lr, seed, cfg, probes, device=where)
         arrays.update({f"{seed}/curve": out["curve"], f"{seed}/probe_probs": out["probe_probs"],
                        f"{seed}/gram": out["gram"]})
         arrays["steps"] = out["steps"]
