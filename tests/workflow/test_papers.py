@@ -62,3 +62,12 @@ def test_smoke_run_is_complete_and_byte_identical_in_two_directories(paper, smok
     assert digests[0] == digests[1]
     html = (smoke_runs[0] / "report.html").read_text(errors="replace")
     assert all(name.split("/")[-1] in html for name in OUTPUTS[paper] if name.startswith("figures/"))
+
+
+def test_summary_lists_every_paper_s_verdicts(smoke_runs):
+    repo = smoke_runs[0]
+    snakemake(repo, "summary", "--cores", "2", *SMOKE)  # only ski_rental is left to build
+    summary = (repo / "results" / "smoke" / "summary.md").read_text()
+    assert summary.count("| ski_rental |") == 3
+    for paper in PAPERS:
+        assert summary.count(f"| {paper} |") >= 2, paper
