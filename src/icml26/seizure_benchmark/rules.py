@@ -20,11 +20,14 @@ from .detectors import Detector, Features, LEARNED
 PROTOCOLS = ("heldout", "within")
 
 
-def _read_by_subject(path: str) -> pd.DataFrame:
-    """A table with a ``subject`` column, keeping the two-digit labels (CSV readers make them ints)."""
-    frame = read_csv(path)
+def _subject_labels(frame: pd.DataFrame) -> pd.DataFrame:
+    """Restore the two-digit ``subject`` labels that CSV readers turn into integers."""
     frame["subject"] = frame["subject"].astype(str).str.zfill(2)
     return frame
+
+
+def _read_by_subject(path: str) -> pd.DataFrame:
+    return _subject_labels(read_csv(path))
 
 
 # --- data --------------------------------------------------------------------------------------
@@ -172,8 +175,7 @@ def detect(tables: list[str], predictions: str, timing: str, *, detector: str, f
 
 
 def _reference(events: list[str]) -> dict[tuple[str, int], tuple[list[tuple[float, float]], float]]:
-    frame = read_csvs(events)
-    frame["subject"] = frame["subject"].astype(str).str.zfill(2)
+    frame = _subject_labels(read_csvs(events))
     ref = {}
     for (subject, run), part in frame.groupby(["subject", "run"], sort=True):
         seizures = part.dropna(subset=["onset"])
