@@ -104,3 +104,37 @@ def test_rule_functions_end_to_end(tmp_path):
     assert [c["id"] for c in claims] == ["optimal_lr_transfers_under_completep_only",
                                          "completep_more_reward_per_compute_than_ntk",
                                          "completep_feature_updates_width_independent"]
+
+
+@pytest.mark.parametrize("task", ["Pendulum-v1", "InvertedPendulum-v5"])
+def test_continuous_ppo_is_deterministic_and_reports_mean_actions(task):
+    probes = ppo.probe_observations(task, 8)
+    cfg = ppo.PPOConfig(total_steps=512, n_envs=2, n_steps=128, depth=1, base_depth=1, probes=8)
+    one = ppo.train(task, "ntk", 64, 1e-3, 3, cfg, probes)
+    two = ppo.train(task, "ntk", 64, 1e-3, 3, cfg, probes)
+    np.testing.assert_array_equal(one["curve"], two["curve"])
+    np.testing.assert_array_equal(one["probe_probs"], two["probe_probs"])
+    assert one["probe_probs"].shape == (8, 1) and np.abs(one["probe_probs"]).max() <= 1.0
+    assert np.isfinite(one["curve"][-1])  # Pendulum episodes last 200 steps: the first rollout finishes none
+
+
+def test_sparse_pendulum_pays_one_exactly_when_upright():
+    envs = ppo._envs("SparsePendulum-v1", 2)
+    obs, _ = envs.reset(seed=0)
+    seen = set()
+    for _ in range(300):
+        obs, reward, *_ = envs.step(envs.action_space.sample())
+        np.testing.assert_array_equal(reward, (obs[:, 0] >= ppo.UPRIGHT_COS).astype(float))
+        seen.update(reward.tolist())
+    envs.close()
+    assert seen <= {0.0, 1.0}
+    with pytest.raises(ValueError, match="unknown task"):
+        ppo._envs("MountainCar-v0", 1)
+
+
+def test_continuous_action_agreement_uses_a_tolerance():
+    a = np.array([[0.0, 0.5], [0.2, -0.2], [1.0, 1.0]])
+    b = a + np.array([[0.05, -0.05], [0.3, 0.0], [0.0, 0.0]])
+    assert sweeps.action_agreement(a, b, continuous=True) == pytest.approx(2 / 3)
+    probs = np.array([[0.9, 0.1], [0.4, 0.6]])
+    assert sweeps.action_agreement(probs, probs[::-1], continuous=False) == 0.0

@@ -4,14 +4,22 @@ Ours, following the standard recipe (Schulman et al. 2017): ``n_envs`` synchrono
 environments with same-step autoreset, rollouts of ``n_steps``, GAE(``gamma``, ``gae_lambda``),
 ``epochs`` passes of ``minibatches`` minibatches, clipped policy loss, value loss, entropy bonus,
 global gradient-norm clipping. Time-limit truncation is treated as termination (a simplification:
-no bootstrapping from the final observation). Actor and critic are separate
+no bootstrapping from the final observation). Discrete actions use a categorical policy; continuous
+ones a diagonal Gaussian whose mean is the actor's output and whose log standard deviation is one
+learned, width-independent parameter per action dimension (initial ``log_std_init``, global learning
+rate); samples are clipped to [-1, 1] and scaled to the action bounds for the environment.
+
+Tasks: CartPole-v1, Acrobot-v1 (discrete), Pendulum-v1, InvertedPendulum-v5 (continuous; MuJoCo) and
+``SparsePendulum-v1``, our sparse-reward variant of Pendulum: reward 1 while the pole is within 18 degrees
+of upright (cos theta >= 0.95), else 0 (the dense torque and angle costs are dropped). Actor and critic are separate
 :class:`~.parameterisation.ParamMLP` of the same width and parameterisation, each with its own Adam
 whose per-group rates come from the parameterisation.
 
 ``train`` returns the learning curve (mean return of the episodes finished in each rollout), the
 FLOP count (analytic: 2 x parameters per sample forward, 6 x per sample trained) and, on a fixed set
-of probe observations, the final action probabilities and the Gram matrix of the actor's last
-hidden features (what the width-consistency analysis compares; CKA needs only Gram matrices).
+of probe observations, the final action probabilities (continuous: mean actions in [-1, 1]) and the Gram
+matrix of the actor's last hidden features (what the width-consistency analysis compares; CKA needs only
+Gram matrices).
 """
 
 from __future__ import annotations
@@ -24,7 +32,13 @@ import torch
 
 from .parameterisation import ParamMLP, adam
 
-TASKS = ("CartPole-v1", "Acrobot-v1")
+TASKS = ("CartPole-v1", "Acrobot-v1", "Pendulum-v1", "InvertedPendulum-v5", "SparsePendulum-v1")
+SPARSE = {"SparsePendulum-v1": "Pendulum-v1"}   # our variant -> the gymnasium task it wraps
+UPRIGHT_COS = 0.95
+
+
+def is_continuous(task: str) -> bool:
+    return task in ("Pendulum-v1", "InvertedPendulum-v5", "SparsePendulum-v1")
 
 
 @dataclass(frozen=True)
@@ -44,13 +58,29 @@ class PPOConfig:
     base_width: int = 64
     base_depth: int = 2
     probes: int = 64
+    log_std_init: float = -0.5   # continuous tasks only
+
+
+def _upright_reward(env):
+    """The sparse-reward variant: 1 while Pendulum's pole is near upright, else 0."""
+    import gymnasium as gym
+
+    class UprightReward(gym.Wrapper):
+        def step(self, action):
+            obs, _, terminated, truncated, info = self.env.step(action)
+            return obs, float(obs[0] >= UPRIGHT_COS), terminated, truncated, info
+
+    return UprightReward(env)
 
 
 def _envs(task: str, n: int):
     import gymnasium as gym
 
-    return gym.make_vec(task, num_envs=n, vectorization_mode="sync",
-                        vector_kwargs={"autoreset_mode": gym.vector.AutoresetMode.SAME_STEP})
+    if task not in TASKS:
+        raise ValueError(f"unknown task {task!r}; expected one of {TASKS}")
+    return gym.make_vec(SPARSE.get(task, task), num_envs=n, vectorization_mode="sync",
+                        vector_kwargs={"autoreset_mode": gym.vector.AutoresetMode.SAME_STEP},
+                        wrappers=[_upright_reward] if task in SPARSE else None)
 
 
 def probe_observations(task: str, count: int, seed: int = 12345) -> np.ndarray:
@@ -76,11 +106,29 @@ def train(task: str, parameterisation: str, width: int, lr: float, seed: int, cf
     torch.manual_seed(seed)
     envs = _envs(task, cfg.n_envs)
     obs_dim = int(np.prod(envs.single_observation_space.shape))
-    n_actions = int(envs.single_action_space.n)
+    continuous = is_continuous(task)
+    space = envs.single_action_space
+    n_actions = int(space.shape[0]) if continuous else int(space.n)
     kw = dict(base_width=cfg.base_width, base_depth=cfg.base_depth)
     actor = ParamMLP(obs_dim, n_actions, width, cfg.depth, parameterisation, seed=seed, **kw).to(device)
     critic = ParamMLP(obs_dim, 1, width, cfg.depth, parameterisation, seed=seed + 10_000, **kw).to(device)
     opt_actor, opt_critic = adam(actor, lr), adam(critic, lr)
+    if continuous:
+        log_std = torch.nn.Parameter(torch.full((n_actions,), cfg.log_std_init, device=device))
+        opt_std = torch.optim.Adam([log_std], lr=lr)
+        scale = space.high.astype(np.float64)
+
+    def policy(x):
+        out = actor(x)
+        return torch.distributions.Normal(out, log_std.exp()) if continuous else \
+            torch.distributions.Categorical(logits=out)
+
+    def log_prob(dist, act):
+        return dist.log_prob(act).sum(-1) if continuous else dist.log_prob(act)
+
+    def entropy(dist):
+        return dist.entropy().sum(-1) if continuous else dist.entropy()
+
     obs, _ = envs.reset(seed=seed)
     running = np.zeros(cfg.n_envs)
     batch = cfg.n_envs * cfg.n_steps
@@ -92,16 +140,17 @@ def train(task: str, parameterisation: str, width: int, lr: float, seed: int, cf
         for _ in range(cfg.n_steps):
             x = torch.as_tensor(obs, dtype=torch.float32, device=device)
             with torch.no_grad():
-                dist = torch.distributions.Categorical(logits=actor(x))
+                dist = policy(x)
                 act = dist.sample()
                 val = critic(x).squeeze(-1)
-            nxt, rew, term, trunc, _ = envs.step(act.cpu().numpy())
+            sent = np.clip(act.cpu().numpy(), -1.0, 1.0) * scale if continuous else act.cpu().numpy()
+            nxt, rew, term, trunc, _ = envs.step(sent)
             done = np.logical_or(term, trunc)
             running += rew
             for i in np.flatnonzero(done):
                 finished.append(running[i])
                 running[i] = 0.0
-            for k, v in (("obs", x), ("act", act), ("logp", dist.log_prob(act)), ("val", val),
+            for k, v in (("obs", x), ("act", act), ("logp", log_prob(dist, act)), ("val", val),
                          ("rew", torch.as_tensor(rew, dtype=torch.float32, device=device)),
                          ("done", torch.as_tensor(done, dtype=torch.float32, device=device))):
                 buf[k].append(v)
@@ -127,16 +176,20 @@ def train(task: str, parameterisation: str, width: int, lr: float, seed: int, cf
             for start in range(0, batch, size):
                 i = order[start:start + size]
                 a = (adv[i] - adv[i].mean()) / (adv[i].std() + 1e-8)
-                dist = torch.distributions.Categorical(logits=actor(b_obs[i]))
-                ratio = (dist.log_prob(b_act[i]) - b_logp[i]).exp()
+                dist = policy(b_obs[i])
+                ratio = (log_prob(dist, b_act[i]) - b_logp[i]).exp()
                 policy_loss = -torch.min(ratio * a, ratio.clamp(1 - cfg.clip, 1 + cfg.clip) * a).mean()
-                loss_actor = policy_loss - cfg.ent_coef * dist.entropy().mean()
+                loss_actor = policy_loss - cfg.ent_coef * entropy(dist).mean()
+                if continuous:
+                    opt_std.zero_grad()
                 loss_critic = cfg.vf_coef * (critic(b_obs[i]).squeeze(-1) - ret[i]).pow(2).mean()
                 for opt, loss, net in ((opt_actor, loss_actor, actor), (opt_critic, loss_critic, critic)):
                     opt.zero_grad()
                     loss.backward()
                     torch.nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
                     opt.step()
+                if continuous:
+                    opt_std.step()
         curve.append(float(np.mean(finished)) if finished else np.nan)
         finished = []
     envs.close()
@@ -146,7 +199,7 @@ def train(task: str, parameterisation: str, width: int, lr: float, seed: int, cf
     with torch.no_grad():
         x = torch.as_tensor(probes, device=device)
         feats = actor.features(x)
-        probs = torch.softmax(feats[-1], dim=-1).cpu().numpy()
+        probs = (feats[-1].clamp(-1.0, 1.0) if continuous else torch.softmax(feats[-1], dim=-1)).cpu().numpy()
         h = feats[-2].double()
         h = h - h.mean(dim=0, keepdim=True)
         gram = (h @ h.T).cpu().numpy()

@@ -10,13 +10,18 @@ Definitions (ours; the spec names the measurements, not the formulas):
   the analytic FLOP count, identical across parameterisations at equal width and steps;
 - *consistency* at each width, against the base width, both at their own optimal learning rate and
   the same seed: linear CKA of the actor's last hidden features on fixed probe states, and the
-  agreement of the greedy actions.
+  agreement of the greedy actions (continuous tasks: the share of probe states where every mean action,
+  in [-1, 1] units, is within ``CONTINUOUS_AGREEMENT`` of the base width's).
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+
+from .ppo import is_continuous
+
+CONTINUOUS_AGREEMENT = 0.1
 
 
 def run_row(curve: np.ndarray) -> dict:
@@ -50,6 +55,13 @@ def linear_cka(gram_a: np.ndarray, gram_b: np.ndarray) -> float:
     return float((gram_a * gram_b).sum() / (np.linalg.norm(gram_a) * np.linalg.norm(gram_b)))
 
 
+def action_agreement(a: np.ndarray, b: np.ndarray, continuous: bool) -> float:
+    """Share of probe states where two policies act alike (same greedy action / mean actions close)."""
+    if continuous:
+        return float((np.abs(a - b).max(axis=1) <= CONTINUOUS_AGREEMENT).mean())
+    return float((a.argmax(1) == b.argmax(1)).mean())
+
+
 def consistency(optimum: pd.DataFrame, probes: dict, base_width: int) -> pd.DataFrame:
     """``probes[(task, param, width, lr, seed)] = (probs, gram)``; rows per (task, param, width, seed)."""
     rows = []
@@ -66,5 +78,5 @@ def consistency(optimum: pd.DataFrame, probes: dict, base_width: int) -> pd.Data
                     continue
                 rows.append({"task": task, "parameterisation": param, "width": width, "seed": seed,
                              "cka_to_base": linear_cka(base[1], other[1]),
-                             "action_agreement": float((base[0].argmax(1) == other[0].argmax(1)).mean())})
+                             "action_agreement": action_agreement(base[0], other[0], is_continuous(task))})
     return pd.DataFrame(rows)
