@@ -24,6 +24,7 @@ include: "workflow/rules/cox_subgroups.smk"
 include: "workflow/rules/manifold_microscope.smk"
 include: "workflow/rules/seizure_benchmark.smk"
 include: "workflow/rules/completep_rl.smk"
+include: "workflow/rules/cerebellar_control.smk"
 include: "workflow/rules/summary.smk"
 
 

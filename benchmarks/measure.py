@@ -25,7 +25,7 @@ TARGETS = {"ski_rental": ("< 30 s", "< 2 min"), "massart_drift": ("< 60 s", "<= 
            "dvm_ad": ("< 60 s", "<= 15 min"), "annealed_langevin": ("< 60 s", "<= 15 min"),
            "cox_subgroups": ("< 60 s", "<= 15 min"),
            "manifold_microscope": ("< 60 s", "<= 15 min"), "seizure_benchmark": ("< 60 s", "<= 20 min"),
-           "completep_rl": ("< 60 s", "<= 20 min")}
+           "completep_rl": ("< 60 s", "<= 20 min"), "cerebellar_control": ("< 60 s", "<= 20 min")}
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
 
 

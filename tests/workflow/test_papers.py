@@ -10,7 +10,7 @@ from tests.conftest import copy_repository, snakemake, tree_digest
 
 pytestmark = pytest.mark.workflow
 PAPERS = ["massart_drift", "dvm_ad", "annealed_langevin", "cox_subgroups", "manifold_microscope",
-          "seizure_benchmark", "completep_rl"]
+          "seizure_benchmark", "completep_rl", "cerebellar_control"]
 OUTPUTS = {
     "massart_drift": ["claims.json", "metrics.json", "tables/slopes.csv", "tables/best_window.csv",
                       "tables/oracles.csv", "figures/excess_vs_drift.png", "figures/window_vs_drift.png",
@@ -35,6 +35,10 @@ OUTPUTS = {
                      "tables/optimal_lr.csv", "tables/efficiency.csv", "tables/consistency.csv",
                      "figures/coordinate_check.png", "figures/lr_transfer.png", "figures/efficiency.png",
                      "figures/consistency.png"],
+    "cerebellar_control": ["claims.json", "metrics.json", "tables/returns.csv", "tables/adaptation.csv",
+                           "tables/consolidation.csv", "tables/base_training_HalfCheetah-v5.csv",
+                           "figures/base_training.png", "figures/fault_returns.png", "figures/adaptation.png",
+                           "figures/consolidation.png"],
 }
 SMOKE = ("--configfile", "config/smoke.yaml")
 

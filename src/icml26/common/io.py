@@ -119,11 +119,14 @@ def write_npz(path: str | os.PathLike, **arrays: np.ndarray) -> None:
 
 
 def read_npz(path: str | os.PathLike, *keys: str) -> dict[str, np.ndarray]:
-    """Read the named arrays of an ``.npz`` file; a missing file or key is an error naming the file."""
+    """Read the named arrays (all of them when none are named) of an ``.npz`` file.
+
+    A missing file or key is an error naming the file.
+    """
     require(path)
     try:
         with np.load(path, allow_pickle=False) as data:
-            arrays = {k: data[k] for k in keys if k in data.files}
+            arrays = {k: data[k] for k in (keys or data.files) if k in data.files}
             found = sorted(data.files)
     except (OSError, ValueError, zipfile.BadZipFile) as error:
         raise ValueError(f"{path}: not a readable .npz file ({error})") from None

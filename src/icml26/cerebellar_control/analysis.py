@@ -1,0 +1,105 @@
+"""Tables from the per-episode returns: means with seed-bootstrap intervals, relative to the base policy.
+
+A run's score is the mean return over its consecutive episodes (adaptation included: the controller starts
+from zero residual under the fault). Intervals resample seeds; relative improvements are paired by seed
+(the same seed gives base and controller the same initial states) and measured against the base's
+magnitude, ``(controller - base) / |base|``, so a smaller loss under a fault that makes the base's return
+negative still counts as an improvement.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+KEYS = ["env", "fault", "level", "value"]
+
+
+def run_scores(returns: pd.DataFrame) -> pd.DataFrame:
+    """One row per (env, fault, level, controller, seed): mean and final-episode return."""
+    grouped = returns.sort_values("episode").groupby([*KEYS, "controller", "seed"], sort=True)["return"]
+    return grouped.agg(score="mean", final="last").reset_index()
+
+
+def bootstrap_mean(values: np.ndarray, *, resamples: int, seed: int, level: float = 0.95) -> tuple[float, float]:
+    """Percentile bootstrap interval of the mean (degenerate for a single value)."""
+    values = np.asarray(values, dtype=float)
+    if len(values) < 2:
+        return float(values.mean()), float(values.mean())
+    rng = np.random.default_rng(seed)
+    means = values[rng.integers(0, len(values), (resamples, len(values)))].mean(axis=1)
+    return float(np.quantile(means, (1 - level) / 2)), float(np.quantile(means, (1 + level) / 2))
+
+
+def summary(returns: pd.DataFrame, *, resamples: int) -> pd.DataFrame:
+    """Per (env, fault, level, controller): mean score, CI, and the paired relative change against base."""
+    scores = run_scores(returns)
+    base = scores[scores.controller == "base"].set_index([*KEYS, "seed"])["score"]
+    nominal = scores[(scores.controller == "base") & (scores.level == "nominal")].groupby("env")["score"].mean()
+    rows = []
+    for (env, fault, level, value, controller), group in scores.groupby([*KEYS, "controller"], sort=True):
+        paired = base.loc[[(env, fault, level, value, s) for s in group.seed]].to_numpy()
+        ratio = relative(group.score.to_numpy(), paired.mean())
+        low, high = bootstrap_mean(group.score.to_numpy(), resamples=resamples, seed=0)
+        rel_low, rel_high = _paired_ratio_interval(group.score.to_numpy(), paired, resamples=resamples)
+        rows.append({"env": env, "fault": fault, "level": level, "value": value, "controller": controller,
+                     "seeds": len(group), "mean_return": group.score.mean(), "ci_low": low, "ci_high": high,
+                     "final_episode_return": group.final.mean(), "base_return": paired.mean(),
+                     "relative_to_base": float(ratio.mean()), "relative_ci_low": rel_low,
+                     "relative_ci_high": rel_high,
+                     "drop_vs_base_of_nominal": (paired.mean() - group.score.mean()) / nominal[env]})
+    return pd.DataFrame(rows)
+
+
+def relative(score, base):
+    """Change against the base, in units of the base's magnitude."""
+    return (score - base) / np.abs(base)
+
+
+def _paired_ratio_interval(scores: np.ndarray, base: np.ndarray, *, resamples: int) -> tuple[float, float]:
+    """Bootstrap interval of the relative change of the means, resampling seeds jointly."""
+    if len(scores) < 2:
+        value = float(relative(scores.mean(), base.mean()))
+        return value, value
+    rng = np.random.default_rng(1)
+    idx = rng.integers(0, len(scores), (resamples, len(scores)))
+    ratios = relative(scores[idx].mean(axis=1), base[idx].mean(axis=1))
+    return float(np.quantile(ratios, 0.025)), float(np.quantile(ratios, 0.975))
+
+
+def mean_improvement(returns: pd.DataFrame, controller: str, level: str, *, resamples: int) -> dict[str, float]:
+    """Mean over faults of the paired relative improvement at ``level``, with a bootstrap over seeds."""
+    scores = run_scores(returns)
+    scores = scores[scores.level == level]
+    pivot = scores.pivot_table(index=["env", "fault", "seed"], columns="controller", values="score")
+    faults = [group for _, group in pivot.groupby(level=["env", "fault"])]
+
+    def statistic(choices: list[np.ndarray]) -> float:
+        return float(np.mean([relative(g[controller].to_numpy()[c].mean(), g["base"].to_numpy()[c].mean())
+                              for g, c in zip(faults, choices)]))
+
+    rng = np.random.default_rng(2)
+    point = statistic([np.arange(len(g)) for g in faults])
+    draws = [statistic([rng.integers(0, len(g), len(g)) for g in faults]) for _ in range(resamples)]
+    return {"mean": point, "ci_low": float(np.quantile(draws, 0.025)), "ci_high": float(np.quantile(draws, 0.975))}
+
+
+def adaptation(curves: pd.DataFrame) -> pd.DataFrame:
+    """Windowed reward and gain averaged over seeds: the adaptation curves."""
+    return curves.groupby([*KEYS, "controller", "window", "step"], sort=True)[["reward", "gain"]].mean().reset_index()
+
+
+def consolidation_table(consolidation: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
+    """Per fault: base, cerebellar and consolidated (residual removed) returns, faulty and nominal."""
+    if consolidation.empty:
+        return pd.DataFrame(columns=["env", "fault", "base_fault", "cerebellar_fault", "consolidated_fault",
+                                     "base_nominal", "consolidated_nominal", "weight_change"])
+    merged = consolidation.groupby(["env", "fault", "level"], sort=True)[
+        ["return_fault", "return_nominal", "weight_change"]].mean().reset_index()
+    look = table.set_index(["env", "fault", "level", "controller"])["mean_return"]
+    nominal = table[(table.level == "nominal") & (table.controller == "base")].set_index("env")["mean_return"]
+    return pd.DataFrame([{"env": r.env, "fault": r.fault, "base_fault": look[(r.env, r.fault, r.level, "base")],
+                          "cerebellar_fault": look[(r.env, r.fault, r.level, "cerebellar")],
+                          "consolidated_fault": r.return_fault, "base_nominal": nominal[r.env],
+                          "consolidated_nominal": r.return_nominal, "weight_change": r.weight_change}
+                         for r in merged.itertuples()])

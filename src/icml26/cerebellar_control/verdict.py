@@ -1,0 +1,85 @@
+"""The spec's three claims, judged from the returns table with thresholds fixed in the config.
+
+* moderate faults: the cerebellar controller's mean relative improvement over the frozen policy, averaged
+  over the moderate faults, is positive with a seed-bootstrap 95% interval above zero (the paper's "up to"
+  number is compared with our best single fault);
+* nominal: the controller's nominal return is within ``nominal_tolerance`` of the base policy's;
+* severe faults: no severe fault costs the controller a catastrophic drop against the base (at least
+  ``catastrophic_drop`` of the base's nominal return), while removing meta-adaptation does cause one
+  under at least one severe fault.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ..common.claims import Claim
+
+PAPER_IMPROVEMENT = {"HalfCheetah-v5": 0.66, "Humanoid-v5": 0.53}
+
+
+def moderate_improvement(table: pd.DataFrame, overall: dict[str, dict[str, float]]) -> Claim:
+    rows = table[(table.level == "moderate") & (table.controller == "cerebellar")]
+    per_fault = {f"{r.env}/{r.fault}": round(float(r.relative_to_base), 4) for r in rows.itertuples()}
+    holds = all(v["mean"] > 0 and v["ci_low"] > 0 for v in overall.values())
+    best = {env: float(group.relative_to_base.max()) for env, group in rows.groupby("env")}
+    return Claim(
+        id="moderate_fault_improvement",
+        statement="Under moderate faults the residual controller improves the frozen policy's return: mean "
+                  "relative improvement over the moderate faults > 0 with its 95% seed-bootstrap interval above 0",
+        paper_value={env: PAPER_IMPROVEMENT.get(env) for env in overall},
+        measured={env: {k: round(v, 4) for k, v in stats.items()} for env, stats in overall.items()},
+        comparator=">", holds=bool(holds),
+        note="paper values are 'up to' (best fault); our best single moderate fault: "
+             + ", ".join(f"{env} {v:+.1%}" for env, v in best.items()),
+        details={"per_fault_relative_improvement": per_fault,
+                 "gradient_baseline": {f"{r.env}/{r.fault}": round(float(r.relative_to_base), 4)
+                                       for r in table[(table.level == "moderate")
+                                                      & (table.controller == "gradient")].itertuples()}})
+
+
+def nominal_preserved(table: pd.DataFrame, tolerance: float) -> Claim:
+    rows = table[(table.level == "nominal") & (table.controller == "cerebellar")]
+    measured = {r.env: round(float(r.relative_to_base), 4) for r in rows.itertuples()}
+    return Claim(
+        id="nominal_preserved",
+        statement=f"Nominal (no-fault) return with the controller on is within {tolerance:.0%} of the base policy's",
+        paper_value="within a few %", measured=measured, comparator="<=",
+        holds=bool(all(abs(v) <= tolerance for v in measured.values())),
+        details={"interval": {r.env: [round(float(r.relative_ci_low), 4), round(float(r.relative_ci_high), 4)]
+                              for r in rows.itertuples()}})
+
+
+def graceful_degradation(table: pd.DataFrame, catastrophic_drop: float) -> Claim:
+    severe = table[table.level == "severe"]
+
+    def drops(controller):
+        rows = severe[severe.controller == controller]
+        return {f"{r.env}/{r.fault}": round(float(r.drop_vs_base_of_nominal), 4) for r in rows.itertuples()}
+
+    full, no_meta = drops("cerebellar"), drops("no_meta")
+    graceful = all(v < catastrophic_drop for v in full.values())
+    collapses = any(v >= catastrophic_drop for v in no_meta.values())
+    return Claim(
+        id="graceful_degradation",
+        statement="Under severe faults the controller is never catastrophically worse than the base (drop below "
+                  f"the base < {catastrophic_drop:.0%} of the base's nominal return on every severe fault), and "
+                  "ablating meta-adaptation causes a collapse (such a drop on at least one severe fault)",
+        paper_value="graceful degradation; collapses without meta-adaptation",
+        measured={"cerebellar_worst_drop": max(full.values()), "no_meta_worst_drop": max(no_meta.values())},
+        comparator="all", holds=bool(graceful and collapses),
+        note=f"graceful: {graceful}; no-meta collapses: {collapses}",
+        details={"cerebellar_drop": full, "no_meta_drop": no_meta, "gradient_drop": drops("gradient")})
+
+
+def metrics(table: pd.DataFrame, consolidation: pd.DataFrame, forward: dict, base_returns: dict) -> dict:
+    pick = lambda level: {f"{r.env}/{r.fault}/{r.controller}": round(float(r.mean_return), 3)  # noqa: E731
+                          for r in table[table.level == level].itertuples()}
+    return {
+        "base_policy_nominal_return": base_returns,
+        "forward_model": forward,
+        "mean_return": {"nominal": pick("nominal"), "moderate": pick("moderate"), "severe": pick("severe")},
+        "consolidation": {f"{r.env}/{r.fault}": {"consolidated_fault": round(float(r.consolidated_fault), 3),
+                                                 "consolidated_nominal": round(float(r.consolidated_nominal), 3)}
+                          for r in consolidation.itertuples()},
+    }

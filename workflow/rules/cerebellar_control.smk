@@ -1,0 +1,208 @@
+# cerebellar_control: cerebellar-inspired residual control of a frozen policy under post-training faults
+# (spec: shared/papers/cerebellar_control.md).
+# base_{env} (PPO, DVC-tracked checkpoint) -> forward_model_{env} (nominal rollouts) ->
+# adapt_{env}_{fault} (every controller x level x seed, consolidation) -> summary -> figures, verdict.
+# Each rule calls one function of icml26.cerebellar_control.rules (see docs/ARCHITECTURE.md).
+
+CC = register("cerebellar_control")
+CC_CODE = paper_code("cerebellar_control")
+CC_ENVS = CC.cfg["envs"]
+for _env in CC_ENVS:
+    if _env not in CC.cfg["environments"]:
+        config_error(f"cerebellar_control.envs names {_env!r}, which has no entry in cerebellar_control.environments")
+    _unknown = sorted(set(CC.cfg["faults"]) - set(CC.cfg["environments"][_env]["faults"]))
+    if _unknown:
+        config_error(f"cerebellar_control.faults names {_unknown}, not defined in "
+                     f"cerebellar_control.environments.{_env}.faults")
+CC_FAULTS = [*CC.cfg["faults"], "nominal"]
+CC_ADAPT = {kind: [f"{CC.data}/{e}/adapt/{f}.{kind}.csv" for e in CC_ENVS for f in CC_FAULTS]
+            for kind in ("returns", "curves", "consolidation")}
+CC_FIGURES = {"base_training": {"curves": [f"{CC.results}/tables/base_training_{e}.csv" for e in CC_ENVS]},
+              "fault_returns": {"table": f"{CC.results}/tables/returns.csv"},
+              "adaptation": {"adaptation": f"{CC.results}/tables/adaptation.csv"},
+              "consolidation": {"consolidated": f"{CC.results}/tables/consolidation.csv"}}
+
+
+rule cerebellar_control:
+    """Target: every cerebellar_control output at the configured scale."""
+    input:
+        paper_outputs(CC),
+        expand(f"{CC.results}/figures/{{name}}.png", name=list(CC_FIGURES)),
+        f"{CC.bench}/step_seconds.csv",
+
+
+rule cerebellar_control_base:
+    input:
+        *CC_CODE,
+    output:
+        policy=f"{CC.data}/{{env}}/base_policy.npz",
+        curve=f"{CC.results}/tables/base_training_{{env}}.csv",
+    wildcard_constraints:
+        env="|".join(CC_ENVS),
+    params:
+        func="icml26.cerebellar_control.rules:train_base",
+        env=lambda w: w.env,
+        ppo=CC.cfg["ppo"],
+        env_kwargs=lambda w: CC.cfg["environments"][w.env]["env_kwargs"],
+        device=config["device"],
+        **{k: (lambda w, k=k: CC.cfg["environments"][w.env]["base"][k])
+           for k in ("steps", "seed", "n_envs", "hidden", "activation")},
+    log:
+        f"{CC.logs}/{{env}}/base.log",
+    benchmark:
+        f"{CC.bench}/{{env}}/base.tsv"
+    threads: paper_threads(CC)
+    resources:
+        **CC.cfg["resources"],
+    script:
+        CALL
+
+
+rule cerebellar_control_forward_model:
+    input:
+        *CC_CODE,
+        policy=rules.cerebellar_control_base.output.policy,
+    output:
+        model=f"{CC.data}/{{env}}/forward_model.npz",
+        fit=f"{CC.results}/tables/forward_model_{{env}}.json",
+    wildcard_constraints:
+        env="|".join(CC_ENVS),
+    params:
+        func="icml26.cerebellar_control.rules:fit_forward_model",
+        env=lambda w: w.env,
+        env_kwargs=lambda w: CC.cfg["environments"][w.env]["env_kwargs"],
+        max_steps=CC.cfg["episode_steps"],
+        **CC.cfg["forward_model"],
+    log:
+        f"{CC.logs}/{{env}}/forward_model.log",
+    benchmark:
+        f"{CC.bench}/{{env}}/forward_model.tsv"
+    threads: paper_threads(CC)
+    script:
+        CALL
+
+
+rule cerebellar_control_adapt:
+    input:
+        *CC_CODE,
+        policy=rules.cerebellar_control_base.output.policy,
+        model=rules.cerebellar_control_forward_model.output.model,
+    output:
+        returns=f"{CC.data}/{{env}}/adapt/{{fault}}.returns.csv",
+        curves=f"{CC.data}/{{env}}/adapt/{{fault}}.curves.csv",
+        consolidation=f"{CC.data}/{{env}}/adapt/{{fault}}.consolidation.csv",
+        timing=f"{CC.bench}/step_seconds/{{env}}_{{fault}}.csv",
+    wildcard_constraints:
+        env="|".join(CC_ENVS),
+        fault="|".join(CC_FAULTS),
+    params:
+        func="icml26.cerebellar_control.rules:adapt",
+        env=lambda w: w.env,
+        env_kwargs=lambda w: CC.cfg["environments"][w.env]["env_kwargs"],
+        fault=lambda w: w.fault,
+        spec=lambda w: None if w.fault == "nominal" else CC.cfg["environments"][w.env]["faults"][w.fault],
+        controllers=CC.cfg["controllers"],
+        seeds=CC.cfg["seeds"],
+        episodes=CC.cfg["episodes"],
+        max_steps=CC.cfg["episode_steps"],
+        residual=CC.cfg["residual"],
+        gradient_lr=CC.cfg["gradient_lr"],
+        curve_window=CC.cfg["curve_window"],
+        consolidate=CC.cfg["consolidation"],
+        device=config["device"],
+    log:
+        f"{CC.logs}/{{env}}/adapt_{{fault}}.log",
+    benchmark:
+        f"{CC.bench}/{{env}}/adapt_{{fault}}.tsv"
+    threads: paper_threads(CC)
+    resources:
+        **CC.cfg["resources"],
+    script:
+        CALL
+
+
+rule cerebellar_control_summary:
+    input:
+        *CC_CODE,
+        returns=CC_ADAPT["returns"],
+        curves=CC_ADAPT["curves"],
+        consolidation=CC_ADAPT["consolidation"],
+    output:
+        table=report(f"{CC.results}/tables/returns.csv", caption="../report/cerebellar_control/returns_table.rst",
+                     category="cerebellar_control", subcategory="tables"),
+        adaptation=f"{CC.results}/tables/adaptation.csv",
+        consolidated=f"{CC.results}/tables/consolidation.csv",
+    params:
+        func="icml26.cerebellar_control.rules:summarise",
+        resamples=CC.cfg["resamples"],
+    log:
+        f"{CC.logs}/summary.log",
+    benchmark:
+        f"{CC.bench}/summary.tsv"
+    threads: 1
+    script:
+        CALL
+
+
+rule cerebellar_control_timing:
+    input:
+        *CC_CODE,
+        timings=[f"{CC.bench}/step_seconds/{e}_{f}.csv" for e in CC_ENVS for f in CC_FAULTS],
+    output:
+        summary=f"{CC.bench}/step_seconds.csv",
+    params:
+        func="icml26.cerebellar_control.rules:timing",
+    log:
+        f"{CC.logs}/timing.log",
+    benchmark:
+        f"{CC.bench}/timing.tsv"
+    threads: 1
+    script:
+        CALL
+
+
+for _figure, _inputs in CC_FIGURES.items():
+
+    rule:
+        name:
+            f"cerebellar_control_figure_{_figure}"
+        input:
+            *CC_CODE,
+            **_inputs,
+        output:
+            png=report(f"{CC.results}/figures/{_figure}.png", caption=f"../report/cerebellar_control/{_figure}.rst",
+                       category="cerebellar_control", subcategory="figures"),
+            pdf=f"{CC.results}/figures/{_figure}.pdf",
+        params:
+            func=f"icml26.cerebellar_control.rules:figure_{_figure}",
+        log:
+            f"{CC.logs}/figure_{_figure}.log",
+        benchmark:
+            f"{CC.bench}/figure_{_figure}.tsv"
+        threads: 1
+        script:
+            CALL
+
+
+rule cerebellar_control_verdict:
+    input:
+        *CC_CODE,
+        table=rules.cerebellar_control_summary.output.table,
+        consolidated=rules.cerebellar_control_summary.output.consolidated,
+        returns=CC_ADAPT["returns"],
+        fits=[f"{CC.results}/tables/forward_model_{e}.json" for e in CC_ENVS],
+    output:
+        claims=report(f"{CC.results}/claims.json", caption="../report/cerebellar_control/claims.rst",
+                      category="cerebellar_control", subcategory="verdict"),
+        metrics=f"{CC.results}/metrics.json",
+    params:
+        func="icml26.cerebellar_control.rules:verdict",
+        resamples=CC.cfg["resamples"],
+        **CC.cfg["claims"],
+    log:
+        f"{CC.logs}/verdict.log",
+    benchmark:
+        f"{CC.bench}/verdict.tsv"
+    threads: 1
+    script:
+        CALL
