@@ -1,8 +1,10 @@
 """The frozen base policy: trained once by the pipeline with Stable-Baselines3 PPO, then kept as arrays.
 
 Training uses SB3's PPO with observation (and reward) normalisation on ``n_envs`` in-process copies of the
-environment. The checkpoint the rest of the pipeline sees is not SB3's zip but ``FrozenPolicy``: the
-observation normaliser and the mean-action MLP as plain arrays (npz, DVC-tracked), evaluated in numpy.
+environment, for every environment (the spec suggests SAC for Humanoid-v5; we keep one trainer: a
+labelled substitution at paper scale). The checkpoint the rest of the pipeline sees is not SB3's zip but
+``FrozenPolicy``: the observation normaliser and the mean-action MLP as plain arrays (npz, DVC-tracked),
+evaluated in numpy.
 That makes the base action a pure function of the observation, the thing the residual wraps and the
 "gain 0 reproduces the base bit for bit" oracle compares against, and lets consolidation rebuild the same
 network in torch.
