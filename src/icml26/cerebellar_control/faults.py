@@ -41,6 +41,7 @@ class Fault:
             raise ValueError(f"fault {self.name!r}: kind must be one of {KINDS}, got {self.kind!r}")
 
 
+# The healthy plant: level "nominal" makes ``inject`` a no-op (the kind and value are placeholders).
 NOMINAL = Fault("nominal", "friction", 1.0, level="nominal")
 
 
