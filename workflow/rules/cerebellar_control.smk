@@ -21,6 +21,7 @@ CC_FIGURES = {"base_training": {"curves": [f"{CC.results}/tables/base_training_{
               "fault_returns": {"table": f"{CC.results}/tables/returns.csv"},
               "adaptation": {"adaptation": f"{CC.results}/tables/adaptation.csv"},
               "consolidation": {"consolidated": f"{CC.results}/tables/consolidation.csv"}}
+CC_FIGURE_PARAMS = {"base_training": {"envs": CC_ENVS}}  # one panel per environment, trained or not
 
 
 rule cerebellar_control:
@@ -175,6 +176,7 @@ for _figure, _inputs in CC_FIGURES.items():
             pdf=f"{CC.results}/figures/{_figure}.pdf",
         params:
             func=f"icml26.cerebellar_control.rules:figure_{_figure}",
+            **CC_FIGURE_PARAMS.get(_figure, {}),
         log:
             f"{CC.logs}/figure_{_figure}.log",
         benchmark:

@@ -29,6 +29,7 @@ from .residual import CerebellarResidual, GradientResidual, ResidualConfig
 from .rollouts import Frozen, make_env, run
 
 CONTROLLERS = ("base", "cerebellar", "no_meta", "no_inhibitory", "single_timescale", "gradient")
+CONSOLIDATION_COLUMNS = ["env", "fault", "level", "seed", "return_fault", "return_nominal", "weight_change"]
 
 
 def make_controller(name: str, policy: FrozenPolicy, model: ForwardModel, cfg: ResidualConfig, *,
@@ -85,8 +86,6 @@ def run_fault(env_id: str, faults: list[Fault], policy: FrozenPolicy, model: For
     return {"returns": pd.DataFrame(returns), "curves": pd.DataFrame(curves),
             "consolidation": pd.DataFrame(consolidated, columns=CONSOLIDATION_COLUMNS), "cost": pd.DataFrame(cost)}
 
-
-CONSOLIDATION_COLUMNS = ["env", "fault", "level", "seed", "return_fault", "return_nominal", "weight_change"]
 
 
 def _consolidate(env, controller: CerebellarResidual, observations: np.ndarray, policy: FrozenPolicy,

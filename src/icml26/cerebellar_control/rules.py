@@ -13,7 +13,7 @@ from ..common.io import read_csv, read_csvs, read_json, read_npz, require, write
 from . import analysis, base_policy, forward_model, plots
 from . import verdict as verdicts
 from .experiment import CONTROLLERS, run_fault
-from .faults import NOMINAL, Fault
+from .faults import NOMINAL, faults_from_config
 from .residual import ResidualConfig
 from .rollouts import make_env
 
@@ -56,9 +56,7 @@ def adapt(policy: str, model: str, returns: str, curves: str, consolidation: str
     if unknown or "base" not in controllers:
         raise ValueError(f"controllers must include 'base' and come from {CONTROLLERS}; got {controllers}")
     seed_everything(seeds[0])
-    faults = [NOMINAL] if spec is None else [
-        Fault(fault, spec["kind"], float(spec[level]), level, tuple(spec.get("targets", ())))
-        for level in ("moderate", "severe")]
+    faults = [NOMINAL] if spec is None else faults_from_config({fault: spec})
     out = run_fault(env, faults, base_policy.FrozenPolicy.load(read_npz(policy)),
                     forward_model.ForwardModel.load(read_npz(model)), ResidualConfig(**residual),
                     controllers=controllers, seeds=seeds, episodes=episodes, max_steps=max_steps,
@@ -93,8 +91,7 @@ def timing(timings: list[str], summary: str) -> None:
     write_csv(summary, total.assign(seconds_per_step=total.seconds / total.steps))
 
 
-def figure_base_training(curves: list[str], png: str, pdf: str) -> None:
-    envs = [p.replace("\\", "/").rsplit("base_training_", 1)[1].removesuffix(".csv") for p in curves]
+def figure_base_training(curves: list[str], png: str, pdf: str, *, envs: list[str]) -> None:
     save_figure(plots.base_training(read_csvs(curves), envs), png, pdf)
 
 
