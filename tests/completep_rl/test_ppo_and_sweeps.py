@@ -121,13 +121,18 @@ def test_continuous_ppo_is_deterministic_and_reports_mean_actions(task):
 def test_sparse_pendulum_pays_one_exactly_when_upright():
     envs = ppo._envs("SparsePendulum-v1", 2)
     obs, _ = envs.reset(seed=0)
-    seen = set()
-    for _ in range(300):
-        obs, reward, *_ = envs.step(envs.action_space.sample())
-        np.testing.assert_array_equal(reward, (obs[:, 0] >= ppo.UPRIGHT_COS).astype(float))
+    envs.action_space.seed(0)
+    seen, finished = set(), 0
+    for _ in range(300):  # past the 200-step truncation, so the autoreset path is covered too
+        obs, reward, terminated, truncated, info = envs.step(envs.action_space.sample())
+        done = terminated | truncated
+        # same-step autoreset: a finished episode's reward belongs to its final observation
+        last = np.array([info["final_obs"][i] if done[i] else obs[i] for i in range(len(obs))])
+        np.testing.assert_array_equal(reward, (last[:, 0] >= ppo.UPRIGHT_COS).astype(float))
         seen.update(reward.tolist())
+        finished += int(done.sum())
     envs.close()
-    assert seen <= {0.0, 1.0}
+    assert seen <= {0.0, 1.0} and finished == 2
     with pytest.raises(ValueError, match="unknown task"):
         ppo._envs("MountainCar-v0", 1)
 
