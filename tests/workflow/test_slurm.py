@@ -8,7 +8,10 @@ import pytest
 from tests.conftest import ROOT, copy_repository, run, snakemake, tree_digest
 
 pytestmark = [pytest.mark.workflow, pytest.mark.slurm]
-PROFILE = ("--profile", "workflow/profiles/slurm", "--configfile", "config/smoke.yaml")
+# First status check after 7 s instead of the profile's 5 s: a smoke job takes 5-8 s here, and every
+# check that finds nothing finished pushes the next one 10 s further away.
+PROFILE = ("--profile", "workflow/profiles/slurm", "--configfile", "config/smoke.yaml",
+           "--slurm-init-seconds-before-status-checks", "7")
 
 
 @pytest.fixture(scope="module")

@@ -76,6 +76,7 @@ def train(env_id: str, *, steps: int, seed: int, n_envs: int, hidden: list[int],
     from stable_baselines3 import PPO
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.logger import Logger
     from stable_baselines3.common.vec_env import VecNormalize
 
     env = VecNormalize(make_vec_env(env_id, n_envs=n_envs, seed=seed, env_kwargs=env_kwargs or {}),
@@ -85,6 +86,7 @@ def train(env_id: str, *, steps: int, seed: int, n_envs: int, hidden: list[int],
                 policy_kwargs={"net_arch": {"pi": list(hidden), "vf": list(hidden)},
                                "activation_fn": torch_activation, "log_std_init": ppo["log_std_init"]},
                 **{k: v for k, v in ppo.items() if k != "log_std_init"})
+    model.set_logger(Logger(folder=None, output_formats=[]))  # SB3's default makes a log folder in /tmp
     curve: list[dict] = []
     started = time.perf_counter()
 
