@@ -23,6 +23,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from tests.conftest import copy_repository, tool_env  # noqa: E402
+
 # (smoke, quick) targets from each paper's issue; the platform's own targets are written inline below
 TARGETS = {"ski_rental": ("< 30 s", "< 2 min"), "massart_drift": ("< 60 s", "<= 10 min"),
            "dvm_ad": ("< 60 s", "<= 15 min"), "annealed_langevin": ("< 60 s", "<= 15 min"),
@@ -41,8 +44,7 @@ def previous_rows() -> dict[str, tuple[float, str]]:
             if len(cells) == 3 and cells[1].replace(".", "", 1).isdigit():
                 rows[cells[0]] = (float(cells[1]), cells[2])
     return rows
-sys.path.insert(0, str(ROOT))
-from tests.conftest import copy_repository, tool_env  # noqa: E402
+
 
 def timed(args: list[str], cwd: Path) -> float:
     start = time.perf_counter()
@@ -59,26 +61,26 @@ def main() -> None:
     parser.add_argument("--skip-full", action="store_true", help="skip the no-op rebuild (needs every quick run)")
     args = parser.parse_args()
     cores = str(args.cores)
-    rows = []
+    papers = []
+    noop_name = "no-op rebuild of everything (quick)"
     with tempfile.TemporaryDirectory() as tmp:
         repo = copy_repository(Path(tmp) / "icml26")
         dry = [timed(["snakemake", "-n", "--cores", cores], repo) for _ in range(args.repeat)]
-        rows.append(("dry-run of the full DAG (quick)", statistics.median(dry), "< 5 s"))
+        dry_row = ("dry-run of the full DAG (quick)", statistics.median(dry), "< 5 s")
         for paper in args.papers:
             for scale, target in zip(("smoke", "quick"), TARGETS.get(paper, ("", ""))):
                 seconds = timed(["snakemake", paper, "--cores", cores, "--configfile", f"config/{scale}.yaml"], repo)
-                rows.append((f"{paper} {scale} run", seconds, target))
+                papers.append((f"{paper} {scale} run", seconds, target))
         if not args.skip_full:
             timed(["snakemake", "--cores", cores], repo)  # everything else (e.g. the summary) first
             noop = [timed(["snakemake", "--cores", cores], repo) for _ in range(args.repeat)]
-            rows.append(("no-op rebuild of everything (quick)", statistics.median(noop), "< 10 s"))
-    noop_name = "no-op rebuild of everything (quick)"
+            noop_row = (noop_name, statistics.median(noop), "< 10 s")
     previous = previous_rows()
-    if args.skip_full and noop_name in previous:
-        rows.append((noop_name, *previous[noop_name]))
-    measured = {name for name, _, _ in rows}
-    kept = [(name, seconds, target) for name, (seconds, target) in previous.items() if name not in measured]
-    rows = rows[:1] + sorted(rows[1:-1] + kept, key=lambda r: r[0]) + rows[-1:]
+    if args.skip_full:
+        noop_row = (noop_name, *previous.get(noop_name, (float("nan"), "< 10 s")))
+    measured = {name for name, _, _ in papers} | {dry_row[0], noop_name}
+    papers += [(name, seconds, target) for name, (seconds, target) in previous.items() if name not in measured]
+    rows = [dry_row, *sorted(papers), noop_row]
     machine = f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
     lines = [
         "# Platform benchmarks",

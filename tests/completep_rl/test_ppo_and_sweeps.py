@@ -50,16 +50,18 @@ def test_optimal_lr_and_shift_on_a_constructed_sweep():
                              "final_return": 10.0 if lr == best else 1.0, "auc": 1.0, "flops": 1.0})
     opt = sweeps.optimal_lr(pd.DataFrame(rows), lrs)
     assert opt.set_index("width")["grid_index"].to_dict() == {64: 1, 256: 0}
+    assert opt.set_index("width")["at_grid_edge"].to_dict() == {64: False, 256: True}
     assert int(sweeps.transfer(opt)["shift"].iloc[0]) == 1
 
 
 def test_transfer_claim_needs_completep_to_transfer_and_the_others_not_to():
     opt = pd.DataFrame({"task": ["t"] * 3, "parameterisation": ["sp", "completep", "ntk"], "width": [64] * 3,
-                        "optimal_lr": [1e-3] * 3})
+                        "optimal_lr": [1e-3] * 3, "at_grid_edge": [False, True, False]})
     ok = pd.DataFrame({"task": ["t"] * 3, "parameterisation": ["sp", "completep", "ntk"], "shift": [3, 0, 2]})
     assert verdict.lr_transfers(ok, opt).holds is True
     assert verdict.lr_transfers(ok.assign(shift=[3, 2, 2]), opt).holds is False
     assert verdict.lr_transfers(ok.assign(shift=[1, 0, 2]), opt).holds is False
+    assert verdict.lr_transfers(ok, opt).measured["optima_at_grid_edge"] == ["t/completep/w64"]
 
 
 def test_coordinate_claim_fails_on_a_sloped_hidden_layer():

@@ -36,6 +36,8 @@ def optimal_lr(runs: pd.DataFrame, lrs: list[float]) -> pd.DataFrame:
     best = mean.loc[mean.groupby(["task", "parameterisation", "width"], sort=True)["final_return"].idxmax()]
     best = best.rename(columns={"lr": "optimal_lr", "final_return": "best_final_return"})
     best["grid_index"] = [int(np.argmin(np.abs(np.log(lrs) - np.log(v)))) for v in best["optimal_lr"]]
+    # an optimum on the grid's edge is censored: the true optimum may lie beyond it, hiding a shift
+    best["at_grid_edge"] = best["grid_index"].isin([0, len(lrs) - 1])
     return best.reset_index(drop=True)
 
 
