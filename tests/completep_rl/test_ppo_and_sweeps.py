@@ -19,6 +19,11 @@ def test_ppo_is_deterministic_and_reports_probe_outputs():
     np.testing.assert_array_equal(one["gram"], two["gram"])
     assert one["probe_probs"].shape == (8, 2) and np.allclose(one["probe_probs"].sum(1), 1)
     assert one["gram"].shape == (8, 8) and len(one["curve"]) == 1024 // (4 * 64)
+    np.testing.assert_array_equal(one["episodes"], two["episodes"])
+    # CartPole pays 1 per step: finished episodes cannot hold more steps than were taken
+    assert len(one["episodes"]) > 0 and one["episodes"].sum() <= 1024 and one["episodes"].min() >= 1
+    finite = one["curve"][np.isfinite(one["curve"])]
+    assert one["episodes"].min() <= finite.min() and finite.max() <= one["episodes"].max()
 
 
 def test_ppo_learns_cartpole():
@@ -38,6 +43,16 @@ def test_linear_cka_is_one_for_the_same_features_and_invariant_to_scale_and_rota
     other = rng.normal(size=(20, 6))
     other -= other.mean(0)
     assert sweeps.linear_cka(k, other @ other.T) < 0.8
+
+
+def test_final_return_counts_episodes_not_rollouts():
+    # a failing Acrobot run: 500-step episodes, so most rollouts (and the last ones) finish none
+    curve = np.array([np.nan, -500.0, np.nan, np.nan, -500.0, np.nan, np.nan, np.nan])
+    failing = sweeps.run_row(curve, np.full(32, -500.0))
+    assert failing == {"final_return": -500.0, "auc": -500.0}
+    recent = np.concatenate([np.zeros(40), np.arange(sweeps.FINAL_EPISODES, dtype=float)])
+    assert sweeps.run_row(curve, recent)["final_return"] == (sweeps.FINAL_EPISODES - 1) / 2
+    assert np.isnan(sweeps.run_row(curve, np.array([]))["final_return"])
 
 
 def test_optimal_lr_and_shift_on_a_constructed_sweep():

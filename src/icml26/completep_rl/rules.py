@@ -36,13 +36,13 @@ def train_runs(runs: str, timing: str, *, task: str, parameterisation: str, widt
     arrays, rows = {}, []
     for seed in seeds:
         out = ppo.train(task, parameterisation, width, lr, seed, cfg, probes, device=where)
-        arrays.update({f"{seed}/curve": out["curve"], f"{seed}/probe_probs": out["probe_probs"],
-                       f"{seed}/gram": out["gram"]})
+        arrays.update({f"{seed}/curve": out["curve"], f"{seed}/episodes": out["episodes"],
+                       f"{seed}/probe_probs": out["probe_probs"], f"{seed}/gram": out["gram"]})
         arrays["steps"] = out["steps"]
         rows.append({"task": task, "parameterisation": parameterisation, "width": width, "lr": lr, "seed": seed,
                      "seconds": out["seconds"], "seconds_per_step": out["seconds"] / out["steps"][-1]})
         print(f"{task} {parameterisation} width {width} lr {lr:g} seed {seed}: final return "
-              f"{sweeps.run_row(out['curve'])['final_return']:.1f} ({out['seconds']:.1f} s)", flush=True)
+              f"{sweeps.run_row(out['curve'], out['episodes'])['final_return']:.1f} ({out['seconds']:.1f} s)", flush=True)
         arrays[f"{seed}/flops"] = np.array(out["flops"])
     write_npz(runs, **arrays)
     write_csv(timing, pd.DataFrame(rows))
@@ -67,11 +67,17 @@ def summarise(runs: list[str], table: str, optimum: str, transfer: str, efficien
             for seed in seeds:
                 curve = data[f"{seed}/curve"]
                 rows.append({"task": task, "parameterisation": param, "width": width, "lr": lr, "seed": seed,
-                             "flops": float(np.ravel(data[f"{seed}/flops"])[0]), **sweeps.run_row(curve)})
+                             "flops": float(np.ravel(data[f"{seed}/flops"])[0]),
+                             **sweeps.run_row(curve, data[f"{seed}/episodes"])})
                 probes[(task, param, width, lr, seed)] = (data[f"{seed}/probe_probs"], data[f"{seed}/gram"])
                 curve_rows += [{"task": task, "parameterisation": param, "width": width, "lr": lr, "seed": seed,
                                 "steps": int(s), "return": float(r)} for s, r in zip(steps, curve)]
     frame = pd.DataFrame(rows).sort_values(["task", "parameterisation", "width", "lr", "seed"]).reset_index(drop=True)
+    unfinished = frame[frame["final_return"].isna()]
+    if len(unfinished):  # averaging over the other seeds would silently favour this learning rate
+        first = unfinished.iloc[0]
+        raise ValueError(f"{len(unfinished)} run(s) finished no episode, e.g. {first.task} {first.parameterisation} "
+                         f"width {first.width} lr {first.lr:g} seed {first.seed}: raise completep_rl.ppo.total_steps")
     write_csv(table, frame)
     best = sweeps.optimal_lr(frame, lrs)
     write_csv(optimum, best)

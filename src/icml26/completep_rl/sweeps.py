@@ -2,8 +2,11 @@
 
 Definitions (ours; the spec names the measurements, not the formulas):
 
-- a run's *final return* is the mean episode return over the last quarter of its rollouts, its
-  *AUC* the mean over all rollouts (reward efficiency: area under the return-vs-steps curve);
+- a run's *final return* is the mean return of its last ``FINAL_EPISODES`` finished episodes (all of
+  them if fewer finished); its *AUC* the mean of the learning curve over all rollouts (reward
+  efficiency: area under the return-vs-steps curve). Counting episodes rather than rollouts matters:
+  a rollout window can end no episode at all, both for a failing Acrobot agent (500-step episodes) and
+  for a CartPole agent that balances to the time limit, and dropping such runs would bias the mean;
 - the *optimal learning rate* of (task, parameterisation, width) maximises the mean final return over
   seeds; its *shift* across widths is (largest - smallest grid index of the optimum), in grid steps;
 - *efficiency* at one width is the best AUC over the learning rates (mean over seeds); compute is
@@ -22,12 +25,12 @@ import pandas as pd
 from .ppo import is_continuous
 
 CONTINUOUS_AGREEMENT = 0.1
+FINAL_EPISODES = 16   # one per environment at the configured 16 parallel environments
 
 
-def run_row(curve: np.ndarray) -> dict:
-    quarter = max(1, len(curve) // 4)
-    tail = curve[-quarter:]
-    return {"final_return": float(np.nanmean(tail)) if np.isfinite(tail).any() else np.nan,
+def run_row(curve: np.ndarray, episodes: np.ndarray) -> dict:
+    """Final return and AUC of one run; NaN only if it finished no episode (see ``summarise``)."""
+    return {"final_return": float(np.mean(episodes[-FINAL_EPISODES:])) if len(episodes) else np.nan,
             "auc": float(np.nanmean(curve)) if np.isfinite(curve).any() else np.nan}
 
 
