@@ -39,7 +39,7 @@ def lr_transfers(transfer: pd.DataFrame, optimum: pd.DataFrame) -> Claim:
                                           for r in optimum.itertuples() if r.at_grid_edge]},
         comparator="all",
         holds=holds,
-        note="optimum = learning rate with the best mean final return over seeds (last quarter of training); "
+        note="optimum = learning rate with the best mean final return over seeds (last 16 finished episodes); "
              "an optimum on the grid's edge (optima_at_grid_edge) may hide a larger shift",
     )
 
