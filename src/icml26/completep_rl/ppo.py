@@ -16,10 +16,10 @@ of upright (cos theta >= 0.95), else 0 (the dense torque and angle costs are dro
 whose per-group rates come from the parameterisation.
 
 ``train`` returns the learning curve (mean return of the episodes finished in each rollout), the
-return of every finished episode in the order they finished, the FLOP count (analytic: 2 x parameters per sample forward, 6 x per sample trained) and, on a fixed set
-of probe observations, the final action probabilities (continuous: mean actions in [-1, 1]) and the Gram
-matrix of the actor's last hidden features (what the width-consistency analysis compares; CKA needs only
-Gram matrices).
+return of every finished episode in the order they finished, the FLOP count (analytic: 2 x parameters
+per sample forward, 6 x per sample trained) and, on a fixed set of probe observations, the final action
+probabilities (continuous: mean actions in [-1, 1]) and the Gram matrix of the actor's last hidden
+features (what the width-consistency analysis compares; CKA needs only Gram matrices).
 """
 
 from __future__ import annotations
@@ -204,5 +204,6 @@ def train(task: str, parameterisation: str, width: int, lr: float, seed: int, cf
         h = feats[-2].double()
         h = h - h.mean(dim=0, keepdim=True)
         gram = (h @ h.T).cpu().numpy()
-    return {"curve": np.array(curve), "episodes": np.array(episodes), "steps": (np.arange(1, updates + 1) * batch), "seconds": seconds,
-            "flops": float(samples * flops_per_sample * (1 + 3 * cfg.epochs)), "probe_probs": probs, "gram": gram}
+    return {"curve": np.array(curve), "episodes": np.array(episodes), "steps": np.arange(1, updates + 1) * batch,
+            "seconds": seconds, "flops": float(samples * flops_per_sample * (1 + 3 * cfg.epochs)),
+            "probe_probs": probs, "gram": gram}

@@ -41,8 +41,9 @@ def train_runs(runs: str, timing: str, *, task: str, parameterisation: str, widt
         arrays["steps"] = out["steps"]
         rows.append({"task": task, "parameterisation": parameterisation, "width": width, "lr": lr, "seed": seed,
                      "seconds": out["seconds"], "seconds_per_step": out["seconds"] / out["steps"][-1]})
-        print(f"{task} {parameterisation} width {width} lr {lr:g} seed {seed}: final return "
-              f"{sweeps.run_row(out['curve'], out['episodes'])['final_return']:.1f} ({out['seconds']:.1f} s)", flush=True)
+        final = sweeps.run_row(out["curve"], out["episodes"])["final_return"]
+        print(f"{task} {parameterisation} width {width} lr {lr:g} seed {seed}: final return {final:.1f} "
+              f"({out['seconds']:.1f} s)", flush=True)
         arrays[f"{seed}/flops"] = np.array(out["flops"])
     write_npz(runs, **arrays)
     write_csv(timing, pd.DataFrame(rows))

@@ -25,7 +25,7 @@ import pandas as pd
 from .ppo import is_continuous
 
 CONTINUOUS_AGREEMENT = 0.1
-FINAL_EPISODES = 16   # one per environment at the configured 16 parallel environments
+FINAL_EPISODES = 16   # a fixed window (at quick and paper scale one episode per parallel environment)
 
 
 def run_row(curve: np.ndarray, episodes: np.ndarray) -> dict:
