@@ -11,7 +11,7 @@ PAPER ?=
 CONFIG := --configfile config/$(SCALE).yaml
 STAGES ?= $(if $(PAPER),$(PAPER)@$(SCALE),)
 
-.PHONY: setup system-deps venv run smoke paper report test test-fast pull push slurm bench clean
+.PHONY: setup system-deps venv run smoke paper report test test-fast pull push slurm bench docs dvc-stages clean
 
 setup: system-deps venv  ## system packages (SLURM, munge) and the Python environment
 
@@ -58,6 +58,12 @@ push:
 
 slurm:  ## the same DAG through SLURM (workflow/profiles/slurm)
 	$(BIN)/snakemake --profile workflow/profiles/slurm $(CONFIG) $(PAPER)
+
+docs:  ## README's papers table from the docs pages, committed verdicts and benchmarks/RESULTS.md
+	$(BIN)/python -m icml26.common.docs
+
+dvc-stages:  ## dvc.yaml from workflow/papers.yaml
+	$(BIN)/python -m icml26.common.registry dvc
 
 bench:  ## platform benchmarks -> benchmarks/RESULTS.md
 	$(BIN)/python benchmarks/measure.py $(if $(PAPERS),--papers $(PAPERS),)

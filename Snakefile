@@ -16,21 +16,21 @@ report: "workflow/report/workflow.rst"
 
 
 include: "workflow/rules/common.smk"
-include: "workflow/rules/ski_rental.smk"
-include: "workflow/rules/massart_drift.smk"
-include: "workflow/rules/dvm_ad.smk"
-include: "workflow/rules/annealed_langevin.smk"
-include: "workflow/rules/cox_subgroups.smk"
-include: "workflow/rules/manifold_microscope.smk"
-include: "workflow/rules/seizure_benchmark.smk"
-include: "workflow/rules/completep_rl.smk"
-include: "workflow/rules/cerebellar_control.smk"
+
+
+for _paper in registered_papers(workflow.basedir):  # workflow/papers.yaml
+
+    include: f"workflow/rules/{_paper.slug}.smk"
+
+
 include: "workflow/rules/summary.smk"
 
 
+complete_rules()  # log, benchmark and code inputs of every rule that calls a function
+
+
 rule all:
-    """Every registered paper at the configured scale, and the summary of verdicts."""
+    """Every registered paper at the configured scale, and the summary of verdicts (for --report: what is built)."""
     default_target: True
     input:
-        rules.summary.output.summary,
-        [getattr(rules, slug).input for slug in PAPERS],
+        built_only(rules.summary.output.summary, *[getattr(rules, slug).input for slug in PAPERS]),

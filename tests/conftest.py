@@ -48,8 +48,11 @@ def tool_env() -> dict[str, str]:
     return env
 
 
-def run(args: list[str], cwd: Path, check: bool = True, timeout: int = 900) -> subprocess.CompletedProcess:
-    """Run a command from the venv; on failure show its output."""
+GUARD = 3600  # seconds: a hung command is stopped, a slow machine never is (no wall-clock assertion)
+
+
+def run(args: list[str], cwd: Path, check: bool = True, timeout: int = GUARD) -> subprocess.CompletedProcess:
+    """Run a command from the venv; on failure show its output. ``timeout`` only guards against a hang."""
     proc = subprocess.run(
         [str(BIN / args[0]) if (BIN / args[0]).exists() else args[0], *args[1:]],
         cwd=cwd, env=tool_env(), capture_output=True, text=True, timeout=timeout,
@@ -63,11 +66,17 @@ def snakemake(cwd: Path, *args: str, check: bool = True) -> subprocess.Completed
     return run(["snakemake", *args], cwd, check=check)
 
 
+MEASURED = "timing"  # results/<scale>/<slug>/timing/: wall-clock measurements, never byte-identical
+
+
 def tree_digest(*roots: Path) -> dict[str, str]:
-    """sha256 of every file under the given folders, keyed by path relative to its root's parent."""
+    """sha256 of every file under the given folders, keyed by path relative to its root's parent.
+
+    Measured outputs (a ``timing/`` folder, docs/ARCHITECTURE.md) are left out: they differ run to run.
+    """
     digest = {}
     for root in roots:
-        for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        for path in sorted(p for p in root.rglob("*") if p.is_file() and MEASURED not in p.relative_to(root).parts):
             digest[str(path.relative_to(root.parent))] = hashlib.sha256(path.read_bytes()).hexdigest()
     return digest
 

@@ -37,7 +37,7 @@ def outputs(tmp_path_factory):
     rules.particle_tables(summaries, trajectories, f["modes"], f["errors"], f["traj"])
     rules.annealing_sweep(f["sweep"], problem=PROBLEM, d=4, n=300, c_rate=2.0, p_rate=1.0, tau0=100.0,
                           horizons=[10.0, 50.0], step=1.0, seed=0)
-    rules.timing(timings, f["timing"])
+    rules.timing(timings, f["timing"], str(d / "machine.json"))
     rules.verdict(f["kl"], f["need"], f["errors"], f["modes"], f["sweep"], f["oracles"], f["claims"], f["metrics"],
                   reference_smoothing="trace_class", fast_preconditioner="fast")
     for name, inputs in dict(kl_vs_dimension=[f["kl"]], horizons=[f["curves"], f["need"]], step_sizes=[f["steps"]],

@@ -3,17 +3,16 @@
 from pathlib import Path
 
 import pytest
-import yaml
 
 from icml26.cerebellar_control import rules
-from icml26.common.config import ConfigError, validate
+from icml26.common.config import ConfigError, paper_section, validate
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "workflow" / "schemas" / "cerebellar_control.schema.yaml"
 
 
 def section() -> dict:
-    return yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["cerebellar_control"]
+    return paper_section(ROOT / "config" / "papers" / "cerebellar_control.yaml", "quick")
 
 
 def test_shipped_config_is_valid():

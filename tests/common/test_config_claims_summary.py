@@ -6,8 +6,9 @@ import pytest
 import yaml
 
 from icml26.common.claims import Claim, read_claims, write_claims
-from icml26.common.config import ConfigError, validate
+from icml26.common.config import ConfigError, merged, paper_section, validate
 from icml26.common.device import resolve_device
+from icml26.common.registry import SCALES, papers
 from icml26.common.summary import build_summary
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,18 +19,34 @@ def load(name):
     return yaml.safe_load((ROOT / "config" / name).read_text())
 
 
-def test_shipped_configs_are_valid():
-    base = load("config.yaml")
-    validate(base, SCHEMAS / "config.schema.yaml")
-    for overlay in ("smoke.yaml", "quick.yaml", "paper.yaml"):
-        merged = {**base, **load(overlay)}
-        merged["ski_rental"] = {**base["ski_rental"], **load(overlay).get("ski_rental", {})}
-        validate(merged, SCHEMAS / "config.schema.yaml")
-        validate(merged["ski_rental"], SCHEMAS / "ski_rental.schema.yaml", prefix="ski_rental")
+def section(slug, scale="quick"):
+    return paper_section(ROOT / "config" / "papers" / f"{slug}.yaml", scale)
+
+
+@pytest.mark.parametrize("scale", SCALES)
+def test_shipped_configs_are_valid_for_every_paper_and_scale(scale):
+    top = {**load("config.yaml"), **load(f"{scale}.yaml")}
+    assert top["scale"] == scale
+    validate(top, SCHEMAS / "config.schema.yaml")
+    for paper in papers(ROOT):
+        validate(section(paper.slug, scale), SCHEMAS / f"{paper.slug}.schema.yaml", prefix=paper.slug)
+
+
+def test_paper_sections_merge_like_snakemake_config_files(tmp_path):
+    assert merged({"a": {"x": 1, "y": [1, 2]}, "b": 1}, {"a": {"y": [3]}, "c": 2}) == \
+        {"a": {"x": 1, "y": [3]}, "b": 1, "c": 2}
+    path = tmp_path / "p.yaml"
+    path.write_text("quick: {n: 10, grid: {low: 1, high: 5}}\nsmoke: {n: 2}\n")
+    assert paper_section(path, "smoke") == {"n": 2, "grid": {"low": 1, "high": 5}}
+    assert paper_section(path, "paper") == {"n": 10, "grid": {"low": 1, "high": 5}}  # no paper overlay
+    assert paper_section(path, "smoke", {"grid": {"high": 9}}) == {"n": 2, "grid": {"low": 1, "high": 9}}
+    path.write_text("quick: {n: 10}\nsmok: {n: 2}\n")
+    with pytest.raises(ConfigError, match="smok"):
+        paper_section(path, "smoke")
 
 
 def test_errors_name_the_offending_keys():
-    cfg = load("config.yaml")["ski_rental"]
+    cfg = section("ski_rental")
     cfg["B_values"] = [1, 20]
     cfg["lambdas"] = [0.5, 1.5]
     with pytest.raises(ConfigError) as err:
@@ -67,6 +84,25 @@ def test_summary_lists_every_claim_with_its_verdict(tmp_path):
     assert "| paper_b | paper_b_c | s | 2 | 1.5 | **does not hold** |" in text
     assert text.index("paper_a") < text.index("paper_b")
     assert "1 hold, 1 do not hold, 0 not evaluated." in text
+
+
+def test_wall_clock_claims_go_to_the_measured_summary_with_their_machine(tmp_path):
+    from icml26.common.timing import interleaved, machine, medians
+
+    write_claims(tmp_path / "p" / "claims.json", [Claim("c", "s", 1.0, 1.0, "<=", True)])
+    seconds = interleaved({"fast": lambda: None, "slow": lambda: sum(range(20000))}, repeats=5)
+    assert [len(v) for v in seconds.values()] == [5, 5] and medians(seconds)["fast"] < medians(seconds)["slow"]
+    speed_up = medians(seconds)["slow"] / medians(seconds)["fast"]
+    write_claims(tmp_path / "p" / "timing" / "claims.json",
+                 [Claim("speed", "slow/fast >= 2", 2.0, speed_up, ">=", speed_up >= 2, details={"machine": machine()})])
+    out, timed = tmp_path / "summary.md", tmp_path / "timing" / "summary.md"
+    build_summary([tmp_path / "p" / "claims.json"], out, scale="smoke",
+                  timing_claims=[tmp_path / "p" / "timing" / "claims.json"], timing_summary=timed)
+    assert "speed" not in out.read_text() and "`timing/summary.md`" in out.read_text()
+    row = [line for line in timed.read_text().splitlines() if line.startswith("| p | speed |")][0]
+    assert "(measured)" in row and f"{machine()['cores']} cores" in row
+    build_summary([tmp_path / "p" / "claims.json"], out, scale="smoke", timing_summary=timed)
+    assert "no paper makes a wall-clock claim" in timed.read_text()
 
 
 def test_device_setting():

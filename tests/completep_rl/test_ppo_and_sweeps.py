@@ -103,7 +103,7 @@ def test_rule_functions_end_to_end(tmp_path):
     rules.coordinate_check(str(tmp_path / "coord.csv"), str(tmp_path / "slopes.csv"),
                            parameterisations=["sp", "completep", "ntk"], widths=[64, 128], seeds=[0], depth=1, steps=2,
                            lr=0.01, base_width=64)
-    rules.timing(timings, str(tmp_path / "timing.csv"))
+    rules.timing(timings, str(tmp_path / "timing.csv"), str(tmp_path / "machine.json"))
     rules.verdict(str(tmp_path / "slopes.csv"), out["transfer"], out["optimum"], out["efficiency"], out["consistency"],
                   str(tmp_path / "claims.json"), str(tmp_path / "metrics.json"))
     for name, fn, kw in (("coordinate_check", rules.figure_coordinate_check, {"table": str(tmp_path / "coord.csv")}),

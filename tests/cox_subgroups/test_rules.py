@@ -36,7 +36,7 @@ def test_pipeline_functions_end_to_end(tmp_path):
                          seed=0, test_size=0.3, methods=METHODS, settings=SETTINGS)
     rules.case_study_table(case_runs, f["cs"])
     rules.tables(syn, real, f["s"], f["r"])
-    rules.timing(timings, f["t"])
+    rules.timing(timings, f["t"], str(tmp_path / "machine.json"))
     rules.verdict(f["s"], f["r"], f["cs"], f["c"], f["m"])
     rules.figure_synthetic(f["s"], str(tmp_path / "a.png"), str(tmp_path / "a.pdf"))
     rules.figure_pareto(f["r"], str(tmp_path / "b.png"), str(tmp_path / "b.pdf"))

@@ -66,7 +66,7 @@ def pipeline(tmp_path_factory):
                        baselines=["KNN", "IForest"], epsilon=0.1)
     f = {k: str(d / f"{k}.csv") for k in ("per_dataset", "leaderboard", "ablation")}
     rules.summarise(aurocs, f["per_dataset"], f["leaderboard"], f["ablation"])
-    rules.timing(timings, str(d / "fit_seconds.csv"))
+    rules.timing(timings, str(d / "fit_seconds.csv"), str(d / "machine.json"))
     rules.verdict(f["leaderboard"], f["ablation"], str(d / "claims.json"), str(d / "metrics.json"))
     return d, f
 

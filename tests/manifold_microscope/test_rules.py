@@ -15,7 +15,7 @@ def test_accuracy_pipeline(tmp_path):
         rules.estimator_accuracy(tables[-1], timings[-1], toy=toy, grid_sizes=[16, 32], D=6, order=4,
                                  reach_samples=10, k=20, max_baseline_points=500, seed=0)
     rules.accuracy_table(tables, str(tmp_path / "all.csv"))
-    rules.timing(timings, str(tmp_path / "time.csv"))
+    rules.timing(timings, str(tmp_path / "time.csv"), str(tmp_path / "machine.json"))
     slices = []
     for shape in ("square", "heart"):
         slices.append(str(tmp_path / f"{shape}.npz"))

@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from tests.conftest import ROOT, copy_repository, run, snakemake, tree_digest
+from tests.conftest import GUARD, ROOT, copy_repository, run, snakemake, tree_digest
 
 pytestmark = [pytest.mark.workflow, pytest.mark.slurm]
 # First status check after 7 s instead of the profile's 5 s: a smoke job takes 5-8 s here, and every
@@ -20,7 +20,7 @@ def cluster():
         if os.environ.get("CI"):
             pytest.fail("CI must run the SLURM test: install slurm-wlm and munge (make system-deps) and run as root")
         pytest.skip("needs root and Debian's slurm-wlm + munge (make system-deps)")
-    run(["bash", str(ROOT / "scripts" / "slurm_cluster.sh"), "start"], ROOT, timeout=120)
+    run(["bash", str(ROOT / "scripts" / "slurm_cluster.sh"), "start"], ROOT, timeout=GUARD)
 
 
 def test_slurm_run_is_byte_identical_to_the_local_run(cluster, smoke_run, tmp_path):

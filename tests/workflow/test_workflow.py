@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from tests.conftest import BIN, copy_repository, snakemake, tool_env, tree_digest
+from tests.conftest import BIN, GUARD, copy_repository, snakemake, tool_env, tree_digest
 
 pytestmark = pytest.mark.workflow
 SMOKE = ("--configfile", "config/smoke.yaml")
@@ -81,6 +81,30 @@ def test_changing_a_parameter_reruns_only_its_dependents(smoke_run):
         assert f"rule {unaffected}:" not in out
 
 
+def edited(path, dry_run):
+    """Append a comment to a source file, return ``dry_run()``'s output, restore the file's bytes."""
+    original = path.read_bytes()
+    path.write_bytes(original + b"\n# an edit\n")
+    try:
+        return dry_run()
+    finally:
+        path.write_bytes(original)
+
+
+def planned_rules(out):
+    return {line.split()[1].rstrip(":") for line in out.splitlines() if line.startswith("rule ")}
+
+
+def test_editing_a_plotting_module_reruns_only_that_paper_s_figure_jobs(smoke_run):
+    plots = smoke_run / "src" / "icml26" / "ski_rental" / "plots.py"
+    out = edited(plots, lambda: snakemake(smoke_run, "ski_rental", "-n", "--cores", "2", *SMOKE).stdout)
+    assert planned_rules(out) == {"ski_rental_figure_pareto", "ski_rental_figure_error", "ski_rental"}
+    verdict = smoke_run / "src" / "icml26" / "ski_rental" / "verdict.py"
+    out = edited(verdict, lambda: snakemake(smoke_run, "ski_rental", "-n", "--cores", "2", *SMOKE).stdout)
+    assert planned_rules(out) == {"ski_rental_verdict", "ski_rental"}
+    assert "Nothing to be done" in snakemake(smoke_run, "ski_rental", "-n", "--cores", "2", *SMOKE).stdout
+
+
 def test_html_report(smoke_run):
     # (the summary, which needs every paper's verdict, is tested in test_papers.py on its full smoke run)
     snakemake(smoke_run, "ski_rental", "--cores", "1", *SMOKE, "--report", "report.html")
@@ -95,11 +119,11 @@ def test_interrupted_run_resumes_to_identical_outputs(smoke_run, tmp_path):
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
     )
     marker = repo / "logs" / "smoke" / "ski_rental" / "policies.log"
-    deadline = time.time() + 120
+    deadline = time.time() + GUARD  # a guard against a hang, not a time limit
     while not marker.exists() and time.time() < deadline and proc.poll() is None:
         time.sleep(0.05)
     os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C would
-    proc.wait(timeout=120)
+    proc.wait(timeout=GUARD)
     partial = repo / "data" / "smoke" / "ski_rental" / "policies.csv"
     assert not partial.exists() or partial.read_bytes() == (smoke_run / "data/smoke/ski_rental/policies.csv").read_bytes()
     snakemake(repo, "ski_rental", "--cores", "2", *SMOKE, "--rerun-incomplete")

@@ -5,7 +5,6 @@
 # Each rule calls one function of icml26.annealed_langevin.rules (see docs/ARCHITECTURE.md).
 
 AL = register("annealed_langevin")
-AL_CODE = paper_code("annealed_langevin")
 AL_SPEC = AL.cfg["spectrum"]
 AL_FACT = AL.cfg["factorised"]
 AL_PART = AL.cfg["particles"]
@@ -45,12 +44,10 @@ rule annealed_langevin:
         paper_outputs(AL),
         expand(f"{AL.results}/figures/{{name}}.png",
                name=["kl_vs_dimension", "horizons", "step_sizes", "mode_weights", "annealing_time"]),
-        f"{AL.bench}/step_seconds.csv",
+        f"{AL.timing}/step_seconds.csv",
 
 
 rule annealed_langevin_factorised:
-    input:
-        *AL_CODE,
     output:
         table=al_report("tables/factorised_kl.csv", "factorised_kl"),
     params:
@@ -58,18 +55,11 @@ rule annealed_langevin_factorised:
         misspecification=AL.cfg["misspecification"],
         **AL_OPERATORS,
         **{k: AL_FACT[k] for k in ("dims", "tau0", "horizon", "n_steps")},
-    log:
-        f"{AL.logs}/factorised.log",
-    benchmark:
-        f"{AL.bench}/factorised.tsv"
-    threads: paper_threads(AL)
     script:
         CALL
 
 
 rule annealed_langevin_horizons:
-    input:
-        *AL_CODE,
     output:
         curves=al_report("tables/kl_vs_horizon.csv", "kl_vs_horizon"),
         table=al_report("tables/horizons.csv", "horizons_table"),
@@ -77,18 +67,11 @@ rule annealed_langevin_horizons:
         func="icml26.annealed_langevin.rules:horizons",
         **AL_OPERATORS,
         **{k: AL_FACT[k] for k in ("dims", "tau0", "epsilon", "horizon_grid")},
-    log:
-        f"{AL.logs}/horizons.log",
-    benchmark:
-        f"{AL.bench}/horizons.tsv"
-    threads: paper_threads(AL)
     script:
         CALL
 
 
 rule annealed_langevin_step_sizes:
-    input:
-        *AL_CODE,
     output:
         table=al_report("tables/step_sizes.csv", "step_sizes_table"),
     params:
@@ -96,18 +79,11 @@ rule annealed_langevin_step_sizes:
         smoothing_name=AL.cfg["reference_smoothing"],
         **AL_OPERATORS,
         **{k: AL_FACT[k] for k in ("dims", "tau0", "horizon", "step_sizes")},
-    log:
-        f"{AL.logs}/step_sizes.log",
-    benchmark:
-        f"{AL.bench}/step_sizes.tsv"
-    threads: paper_threads(AL)
     script:
         CALL
 
 
 rule annealed_langevin_oracles:
-    input:
-        *AL_CODE,
     output:
         table=al_report("tables/oracles.csv", "oracles"),
     params:
@@ -116,22 +92,15 @@ rule annealed_langevin_oracles:
         coordinates=AL_FACT["oracle_coordinates"],
         **AL_OPERATORS,
         **{k: AL_FACT[k] for k in ("tau0", "horizon")},
-    log:
-        f"{AL.logs}/oracles.log",
-    benchmark:
-        f"{AL.bench}/oracles.tsv"
-    threads: paper_threads(AL)
     script:
         CALL
 
 
 rule annealed_langevin_particles:
-    input:
-        *AL_CODE,
     output:
         summary=f"{AL.data}/particles/{{method}}_d{{d}}.csv",
         trajectory=f"{AL.data}/particles/{{method}}_d{{d}}_trajectory.csv",
-        timing=f"{AL.bench}/step_seconds/{{method}}_d{{d}}.csv",
+        timing=f"{AL.timing}/step_seconds/{{method}}_d{{d}}.csv",
     wildcard_constraints:
         method="|".join(AL_METHODS),
         d=r"\d+",
@@ -142,10 +111,6 @@ rule annealed_langevin_particles:
         problem=AL_PROBLEM,
         **AL_RATES,
         **{k: AL_PART[k] for k in ("n", "tau0", "horizon", "n_steps", "observe", "plain_init_mode", "seed")},
-    log:
-        f"{AL.logs}/particles_{{method}}_d{{d}}.log",
-    benchmark:
-        f"{AL.bench}/particles_{{method}}_d{{d}}.tsv"
     threads: paper_threads(AL)
     resources:
         **AL.cfg["resources"],
@@ -155,7 +120,6 @@ rule annealed_langevin_particles:
 
 rule annealed_langevin_particle_tables:
     input:
-        *AL_CODE,
         summaries=expand(f"{AL.data}/particles/{{method}}_d{{d}}.csv", method=AL_METHODS, d=AL_DIMS),
         trajectories=expand(f"{AL.data}/particles/{{method}}_d{{d}}_trajectory.csv", method=AL_METHODS, d=AL_DIMS),
     output:
@@ -164,18 +128,11 @@ rule annealed_langevin_particle_tables:
         trajectory=al_report("tables/mode_weight_trajectories.csv", "mode_weight_trajectories"),
     params:
         func="icml26.annealed_langevin.rules:particle_tables",
-    log:
-        f"{AL.logs}/particle_tables.log",
-    benchmark:
-        f"{AL.bench}/particle_tables.tsv"
-    threads: paper_threads(AL)
     script:
         CALL
 
 
 rule annealed_langevin_annealing_sweep:
-    input:
-        *AL_CODE,
     output:
         table=al_report("tables/annealing_time.csv", "annealing_time_table"),
     params:
@@ -186,10 +143,6 @@ rule annealed_langevin_annealing_sweep:
         n=AL_PART["n"],
         tau0=AL_PART["tau0"],
         seed=AL_PART["seed"],
-    log:
-        f"{AL.logs}/annealing_sweep.log",
-    benchmark:
-        f"{AL.bench}/annealing_sweep.tsv"
     threads: paper_threads(AL)
     resources:
         **AL.cfg["resources"],
@@ -199,17 +152,12 @@ rule annealed_langevin_annealing_sweep:
 
 rule annealed_langevin_timing:
     input:
-        *AL_CODE,
-        timings=expand(f"{AL.bench}/step_seconds/{{method}}_d{{d}}.csv", method=AL_METHODS, d=AL_DIMS),
+        timings=expand(f"{AL.timing}/step_seconds/{{method}}_d{{d}}.csv", method=AL_METHODS, d=AL_DIMS),
     output:
-        summary=f"{AL.bench}/step_seconds.csv",
+        summary=f"{AL.timing}/step_seconds.csv",
+        machine=f"{AL.timing}/machine.json",
     params:
         func="icml26.annealed_langevin.rules:timing",
-    log:
-        f"{AL.logs}/timing.log",
-    benchmark:
-        f"{AL.bench}/timing.tsv"
-    threads: paper_threads(AL)
     script:
         CALL
 
@@ -231,7 +179,6 @@ for _name, _inputs in AL_FIGURES.items():
         name:
             f"annealed_langevin_figure_{_name}"
         input:
-            *AL_CODE,
             **_inputs,
         output:
             png=al_report(f"figures/{_name}.png", _name, sub="figures"),
@@ -239,18 +186,12 @@ for _name, _inputs in AL_FIGURES.items():
         params:
             func=f"icml26.annealed_langevin.rules:figure_{_name}",
             **({"epsilon": AL_FACT["epsilon"]} if _name == "horizons" else {}),
-        log:
-            f"{AL.logs}/figure_{_name}.log",
-        benchmark:
-            f"{AL.bench}/figure_{_name}.tsv"
-        threads: paper_threads(AL)
         script:
             CALL
 
 
 rule annealed_langevin_verdict:
     input:
-        *AL_CODE,
         factorised_table=rules.annealed_langevin_factorised.output.table,
         horizon_table=rules.annealed_langevin_horizons.output.table,
         errors=rules.annealed_langevin_particle_tables.output.errors,
@@ -264,10 +205,5 @@ rule annealed_langevin_verdict:
         func="icml26.annealed_langevin.rules:verdict",
         reference_smoothing=AL.cfg["reference_smoothing"],
         fast_preconditioner=AL.cfg["fast_preconditioner"],
-    log:
-        f"{AL.logs}/verdict.log",
-    benchmark:
-        f"{AL.bench}/verdict.tsv"
-    threads: paper_threads(AL)
     script:
         CALL

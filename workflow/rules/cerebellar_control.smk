@@ -5,7 +5,6 @@
 # Each rule calls one function of icml26.cerebellar_control.rules (see docs/ARCHITECTURE.md).
 
 CC = register("cerebellar_control")
-CC_CODE = paper_code("cerebellar_control")
 CC_ENVS = CC.cfg["envs"]
 for _env in CC_ENVS:
     if _env not in CC.cfg["environments"]:
@@ -29,12 +28,10 @@ rule cerebellar_control:
     input:
         paper_outputs(CC),
         expand(f"{CC.results}/figures/{{name}}.png", name=list(CC_FIGURES)),
-        f"{CC.bench}/step_seconds.csv",
+        f"{CC.timing}/step_seconds.csv",
 
 
 rule cerebellar_control_base:
-    input:
-        *CC_CODE,
     output:
         policy=f"{CC.data}/{{env}}/base_policy.npz",
         curve=f"{CC.results}/tables/base_training_{{env}}.csv",
@@ -48,10 +45,6 @@ rule cerebellar_control_base:
         device=config["device"],
         **{k: (lambda w, k=k: CC.cfg["environments"][w.env]["base"][k])
            for k in ("steps", "seed", "n_envs", "hidden", "activation")},
-    log:
-        f"{CC.logs}/{{env}}/base.log",
-    benchmark:
-        f"{CC.bench}/{{env}}/base.tsv"
     threads: paper_threads(CC)
     resources:
         **CC.cfg["resources"],
@@ -61,7 +54,6 @@ rule cerebellar_control_base:
 
 rule cerebellar_control_forward_model:
     input:
-        *CC_CODE,
         policy=rules.cerebellar_control_base.output.policy,
     output:
         model=f"{CC.data}/{{env}}/forward_model.npz",
@@ -74,25 +66,19 @@ rule cerebellar_control_forward_model:
         env_kwargs=lambda w: CC.cfg["environments"][w.env]["env_kwargs"],
         max_steps=CC.cfg["episode_steps"],
         **CC.cfg["forward_model"],
-    log:
-        f"{CC.logs}/{{env}}/forward_model.log",
-    benchmark:
-        f"{CC.bench}/{{env}}/forward_model.tsv"
-    threads: paper_threads(CC)
     script:
         CALL
 
 
 rule cerebellar_control_adapt:
     input:
-        *CC_CODE,
         policy=rules.cerebellar_control_base.output.policy,
         model=rules.cerebellar_control_forward_model.output.model,
     output:
         returns=f"{CC.data}/{{env}}/adapt/{{fault}}.returns.csv",
         curves=f"{CC.data}/{{env}}/adapt/{{fault}}.curves.csv",
         consolidation=f"{CC.data}/{{env}}/adapt/{{fault}}.consolidation.csv",
-        timing=f"{CC.bench}/step_seconds/{{env}}_{{fault}}.csv",
+        timing=f"{CC.timing}/step_seconds/{{env}}_{{fault}}.csv",
     wildcard_constraints:
         env="|".join(CC_ENVS),
         fault="|".join(CC_FAULTS),
@@ -111,10 +97,6 @@ rule cerebellar_control_adapt:
         curve_window=CC.cfg["curve_window"],
         consolidate=CC.cfg["consolidation"],
         device=config["device"],
-    log:
-        f"{CC.logs}/{{env}}/adapt_{{fault}}.log",
-    benchmark:
-        f"{CC.bench}/{{env}}/adapt_{{fault}}.tsv"
     threads: paper_threads(CC)
     resources:
         **CC.cfg["resources"],
@@ -124,7 +106,6 @@ rule cerebellar_control_adapt:
 
 rule cerebellar_control_summary:
     input:
-        *CC_CODE,
         returns=CC_ADAPT["returns"],
         curves=CC_ADAPT["curves"],
         consolidation=CC_ADAPT["consolidation"],
@@ -136,28 +117,18 @@ rule cerebellar_control_summary:
     params:
         func="icml26.cerebellar_control.rules:summarise",
         resamples=CC.cfg["resamples"],
-    log:
-        f"{CC.logs}/summary.log",
-    benchmark:
-        f"{CC.bench}/summary.tsv"
-    threads: 1
     script:
         CALL
 
 
 rule cerebellar_control_timing:
     input:
-        *CC_CODE,
-        timings=[f"{CC.bench}/step_seconds/{e}_{f}.csv" for e in CC_ENVS for f in CC_FAULTS],
+        timings=[f"{CC.timing}/step_seconds/{e}_{f}.csv" for e in CC_ENVS for f in CC_FAULTS],
     output:
-        summary=f"{CC.bench}/step_seconds.csv",
+        summary=f"{CC.timing}/step_seconds.csv",
+        machine=f"{CC.timing}/machine.json",
     params:
         func="icml26.cerebellar_control.rules:timing",
-    log:
-        f"{CC.logs}/timing.log",
-    benchmark:
-        f"{CC.bench}/timing.tsv"
-    threads: 1
     script:
         CALL
 
@@ -168,7 +139,6 @@ for _figure, _inputs in CC_FIGURES.items():
         name:
             f"cerebellar_control_figure_{_figure}"
         input:
-            *CC_CODE,
             **_inputs,
         output:
             png=report(f"{CC.results}/figures/{_figure}.png", caption=f"../report/cerebellar_control/{_figure}.rst",
@@ -177,18 +147,12 @@ for _figure, _inputs in CC_FIGURES.items():
         params:
             func=f"icml26.cerebellar_control.rules:figure_{_figure}",
             **CC_FIGURE_PARAMS.get(_figure, {}),
-        log:
-            f"{CC.logs}/figure_{_figure}.log",
-        benchmark:
-            f"{CC.bench}/figure_{_figure}.tsv"
-        threads: 1
         script:
             CALL
 
 
 rule cerebellar_control_verdict:
     input:
-        *CC_CODE,
         table=rules.cerebellar_control_summary.output.table,
         consolidated=rules.cerebellar_control_summary.output.consolidated,
         returns=CC_ADAPT["returns"],
@@ -201,10 +165,5 @@ rule cerebellar_control_verdict:
         func="icml26.cerebellar_control.rules:verdict",
         resamples=CC.cfg["resamples"],
         **CC.cfg["claims"],
-    log:
-        f"{CC.logs}/verdict.log",
-    benchmark:
-        f"{CC.bench}/verdict.tsv"
-    threads: 1
     script:
         CALL

@@ -1,15 +1,20 @@
-# Helpers every paper's rules use: config validation, output paths, rule settings.
+# Helpers every paper's rules use: config validation, register(), and the rule skeleton (complete_rules).
 # Paper .smk files contain rules only; they call these helpers.
 
+import ast
 import sys
 from pathlib import Path
 from types import SimpleNamespace
 
-from icml26.common.config import ConfigError, validate
+from icml26.common.codedeps import function_sources, parse_module
+from icml26.common.config import ConfigError, paper_section, validate
+from icml26.common.registry import papers as registered_papers
 
-SCHEMAS = Path(workflow.basedir) / "workflow" / "schemas"
+ROOT = Path(workflow.basedir)
+SCHEMAS = ROOT / "workflow" / "schemas"
 CALL = "../scripts/call.py"  # the one script every rule runs (relative to workflow/rules/)
-PAPERS = []  # slugs of registered papers, in include order; each paper's .smk appends its own
+GLOBAL_KEYS = ("scale", "device", "threads")
+PAPERS = []  # slugs of registered papers, in include order; register() appends each
 
 
 def config_error(message):
@@ -18,13 +23,11 @@ def config_error(message):
 
 
 def check_config(section=None):
-    """Validate the whole config (section=None) or one paper's section; fail before any job runs."""
+    """Validate the top level (section=None) or one paper's section; fail before any job runs."""
     try:
         if section is None:
-            validate(config, SCHEMAS / "config.schema.yaml")
+            validate({k: config[k] for k in GLOBAL_KEYS if k in config}, SCHEMAS / "config.schema.yaml")
         else:
-            if section not in config:
-                raise ConfigError(f"invalid config: the section '{section}' is missing")
             validate(config[section], SCHEMAS / f"{section}.schema.yaml", prefix=section)
     except ConfigError as error:
         config_error(error)
@@ -35,12 +38,17 @@ SCALE = config["scale"]
 
 
 def register(slug):
-    """Register a paper and return its folders for this scale.
+    """Register a paper: its settings at this scale (config/papers/<slug>.yaml, then the user's overlays
+    under `<slug>:`), validated, and its folders.
 
     data:    intermediate data and checkpoints (DVC-tracked)
-    results: tables/, figures/, metrics.json, claims.json (DVC-tracked)
-    logs, bench: one log and one benchmark TSV per rule
+    results: tables/, figures/, timing/, metrics.json, claims.json (DVC-tracked)
+    logs, bench: one log and one benchmark TSV per job (complete_rules fills them in)
     """
+    try:
+        config[slug] = paper_section(ROOT / "config" / "papers" / f"{slug}.yaml", SCALE, config.get(slug))
+    except (ConfigError, FileNotFoundError) as error:
+        config_error(error)
     check_config(slug)
     PAPERS.append(slug)
     return SimpleNamespace(
@@ -48,23 +56,86 @@ def register(slug):
         cfg=config[slug],
         data=f"data/{SCALE}/{slug}",
         results=f"results/{SCALE}/{slug}",
+        timing=f"results/{SCALE}/{slug}/timing",
         logs=f"logs/{SCALE}/{slug}",
         bench=f"benchmarks/{SCALE}/{slug}",
     )
 
 
 def paper_threads(paper):
-    """Threads per job: the paper's own setting, else the global one (never --cores)."""
+    """Threads for a paper's heavy rules: the paper's own setting, else the global one (never --cores)."""
     return paper.cfg.get("threads", config["threads"])
 
 
-def paper_code(slug):
-    """The library files a paper's results depend on: editing one reruns its rules."""
-    src = Path(workflow.basedir) / "src" / "icml26"
-    files = sorted([*(src / slug).glob("*.py"), *(src / "common").glob("*.py"), src / "__init__.py"])
-    return [str(f.relative_to(workflow.basedir)) for f in files]
-
-
 def paper_outputs(paper):
-    """What a paper's target rule requests: its verdict, metrics, tables and figures."""
+    """What a paper's target rule requests besides its tables and figures: verdict and metrics."""
     return [f"{paper.results}/claims.json", f"{paper.results}/metrics.json"]
+
+
+def built_only(*targets):
+    """The targets; when Snakemake only writes a report (`--report` without a target), just those already
+    built, so a report works after building any subset of papers. A paper counts as built once its
+    claims.json exists; a paper built halfway is reported by Snakemake with the missing file named."""
+    if not any(arg == "--report" or arg.startswith("--report=") for arg in sys.argv):
+        return list(targets)
+    def built(target):
+        files = [target] if isinstance(target, str) else list(target)
+        claims = [f for f in files if str(f).endswith("/claims.json")]
+        return all(Path(f).exists() for f in (claims or files))
+    return [t for t in targets if built(t)]
+
+
+def _wildcards_in_order(declared):
+    names = []
+    for item in declared.output:
+        for part in str(item).split("{")[1:]:
+            name = part.split("}")[0].split(",")[0]
+            if name not in names:
+                names.append(name)
+    return names
+
+
+def _summary_line(spec):
+    """`module:function` and the first line of the function's docstring (read from source, not imported)."""
+    module_name, _, func = spec.partition(":")
+    node = parse_module(module_name, ROOT / "src").definitions.get(func)
+    doc = ast.get_docstring(node) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+    return f"{spec}" + (f": {doc.splitlines()[0]}" if doc else "")
+
+
+def complete_rules():
+    """The rule skeleton, in one place: every rule that names a function in `params.func` gets
+
+    - the project source files that function executes as inputs (icml26.common.codedeps), so editing
+      a plotting module reruns figure jobs only;
+    - `log:` logs/<scale>/<slug>/<step>.log and `benchmark:` benchmarks/<scale>/<slug>/<step>.tsv
+      (wildcard rules: <step>/<w1>/<w2>...), unless the rule declares its own;
+    - the function as its docstring (`snakemake --list-rules`).
+    Also stops on a config section that names no registered paper (a typo would be ignored otherwise).
+    """
+    unknown = sorted(set(config) - set(GLOBAL_KEYS) - set(PAPERS))
+    if unknown:
+        config_error(f"invalid config: unknown section(s) {', '.join(unknown)}; registered papers: "
+                     + ", ".join(PAPERS))
+    src = ROOT / "src"
+    for declared in list(workflow.rules):
+        spec = getattr(declared.params, "func", None)
+        if not isinstance(spec, str):
+            continue
+        try:
+            code = function_sources(spec, src)
+        except (LookupError, FileNotFoundError, SyntaxError) as error:
+            config_error(f"rule {declared.name}: {error}")
+        for modifier in ("input_modifier", "log_modifier", "benchmark_modifier"):  # None where undeclared
+            if getattr(declared, modifier) is None:
+                setattr(declared, modifier, workflow.modifier.path_modifier)
+        declared.set_input(*[str(path.relative_to(ROOT)) for path in code])
+        slug = spec.split(".")[1]
+        step = declared.name.removeprefix(f"{slug}_")
+        where = "/".join([step, *(f"{{{w}}}" for w in _wildcards_in_order(declared))])
+        if not declared.log:
+            declared.set_log(f"logs/{SCALE}/{slug}/{where}.log")
+        if declared.benchmark is None:
+            declared.benchmark = f"benchmarks/{SCALE}/{slug}/{where}.tsv"
+        if not declared.docstring:
+            declared.docstring = _summary_line(spec)

@@ -5,7 +5,6 @@
 # Each rule calls one function of icml26.completep_rl.rules (see docs/ARCHITECTURE.md).
 
 CP = register("completep_rl")
-CP_CODE = paper_code("completep_rl")
 CP_SWEEP = CP.cfg["sweep"]
 CP_LRS = [f"{lr:g}" for lr in CP_SWEEP["lrs"]]
 if CP.cfg["base_width"] not in CP_SWEEP["widths"]:
@@ -24,12 +23,10 @@ rule completep_rl:
     input:
         paper_outputs(CP),
         expand(f"{CP.results}/figures/{{name}}.png", name=list(CP_FIGURES)),
-        f"{CP.bench}/run_seconds.csv",
+        f"{CP.timing}/run_seconds.csv",
 
 
 rule completep_rl_coordinate:
-    input:
-        *CP_CODE,
     output:
         table=report(f"{CP.results}/tables/coordinate_check.csv",
                      caption="../report/completep_rl/coordinate_table.rst",
@@ -40,21 +37,14 @@ rule completep_rl_coordinate:
         parameterisations=CP_SWEEP["parameterisations"],
         base_width=CP.cfg["base_width"],
         **CP.cfg["coordinate"],
-    log:
-        f"{CP.logs}/coordinate.log",
-    benchmark:
-        f"{CP.bench}/coordinate.tsv"
-    threads: paper_threads(CP)
     script:
         CALL
 
 
 rule completep_rl_runs:
-    input:
-        *CP_CODE,
     output:
         runs=f"{CP.data}/runs/{{task}}/{{param}}/w{{width}}_lr{{lr}}.npz",
-        timing=f"{CP.bench}/run_seconds/{{task}}_{{param}}_w{{width}}_lr{{lr}}.csv",
+        timing=f"{CP.timing}/run_seconds/{{task}}_{{param}}_w{{width}}_lr{{lr}}.csv",
     wildcard_constraints:
         task="|".join(CP_SWEEP["tasks"]),
         param="|".join(CP_SWEEP["parameterisations"]),
@@ -69,10 +59,6 @@ rule completep_rl_runs:
         seeds=CP_SWEEP["seeds"],
         ppo_settings={**CP.cfg["ppo"], "base_width": CP.cfg["base_width"], "base_depth": CP.cfg["ppo"]["depth"]},
         device=config["device"],
-    log:
-        f"{CP.logs}/runs/{{task}}_{{param}}_w{{width}}_lr{{lr}}.log",
-    benchmark:
-        f"{CP.bench}/runs/{{task}}_{{param}}_w{{width}}_lr{{lr}}.tsv"
     threads: paper_threads(CP)
     resources:
         **CP.cfg["resources"],
@@ -82,7 +68,6 @@ rule completep_rl_runs:
 
 rule completep_rl_summary:
     input:
-        *CP_CODE,
         runs=CP_RUNS,
     output:
         table=report(f"{CP.results}/tables/runs.csv", caption="../report/completep_rl/runs_table.rst",
@@ -96,29 +81,19 @@ rule completep_rl_summary:
         func="icml26.completep_rl.rules:summarise",
         lrs=CP_SWEEP["lrs"],
         base_width=CP.cfg["base_width"],
-    log:
-        f"{CP.logs}/summary.log",
-    benchmark:
-        f"{CP.bench}/summary.tsv"
-    threads: 1
     script:
         CALL
 
 
 rule completep_rl_timing:
     input:
-        *CP_CODE,
-        timings=[f"{CP.bench}/run_seconds/{t}_{p}_w{w}_lr{lr}.csv" for t in CP_SWEEP["tasks"]
+        timings=[f"{CP.timing}/run_seconds/{t}_{p}_w{w}_lr{lr}.csv" for t in CP_SWEEP["tasks"]
                  for p in CP_SWEEP["parameterisations"] for w in CP_SWEEP["widths"] for lr in CP_LRS],
     output:
-        summary=f"{CP.bench}/run_seconds.csv",
+        summary=f"{CP.timing}/run_seconds.csv",
+        machine=f"{CP.timing}/machine.json",
     params:
         func="icml26.completep_rl.rules:timing",
-    log:
-        f"{CP.logs}/timing.log",
-    benchmark:
-        f"{CP.bench}/timing.tsv"
-    threads: 1
     script:
         CALL
 
@@ -129,7 +104,6 @@ for _figure, _inputs in CP_FIGURES.items():
         name:
             f"completep_rl_figure_{_figure}"
         input:
-            *CP_CODE,
             **_inputs,
         output:
             png=report(f"{CP.results}/figures/{_figure}.png", caption=f"../report/completep_rl/{_figure}.rst",
@@ -137,18 +111,12 @@ for _figure, _inputs in CP_FIGURES.items():
             pdf=f"{CP.results}/figures/{_figure}.pdf",
         params:
             func=f"icml26.completep_rl.rules:figure_{_figure}",
-        log:
-            f"{CP.logs}/figure_{_figure}.log",
-        benchmark:
-            f"{CP.bench}/figure_{_figure}.tsv"
-        threads: 1
         script:
             CALL
 
 
 rule completep_rl_verdict:
     input:
-        *CP_CODE,
         slopes=rules.completep_rl_coordinate.output.slopes,
         transfer=rules.completep_rl_summary.output.transfer,
         optimum=rules.completep_rl_summary.output.optimum,
@@ -160,10 +128,5 @@ rule completep_rl_verdict:
         metrics=f"{CP.results}/metrics.json",
     params:
         func="icml26.completep_rl.rules:verdict",
-    log:
-        f"{CP.logs}/verdict.log",
-    benchmark:
-        f"{CP.bench}/verdict.tsv"
-    threads: 1
     script:
         CALL

@@ -4,7 +4,6 @@
 # timing beside. Each rule calls one function of icml26.cox_subgroups.rules (see docs/ARCHITECTURE.md).
 
 CS = register("cox_subgroups")
-CS_CODE = paper_code("cox_subgroups")
 CS_SYN = CS.cfg["synthetic"]
 CS_REAL = CS.cfg["real"]
 CS_SETTINGS = CS.cfg["settings"]
@@ -14,7 +13,7 @@ CS_REAL_RUNS = expand(f"{CS.data}/real/{{name}}_seed{{seed}}.csv", name=CS_REAL[
 CS_CASE = CS.cfg["case_study"]
 CS_CASE_RUNS = expand(f"{CS.data}/case_study/{{case}}_seed{{seed}}.csv", case=list(CS_CASE["cases"]),
                       seed=CS_CASE["seeds"])
-CS_TIMINGS = [p.replace(CS.data, f"{CS.bench}/seconds") for p in CS_SYN_RUNS + CS_REAL_RUNS + CS_CASE_RUNS]
+CS_TIMINGS = [p.replace(CS.data, f"{CS.timing}/seconds") for p in CS_SYN_RUNS + CS_REAL_RUNS + CS_CASE_RUNS]
 
 
 def cs_report(name, caption, sub="tables"):
@@ -29,15 +28,13 @@ rule cox_subgroups:
         f"{CS.results}/figures/synthetic.png",
         f"{CS.results}/figures/pareto.png",
         f"{CS.results}/figures/case_study.png",
-        f"{CS.bench}/method_seconds.csv",
+        f"{CS.timing}/method_seconds.csv",
 
 
 rule cox_subgroups_synthetic:
-    input:
-        *CS_CODE,
     output:
         table=f"{CS.data}/synthetic/{{dataset}}_seed{{seed}}.csv",
-        timing=f"{CS.bench}/seconds/synthetic/{{dataset}}_seed{{seed}}.csv",
+        timing=f"{CS.timing}/seconds/synthetic/{{dataset}}_seed{{seed}}.csv",
     wildcard_constraints:
         dataset="nonlinear|counter",
         seed=r"\d+",
@@ -49,10 +46,6 @@ rule cox_subgroups_synthetic:
         n_test=CS_SYN["n_test"],
         methods=CS.cfg["methods"],
         settings=CS_SETTINGS,
-    log:
-        f"{CS.logs}/synthetic_{{dataset}}_seed{{seed}}.log",
-    benchmark:
-        f"{CS.bench}/synthetic_{{dataset}}_seed{{seed}}.tsv"
     threads: paper_threads(CS)
     resources:
         **CS.cfg["resources"],
@@ -61,8 +54,6 @@ rule cox_subgroups_synthetic:
 
 
 rule cox_subgroups_dataset:
-    input:
-        *CS_CODE,
     output:
         table=f"{CS.data}/datasets/{{name}}.csv",
     wildcard_constraints:
@@ -71,22 +62,16 @@ rule cox_subgroups_dataset:
         func="icml26.cox_subgroups.rules:dataset",
         name=lambda w: w.name,
         metabric_source=CS_REAL["metabric_source"],
-    log:
-        f"{CS.logs}/dataset_{{name}}.log",
-    benchmark:
-        f"{CS.bench}/dataset_{{name}}.tsv"
-    threads: paper_threads(CS)
     script:
         CALL
 
 
 rule cox_subgroups_real:
     input:
-        *CS_CODE,
         data=f"{CS.data}/datasets/{{name}}.csv",
     output:
         table=f"{CS.data}/real/{{name}}_seed{{seed}}.csv",
-        timing=f"{CS.bench}/seconds/real/{{name}}_seed{{seed}}.csv",
+        timing=f"{CS.timing}/seconds/real/{{name}}_seed{{seed}}.csv",
     wildcard_constraints:
         name="|".join(CS_REAL["datasets"]),
         seed=r"\d+",
@@ -97,10 +82,6 @@ rule cox_subgroups_real:
         test_size=CS_REAL["test_size"],
         methods=CS.cfg["methods"],
         settings=CS_SETTINGS,
-    log:
-        f"{CS.logs}/real_{{name}}_seed{{seed}}.log",
-    benchmark:
-        f"{CS.bench}/real_{{name}}_seed{{seed}}.tsv"
     threads: paper_threads(CS)
     resources:
         **CS.cfg["resources"],
@@ -110,7 +91,6 @@ rule cox_subgroups_real:
 
 rule cox_subgroups_cmapss_dataset:
     input:
-        *CS_CODE,
         expand(f"{CS_CASE['source_dir']}/{{name}}_FD001.txt", name=["train", "test", "RUL"]),
     output:
         table=f"{CS.data}/datasets/cmapss_fd001.csv",
@@ -119,22 +99,16 @@ rule cox_subgroups_cmapss_dataset:
         source_dir=CS_CASE["source_dir"],
         snapshot_every=CS_CASE["snapshot_every"],
         test_engines=CS_CASE["test_engines"],
-    log:
-        f"{CS.logs}/cmapss_dataset.log",
-    benchmark:
-        f"{CS.bench}/cmapss_dataset.tsv"
-    threads: paper_threads(CS)
     script:
         CALL
 
 
 rule cox_subgroups_case:
     input:
-        *CS_CODE,
         data=rules.cox_subgroups_cmapss_dataset.output.table,
     output:
         table=f"{CS.data}/case_study/{{case}}_seed{{seed}}.csv",
-        timing=f"{CS.bench}/seconds/case_study/{{case}}_seed{{seed}}.csv",
+        timing=f"{CS.timing}/seconds/case_study/{{case}}_seed{{seed}}.csv",
     wildcard_constraints:
         case="|".join(CS_CASE["cases"]),
         seed=r"\d+",
@@ -147,10 +121,6 @@ rule cox_subgroups_case:
         test_size=CS_CASE["test_size"],
         methods=CS.cfg["methods"],
         settings=CS_SETTINGS,
-    log:
-        f"{CS.logs}/case_{{case}}_seed{{seed}}.log",
-    benchmark:
-        f"{CS.bench}/case_{{case}}_seed{{seed}}.tsv"
     threads: paper_threads(CS)
     resources:
         **CS.cfg["resources"],
@@ -160,24 +130,17 @@ rule cox_subgroups_case:
 
 rule cox_subgroups_case_table:
     input:
-        *CS_CODE,
         runs=CS_CASE_RUNS,
     output:
         summary=cs_report("tables/case_study.csv", "case_study_table"),
     params:
         func="icml26.cox_subgroups.rules:case_study_table",
-    log:
-        f"{CS.logs}/case_table.log",
-    benchmark:
-        f"{CS.bench}/case_table.tsv"
-    threads: paper_threads(CS)
     script:
         CALL
 
 
 rule cox_subgroups_tables:
     input:
-        *CS_CODE,
         synthetic_runs=CS_SYN_RUNS,
         real_runs=CS_REAL_RUNS,
     output:
@@ -185,89 +148,60 @@ rule cox_subgroups_tables:
         real_summary=cs_report("tables/real.csv", "real_table"),
     params:
         func="icml26.cox_subgroups.rules:tables",
-    log:
-        f"{CS.logs}/tables.log",
-    benchmark:
-        f"{CS.bench}/tables.tsv"
-    threads: paper_threads(CS)
     script:
         CALL
 
 
 rule cox_subgroups_timing:
     input:
-        *CS_CODE,
         timings=CS_TIMINGS,
     output:
-        summary=f"{CS.bench}/method_seconds.csv",
+        summary=f"{CS.timing}/method_seconds.csv",
+        machine=f"{CS.timing}/machine.json",
     params:
         func="icml26.cox_subgroups.rules:timing",
-    log:
-        f"{CS.logs}/timing.log",
-    benchmark:
-        f"{CS.bench}/timing.tsv"
-    threads: paper_threads(CS)
     script:
         CALL
 
 
 rule cox_subgroups_figure_synthetic:
     input:
-        *CS_CODE,
         summary=rules.cox_subgroups_tables.output.synthetic_summary,
     output:
         png=cs_report("figures/synthetic.png", "synthetic", sub="figures"),
         pdf=f"{CS.results}/figures/synthetic.pdf",
     params:
         func="icml26.cox_subgroups.rules:figure_synthetic",
-    log:
-        f"{CS.logs}/figure_synthetic.log",
-    benchmark:
-        f"{CS.bench}/figure_synthetic.tsv"
-    threads: paper_threads(CS)
     script:
         CALL
 
 
 rule cox_subgroups_figure_pareto:
     input:
-        *CS_CODE,
         summary=rules.cox_subgroups_tables.output.real_summary,
     output:
         png=cs_report("figures/pareto.png", "pareto", sub="figures"),
         pdf=f"{CS.results}/figures/pareto.pdf",
     params:
         func="icml26.cox_subgroups.rules:figure_pareto",
-    log:
-        f"{CS.logs}/figure_pareto.log",
-    benchmark:
-        f"{CS.bench}/figure_pareto.tsv"
-    threads: paper_threads(CS)
     script:
         CALL
 
 
 rule cox_subgroups_figure_case_study:
     input:
-        *CS_CODE,
         summary=rules.cox_subgroups_case_table.output.summary,
     output:
         png=cs_report("figures/case_study.png", "case_study", sub="figures"),
         pdf=f"{CS.results}/figures/case_study.pdf",
     params:
         func="icml26.cox_subgroups.rules:figure_pareto",
-    log:
-        f"{CS.logs}/figure_case_study.log",
-    benchmark:
-        f"{CS.bench}/figure_case_study.tsv"
-    threads: paper_threads(CS)
     script:
         CALL
 
 
 rule cox_subgroups_verdict:
     input:
-        *CS_CODE,
         synthetic_summary=rules.cox_subgroups_tables.output.synthetic_summary,
         real_summary=rules.cox_subgroups_tables.output.real_summary,
         case_summary=rules.cox_subgroups_case_table.output.summary,
@@ -276,10 +210,5 @@ rule cox_subgroups_verdict:
         metrics=f"{CS.results}/metrics.json",
     params:
         func="icml26.cox_subgroups.rules:verdict",
-    log:
-        f"{CS.logs}/verdict.log",
-    benchmark:
-        f"{CS.bench}/verdict.tsv"
-    threads: paper_threads(CS)
     script:
         CALL

@@ -3,7 +3,6 @@
 # Each rule calls one function of icml26.dvm_ad.rules (see docs/ARCHITECTURE.md).
 
 DVM = register("dvm_ad")
-DVM_CODE = paper_code("dvm_ad")
 DVM_NAMES = DVM.cfg["datasets"]
 
 
@@ -13,12 +12,11 @@ rule dvm_ad:
         paper_outputs(DVM),
         f"{DVM.results}/figures/average_rank.png",
         f"{DVM.results}/figures/ablation.png",
-        f"{DVM.bench}/fit_seconds.csv",
+        f"{DVM.timing}/fit_seconds.csv",
 
 
 rule dvm_ad_dataset:
     input:
-        *DVM_CODE,
         source=f"{DVM.cfg['source_dir']}/{{name}}.npz",
     output:
         dataset=f"{DVM.data}/datasets/{{name}}.npz",
@@ -28,22 +26,16 @@ rule dvm_ad_dataset:
         func="icml26.dvm_ad.rules:dataset",
         max_rows=DVM.cfg["max_rows"],
         seed=0,
-    log:
-        f"{DVM.logs}/dataset_{{name}}.log",
-    benchmark:
-        f"{DVM.bench}/dataset_{{name}}.tsv"
-    threads: paper_threads(DVM)
     script:
         CALL
 
 
 rule dvm_ad_evaluate:
     input:
-        *DVM_CODE,
         dataset=rules.dvm_ad_dataset.output.dataset,
     output:
         auroc=f"{DVM.data}/auroc/{{name}}.csv",
-        timing=f"{DVM.bench}/fit_seconds/{{name}}.csv",
+        timing=f"{DVM.timing}/fit_seconds/{{name}}.csv",
     wildcard_constraints:
         name="|".join(DVM_NAMES),
     params:
@@ -52,10 +44,6 @@ rule dvm_ad_evaluate:
         test_size=DVM.cfg["test_size"],
         baselines=DVM.cfg["baselines"],
         epsilon=DVM.cfg["epsilon"],
-    log:
-        f"{DVM.logs}/evaluate_{{name}}.log",
-    benchmark:
-        f"{DVM.bench}/evaluate_{{name}}.tsv"
     threads: paper_threads(DVM)
     resources:
         **DVM.cfg["resources"],
@@ -65,7 +53,6 @@ rule dvm_ad_evaluate:
 
 rule dvm_ad_tables:
     input:
-        *DVM_CODE,
         aurocs=expand(f"{DVM.data}/auroc/{{name}}.csv", name=DVM_NAMES),
     output:
         per_dataset=report(f"{DVM.results}/tables/auroc_per_dataset.csv", caption="../report/dvm_ad/auroc_per_dataset.rst",
@@ -76,35 +63,24 @@ rule dvm_ad_tables:
                         category="dvm_ad", subcategory="tables"),
     params:
         func="icml26.dvm_ad.rules:summarise",
-    log:
-        f"{DVM.logs}/tables.log",
-    benchmark:
-        f"{DVM.bench}/tables.tsv"
-    threads: paper_threads(DVM)
     script:
         CALL
 
 
 rule dvm_ad_timing:
     input:
-        *DVM_CODE,
-        timings=expand(f"{DVM.bench}/fit_seconds/{{name}}.csv", name=DVM_NAMES),
+        timings=expand(f"{DVM.timing}/fit_seconds/{{name}}.csv", name=DVM_NAMES),
     output:
-        summary=f"{DVM.bench}/fit_seconds.csv",
+        summary=f"{DVM.timing}/fit_seconds.csv",
+        machine=f"{DVM.timing}/machine.json",
     params:
         func="icml26.dvm_ad.rules:timing",
-    log:
-        f"{DVM.logs}/timing.log",
-    benchmark:
-        f"{DVM.bench}/timing.tsv"
-    threads: paper_threads(DVM)
     script:
         CALL
 
 
 rule dvm_ad_figure_rank:
     input:
-        *DVM_CODE,
         leaderboard=rules.dvm_ad_tables.output.leaderboard,
     output:
         png=report(f"{DVM.results}/figures/average_rank.png", caption="../report/dvm_ad/average_rank.rst",
@@ -112,18 +88,12 @@ rule dvm_ad_figure_rank:
         pdf=f"{DVM.results}/figures/average_rank.pdf",
     params:
         func="icml26.dvm_ad.rules:figure_rank",
-    log:
-        f"{DVM.logs}/figure_rank.log",
-    benchmark:
-        f"{DVM.bench}/figure_rank.tsv"
-    threads: paper_threads(DVM)
     script:
         CALL
 
 
 rule dvm_ad_figure_ablation:
     input:
-        *DVM_CODE,
         ablation=rules.dvm_ad_tables.output.ablation,
     output:
         png=report(f"{DVM.results}/figures/ablation.png", caption="../report/dvm_ad/ablation.rst",
@@ -131,18 +101,12 @@ rule dvm_ad_figure_ablation:
         pdf=f"{DVM.results}/figures/ablation.pdf",
     params:
         func="icml26.dvm_ad.rules:figure_ablation",
-    log:
-        f"{DVM.logs}/figure_ablation.log",
-    benchmark:
-        f"{DVM.bench}/figure_ablation.tsv"
-    threads: paper_threads(DVM)
     script:
         CALL
 
 
 rule dvm_ad_verdict:
     input:
-        *DVM_CODE,
         leaderboard=rules.dvm_ad_tables.output.leaderboard,
         ablation=rules.dvm_ad_tables.output.ablation,
     output:
@@ -151,10 +115,5 @@ rule dvm_ad_verdict:
         metrics=f"{DVM.results}/metrics.json",
     params:
         func="icml26.dvm_ad.rules:verdict",
-    log:
-        f"{DVM.logs}/verdict.log",
-    benchmark:
-        f"{DVM.bench}/verdict.tsv"
-    threads: paper_threads(DVM)
     script:
         CALL

@@ -5,7 +5,6 @@
 # Each rule calls one function of icml26.manifold_microscope.rules (see docs/ARCHITECTURE.md).
 
 MM = register("manifold_microscope")
-MM_CODE = paper_code("manifold_microscope")
 MM_ACC = MM.cfg["accuracy"]
 MM_DS = MM.cfg["dsprites"]
 MM_BOUNDS = MM.cfg["bounds"]
@@ -30,16 +29,14 @@ rule manifold_microscope:
         f"{MM.results}/figures/vae_layers.png",
         f"{MM.results}/figures/turntable_classes.png",
         f"{MM.results}/tables/intrinsic_dimension.csv",
-        f"{MM.bench}/vae_seconds.csv",
-        f"{MM.bench}/estimator_seconds.csv",
+        f"{MM.timing}/vae_seconds.csv",
+        f"{MM.timing}/estimator_seconds.csv",
 
 
 rule manifold_microscope_accuracy:
-    input:
-        *MM_CODE,
     output:
         table=f"{MM.data}/accuracy/{{toy}}.csv",
-        timing=f"{MM.bench}/estimator_seconds/{{toy}}.csv",
+        timing=f"{MM.timing}/estimator_seconds/{{toy}}.csv",
     wildcard_constraints:
         toy="|".join(MM_TOYS),
     params:
@@ -47,10 +44,6 @@ rule manifold_microscope_accuracy:
         toy=lambda w: w.toy,
         grid_sizes=lambda w: MM_ACC["grid_sizes"][w.toy],
         **{k: MM_ACC[k] for k in ("D", "order", "reach_samples", "k", "max_baseline_points", "seed")},
-    log:
-        f"{MM.logs}/accuracy_{{toy}}.log",
-    benchmark:
-        f"{MM.bench}/accuracy_{{toy}}.tsv"
     threads: paper_threads(MM)
     resources:
         **MM.cfg["resources"],
@@ -60,7 +53,6 @@ rule manifold_microscope_accuracy:
 
 rule manifold_microscope_accuracy_table:
     input:
-        *MM_CODE,
         tables=expand(f"{MM.data}/accuracy/{{toy}}.csv", toy=MM_TOYS),
     output:
         table=report(f"{MM.results}/tables/estimator_accuracy.csv",
@@ -68,35 +60,24 @@ rule manifold_microscope_accuracy_table:
                      category="manifold_microscope", subcategory="tables"),
     params:
         func="icml26.manifold_microscope.rules:accuracy_table",
-    log:
-        f"{MM.logs}/accuracy_table.log",
-    benchmark:
-        f"{MM.bench}/accuracy_table.tsv"
-    threads: paper_threads(MM)
     script:
         CALL
 
 
 rule manifold_microscope_timing:
     input:
-        *MM_CODE,
-        timings=expand(f"{MM.bench}/estimator_seconds/{{toy}}.csv", toy=MM_TOYS),
+        timings=expand(f"{MM.timing}/estimator_seconds/{{toy}}.csv", toy=MM_TOYS),
     output:
-        summary=f"{MM.bench}/estimator_seconds.csv",
+        summary=f"{MM.timing}/estimator_seconds.csv",
+        machine=f"{MM.timing}/machine.json",
     params:
         func="icml26.manifold_microscope.rules:timing",
-    log:
-        f"{MM.logs}/timing.log",
-    benchmark:
-        f"{MM.bench}/timing.tsv"
-    threads: paper_threads(MM)
     script:
         CALL
 
 
 rule manifold_microscope_figure_accuracy:
     input:
-        *MM_CODE,
         table=rules.manifold_microscope_accuracy_table.output.table,
     output:
         png=report(f"{MM.results}/figures/estimator_accuracy.png",
@@ -105,18 +86,11 @@ rule manifold_microscope_figure_accuracy:
         pdf=f"{MM.results}/figures/estimator_accuracy.pdf",
     params:
         func="icml26.manifold_microscope.rules:figure_accuracy",
-    log:
-        f"{MM.logs}/figure_accuracy.log",
-    benchmark:
-        f"{MM.bench}/figure_accuracy.tsv"
-    threads: paper_threads(MM)
     script:
         CALL
 
 
 rule manifold_microscope_dsprites:
-    input:
-        *MM_CODE,
     output:
         images=f"{MM.data}/dsprites/{{shape}}.npz",
     wildcard_constraints:
@@ -125,10 +99,6 @@ rule manifold_microscope_dsprites:
         func="icml26.manifold_microscope.rules:dsprites_slice",
         shape=lambda w: w.shape,
         **{k: MM_DS[k] for k in ("n_rotation", "n_x", "x_range", "scale", "y", "resolution", "supersample", "blur")},
-    log:
-        f"{MM.logs}/dsprites_{{shape}}.log",
-    benchmark:
-        f"{MM.bench}/dsprites_{{shape}}.tsv"
     threads: paper_threads(MM)
     resources:
         **MM.cfg["resources"],
@@ -138,7 +108,6 @@ rule manifold_microscope_dsprites:
 
 rule manifold_microscope_classes:
     input:
-        *MM_CODE,
         slices=expand(f"{MM.data}/dsprites/{{shape}}.npz", shape=MM_DS["shapes"]),
     output:
         table=report(f"{MM.results}/tables/dsprites_classes.csv",
@@ -151,10 +120,6 @@ rule manifold_microscope_classes:
         reach_samples=MM_DS["reach_samples"],
         order=MM_ACC["order"],
         seed=MM_ACC["seed"],
-    log:
-        f"{MM.logs}/classes.log",
-    benchmark:
-        f"{MM.bench}/classes.tsv"
     threads: paper_threads(MM)
     resources:
         **MM.cfg["resources"],
@@ -164,7 +129,6 @@ rule manifold_microscope_classes:
 
 rule manifold_microscope_figure_classes:
     input:
-        *MM_CODE,
         curvature=rules.manifold_microscope_classes.output.curvature,
     output:
         png=report(f"{MM.results}/figures/dsprites_classes.png",
@@ -173,18 +137,11 @@ rule manifold_microscope_figure_classes:
         pdf=f"{MM.results}/figures/dsprites_classes.pdf",
     params:
         func="icml26.manifold_microscope.rules:figure_classes",
-    log:
-        f"{MM.logs}/figure_classes.log",
-    benchmark:
-        f"{MM.bench}/figure_classes.tsv"
-    threads: paper_threads(MM)
     script:
         CALL
 
 
 rule manifold_microscope_bounds:
-    input:
-        *MM_CODE,
     output:
         table=f"{MM.data}/bounds/{{toy}}.csv",
     wildcard_constraints:
@@ -195,10 +152,6 @@ rule manifold_microscope_bounds:
         D=MM_ACC["D"],
         seed=MM_ACC["seed"],
         **{k: MM_BOUNDS[k] for k in ("n", "seeds", "queries", "k")},
-    log:
-        f"{MM.logs}/bounds_{{toy}}.log",
-    benchmark:
-        f"{MM.bench}/bounds_{{toy}}.tsv"
     threads: paper_threads(MM)
     resources:
         **MM.cfg["resources"],
@@ -207,8 +160,6 @@ rule manifold_microscope_bounds:
 
 
 rule manifold_microscope_bounds_dsprites:
-    input:
-        *MM_CODE,
     output:
         table=f"{MM.data}/bounds/dsprites_d{{d}}.csv",
     wildcard_constraints:
@@ -220,10 +171,6 @@ rule manifold_microscope_bounds_dsprites:
         scale=MM_DS["scale"],
         **{k: MM_BOUNDS[k] for k in ("seeds", "queries", "k")},
         **{k: MM_BOUNDS["dsprites"][k] for k in ("shape", "n", "resolution", "supersample", "blur")},
-    log:
-        f"{MM.logs}/bounds_dsprites_d{{d}}.log",
-    benchmark:
-        f"{MM.bench}/bounds_dsprites_d{{d}}.tsv"
     threads: paper_threads(MM)
     resources:
         **MM.cfg["resources"],
@@ -233,7 +180,6 @@ rule manifold_microscope_bounds_dsprites:
 
 rule manifold_microscope_bound_table:
     input:
-        *MM_CODE,
         runs=expand(f"{MM.data}/bounds/{{toy}}.csv", toy=MM_BOUNDS["toys"])
         + expand(f"{MM.data}/bounds/dsprites_d{{d}}.csv", d=MM_BOUNDS["dsprites"]["dims"]),
     output:
@@ -242,18 +188,12 @@ rule manifold_microscope_bound_table:
                      category="manifold_microscope", subcategory="tables"),
     params:
         func="icml26.manifold_microscope.rules:bound_table",
-    log:
-        f"{MM.logs}/bound_table.log",
-    benchmark:
-        f"{MM.bench}/bound_table.tsv"
-    threads: paper_threads(MM)
     script:
         CALL
 
 
 rule manifold_microscope_figure_bounds:
     input:
-        *MM_CODE,
         errors=rules.manifold_microscope_bound_table.output.errors,
         table=rules.manifold_microscope_bound_table.output.table,
     output:
@@ -262,18 +202,11 @@ rule manifold_microscope_figure_bounds:
         pdf=f"{MM.results}/figures/bound_scaling.pdf",
     params:
         func="icml26.manifold_microscope.rules:figure_bounds",
-    log:
-        f"{MM.logs}/figure_bounds.log",
-    benchmark:
-        f"{MM.bench}/figure_bounds.tsv"
-    threads: paper_threads(MM)
     script:
         CALL
 
 
 rule manifold_microscope_dimension:
-    input:
-        *MM_CODE,
     output:
         table=report(f"{MM.results}/tables/intrinsic_dimension.csv",
                      caption="../report/manifold_microscope/dimension_table.rst",
@@ -284,18 +217,11 @@ rule manifold_microscope_dimension:
         grid_sizes=MM_ACC["grid_sizes"],
         points=MM_ACC["dimension_points"],
         **{k: MM_ACC[k] for k in ("D", "order", "seed")},
-    log:
-        f"{MM.logs}/dimension.log",
-    benchmark:
-        f"{MM.bench}/dimension.tsv"
-    threads: paper_threads(MM)
     script:
         CALL
 
 
 rule manifold_microscope_turntable:
-    input:
-        *MM_CODE,
     output:
         images=f"{MM.data}/turntable/obj{{index}}.npz",
     wildcard_constraints:
@@ -304,18 +230,12 @@ rule manifold_microscope_turntable:
         func="icml26.manifold_microscope.rules:turntable_object",
         index=lambda w: int(w.index) - 1,
         **{k: MM_TT[k] for k in ("n_pose", "n_roll", "size", "resolution", "supersample", "blur", "seed")},
-    log:
-        f"{MM.logs}/turntable_{{index}}.log",
-    benchmark:
-        f"{MM.bench}/turntable_{{index}}.tsv"
-    threads: paper_threads(MM)
     script:
         CALL
 
 
 rule manifold_microscope_turntable_measures:
     input:
-        *MM_CODE,
         objects=expand(f"{MM.data}/turntable/obj{{index}}.npz", index=MM_OBJECTS),
     output:
         table=report(f"{MM.results}/tables/turntable_classes.csv",
@@ -327,10 +247,6 @@ rule manifold_microscope_turntable_measures:
         reach_samples=MM_TT["reach_samples"],
         order=MM_ACC["order"],
         seed=MM_TT["seed"],
-    log:
-        f"{MM.logs}/turntable_measures.log",
-    benchmark:
-        f"{MM.bench}/turntable_measures.tsv"
     threads: paper_threads(MM)
     resources:
         **MM.cfg["resources"],
@@ -340,7 +256,6 @@ rule manifold_microscope_turntable_measures:
 
 rule manifold_microscope_figure_turntable:
     input:
-        *MM_CODE,
         curvature=rules.manifold_microscope_turntable_measures.output.curvature,
     output:
         png=report(f"{MM.results}/figures/turntable_classes.png",
@@ -349,23 +264,17 @@ rule manifold_microscope_figure_turntable:
         pdf=f"{MM.results}/figures/turntable_classes.pdf",
     params:
         func="icml26.manifold_microscope.rules:figure_turntable",
-    log:
-        f"{MM.logs}/figure_turntable.log",
-    benchmark:
-        f"{MM.bench}/figure_turntable.tsv"
-    threads: paper_threads(MM)
     script:
         CALL
 
 
 rule manifold_microscope_vae_train:
     input:
-        *MM_CODE,
         slices=expand(f"{MM.data}/dsprites/{{shape}}.npz", shape=MM_DS["shapes"]),
     output:
         weights=f"{MM.data}/vae/weights.npz",
         losses=f"{MM.data}/vae/losses.csv",
-        timing=f"{MM.bench}/vae_seconds.csv",
+        timing=f"{MM.timing}/vae_seconds.csv",
     params:
         func="icml26.manifold_microscope.rules:vae_train",
         shapes=MM_DS["shapes"],
@@ -373,10 +282,6 @@ rule manifold_microscope_vae_train:
         device=config["device"],
         **{k: MM_VAE[k] for k in ("pool", "hidden", "latent", "iterations", "batch", "lr", "gamma", "capacity",
                                   "capacity_iterations", "seed")},
-    log:
-        f"{MM.logs}/vae_train.log",
-    benchmark:
-        f"{MM.bench}/vae_train.tsv"
     threads: paper_threads(MM)
     resources:
         **MM.cfg["resources"],
@@ -386,7 +291,6 @@ rule manifold_microscope_vae_train:
 
 rule manifold_microscope_vae_geometry:
     input:
-        *MM_CODE,
         slices=expand(f"{MM.data}/dsprites/{{shape}}.npz", shape=MM_DS["shapes"]),
         weights=rules.manifold_microscope_vae_train.output.weights,
     output:
@@ -398,10 +302,6 @@ rule manifold_microscope_vae_geometry:
         shapes=MM_DS["shapes"],
         order=MM_ACC["order"],
         **{k: MM_VAE[k] for k in ("pool", "hidden", "latent", "reach_samples", "seed")},
-    log:
-        f"{MM.logs}/vae_geometry.log",
-    benchmark:
-        f"{MM.bench}/vae_geometry.tsv"
     threads: paper_threads(MM)
     resources:
         **MM.cfg["resources"],
@@ -411,7 +311,6 @@ rule manifold_microscope_vae_geometry:
 
 rule manifold_microscope_figure_vae:
     input:
-        *MM_CODE,
         table=rules.manifold_microscope_vae_geometry.output.table,
     output:
         png=report(f"{MM.results}/figures/vae_layers.png",
@@ -420,18 +319,12 @@ rule manifold_microscope_figure_vae:
         pdf=f"{MM.results}/figures/vae_layers.pdf",
     params:
         func="icml26.manifold_microscope.rules:figure_vae",
-    log:
-        f"{MM.logs}/figure_vae.log",
-    benchmark:
-        f"{MM.bench}/figure_vae.tsv"
-    threads: paper_threads(MM)
     script:
         CALL
 
 
 rule manifold_microscope_verdict:
     input:
-        *MM_CODE,
         table=rules.manifold_microscope_accuracy_table.output.table,
         classes=rules.manifold_microscope_classes.output.table,
         bound_table=rules.manifold_microscope_bound_table.output.table,
@@ -442,10 +335,5 @@ rule manifold_microscope_verdict:
         metrics=f"{MM.results}/metrics.json",
     params:
         func="icml26.manifold_microscope.rules:verdict",
-    log:
-        f"{MM.logs}/verdict.log",
-    benchmark:
-        f"{MM.bench}/verdict.tsv"
-    threads: paper_threads(MM)
     script:
         CALL

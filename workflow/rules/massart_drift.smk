@@ -3,7 +3,6 @@
 # Each rule calls one function of icml26.massart_drift.rules (see docs/ARCHITECTURE.md).
 
 MD = register("massart_drift")
-MD_CODE = paper_code("massart_drift")
 MD_LEARNERS = ["averaging", "erm", "realizable"]
 MD_STREAM = MD.cfg["stream"]
 
@@ -18,8 +17,6 @@ rule massart_drift:
 
 
 rule massart_drift_sweep:
-    input:
-        *MD_CODE,
     output:
         table=f"{MD.data}/sweep_{{learner}}.csv",
     wildcard_constraints:
@@ -32,10 +29,6 @@ rule massart_drift_sweep:
         eta=MD.cfg["eta"],
         reps=MD.cfg["sweep"]["reps"],
         seeds=MD.cfg["sweep"]["seeds"],
-    log:
-        f"{MD.logs}/sweep_{{learner}}.log",
-    benchmark:
-        f"{MD.bench}/sweep_{{learner}}.tsv"
     threads: paper_threads(MD)
     resources:
         **MD.cfg["resources"],
@@ -45,7 +38,6 @@ rule massart_drift_sweep:
 
 rule massart_drift_scaling:
     input:
-        *MD_CODE,
         sweeps=expand(f"{MD.data}/sweep_{{learner}}.csv", learner=MD_LEARNERS),
     output:
         best=report(f"{MD.results}/tables/best_window.csv", caption="../report/massart_drift/best_window.rst",
@@ -54,28 +46,17 @@ rule massart_drift_scaling:
                       category="massart_drift", subcategory="tables"),
     params:
         func="icml26.massart_drift.rules:scaling_tables",
-    log:
-        f"{MD.logs}/scaling.log",
-    benchmark:
-        f"{MD.bench}/scaling.tsv"
-    threads: paper_threads(MD)
     script:
         CALL
 
 
 rule massart_drift_traces:
-    input:
-        *MD_CODE,
     output:
         table=f"{MD.data}/traces.csv",
     params:
         func="icml26.massart_drift.rules:traces",
         eta=MD.cfg["eta"],
         **MD_STREAM,
-    log:
-        f"{MD.logs}/traces.log",
-    benchmark:
-        f"{MD.bench}/traces.tsv"
     threads: paper_threads(MD)
     resources:
         **MD.cfg["resources"],
@@ -84,8 +65,6 @@ rule massart_drift_traces:
 
 
 rule massart_drift_oracles:
-    input:
-        *MD_CODE,
     output:
         table=report(f"{MD.results}/tables/oracles.csv", caption="../report/massart_drift/oracles.rst",
                      category="massart_drift", subcategory="tables"),
@@ -94,18 +73,12 @@ rule massart_drift_oracles:
         eta=MD.cfg["eta"],
         reps=MD.cfg["oracle_reps"],
         seed=0,
-    log:
-        f"{MD.logs}/oracles.log",
-    benchmark:
-        f"{MD.bench}/oracles.tsv"
-    threads: paper_threads(MD)
     script:
         CALL
 
 
 rule massart_drift_figure_scaling:
     input:
-        *MD_CODE,
         best=rules.massart_drift_scaling.output.best,
         slopes=rules.massart_drift_scaling.output.slopes,
     output:
@@ -117,18 +90,12 @@ rule massart_drift_figure_scaling:
     params:
         func="icml26.massart_drift.rules:figure_scaling",
         quantity=lambda w: {"excess": "min_excess", "window": "W_star"}[w.name],
-    log:
-        f"{MD.logs}/figure_{{name}}_vs_drift.log",
-    benchmark:
-        f"{MD.bench}/figure_{{name}}_vs_drift.tsv"
-    threads: paper_threads(MD)
     script:
         CALL
 
 
 rule massart_drift_figure_traces:
     input:
-        *MD_CODE,
         table=rules.massart_drift_traces.output.table,
     output:
         png=report(f"{MD.results}/figures/traces.png", caption="../report/massart_drift/traces.rst",
@@ -139,18 +106,12 @@ rule massart_drift_figure_traces:
         eta=MD.cfg["eta"],
         gamma=MD_STREAM["gamma"],
         Delta=MD_STREAM["Delta"],
-    log:
-        f"{MD.logs}/figure_traces.log",
-    benchmark:
-        f"{MD.bench}/figure_traces.tsv"
-    threads: paper_threads(MD)
     script:
         CALL
 
 
 rule massart_drift_verdict:
     input:
-        *MD_CODE,
         slopes=rules.massart_drift_scaling.output.slopes,
         best=rules.massart_drift_scaling.output.best,
         traces=rules.massart_drift_traces.output.table,
@@ -164,10 +125,5 @@ rule massart_drift_verdict:
         eta=MD.cfg["eta"],
         gamma=MD_STREAM["gamma"],
         Delta=MD_STREAM["Delta"],
-    log:
-        f"{MD.logs}/verdict.log",
-    benchmark:
-        f"{MD.bench}/verdict.tsv"
-    threads: paper_threads(MD)
     script:
         CALL

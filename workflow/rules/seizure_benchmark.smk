@@ -5,7 +5,6 @@
 # Each rule calls one function of icml26.seizure_benchmark.rules (see docs/ARCHITECTURE.md).
 
 SB = register("seizure_benchmark")
-SB_CODE = paper_code("seizure_benchmark")
 SB_CORPUS = SB.cfg["corpus"]
 SB_SUBJECTS = [f"{i:02d}" for i in range(1, SB_CORPUS["subjects"] + 1)]
 SB_ALGORITHMS = SB.cfg["algorithms"]
@@ -27,12 +26,11 @@ rule seizure_benchmark:
     input:
         paper_outputs(SB),
         expand(f"{SB.results}/figures/{{name}}.png", name=SB_FIGURES),
-        f"{SB.bench}/fit_seconds.csv",
+        f"{SB.timing}/fit_seconds.csv",
 
 
 rule seizure_benchmark_statistics:
     input:
-        *SB_CODE,
         SB_ANNOTATIONS,
     output:
         table=f"{SB.data}/seizure_statistics.csv",
@@ -40,18 +38,12 @@ rule seizure_benchmark_statistics:
         func="icml26.seizure_benchmark.rules:statistics",
         source_dir=SB_ANNOTATIONS,
         max_duration_s=SB_CORPUS["max_seizure_s"],
-    log:
-        f"{SB.logs}/statistics.log",
-    benchmark:
-        f"{SB.bench}/statistics.tsv"
-    threads: 1
     script:
         CALL
 
 
 rule seizure_benchmark_challenge_data:
     input:
-        *SB_CODE,
         source=f"{SB.cfg['source_dir']}/szcore/{{name}}.json",
     output:
         copied=f"{SB.data}/szcore/{{name}}.json",
@@ -59,18 +51,11 @@ rule seizure_benchmark_challenge_data:
         name="challenge_results|results",
     params:
         func="icml26.seizure_benchmark.rules:challenge_data",
-    log:
-        f"{SB.logs}/challenge_data_{{name}}.log",
-    benchmark:
-        f"{SB.bench}/challenge_data_{{name}}.tsv"
-    threads: 1
     script:
         CALL
 
 
 rule seizure_benchmark_profiles:
-    input:
-        *SB_CODE,
     output:
         table=f"{SB.data}/profiles.csv",
     params:
@@ -78,18 +63,12 @@ rule seizure_benchmark_profiles:
         subjects=SB_CORPUS["subjects"],
         settings=SB_CORPUS,
         seed=SB.cfg["seed"],
-    log:
-        f"{SB.logs}/profiles.log",
-    benchmark:
-        f"{SB.bench}/profiles.tsv"
-    threads: 1
     script:
         CALL
 
 
 rule seizure_benchmark_subject:
     input:
-        *SB_CODE,
         statistics=rules.seizure_benchmark_statistics.output.table,
         profiles=rules.seizure_benchmark_profiles.output.table,
     output:
@@ -103,18 +82,12 @@ rule seizure_benchmark_subject:
         duration_s=SB_CORPUS["duration_s"],
         fs=SB_CORPUS["fs"],
         seed=SB.cfg["seed"],
-    log:
-        f"{SB.logs}/subject_{{subject}}.log",
-    benchmark:
-        f"{SB.bench}/subject_{{subject}}.tsv"
-    threads: 1
     script:
         CALL
 
 
 rule seizure_benchmark_features:
     input:
-        *SB_CODE,
         corpus=f"{SB.data}/corpus/sub-{{subject}}",
     output:
         table=f"{SB.data}/features/sub-{{subject}}.npz",
@@ -127,22 +100,16 @@ rule seizure_benchmark_features:
         runs=SB_CORPUS["runs"],
         window_s=SB.cfg["features"]["window_s"],
         gotman=SB.cfg["features"]["gotman"],
-    log:
-        f"{SB.logs}/features_{{subject}}.log",
-    benchmark:
-        f"{SB.bench}/features_{{subject}}.tsv"
-    threads: 1
     script:
         CALL
 
 
 rule seizure_benchmark_detect:
     input:
-        *SB_CODE,
         tables=expand(f"{SB.data}/features/sub-{{subject}}.npz", subject=SB_SUBJECTS),
     output:
         predictions=f"{SB.data}/predictions/{{detector}}.npz",
-        timing=f"{SB.bench}/fit_seconds/{{detector}}.csv",
+        timing=f"{SB.timing}/fit_seconds/{{detector}}.csv",
     wildcard_constraints:
         detector="|".join(SB_DETECTORS),
     params:
@@ -152,10 +119,6 @@ rule seizure_benchmark_detect:
         background_fraction=SB.cfg["training"]["background_fraction"],
         seed=SB.cfg["seed"],
         threads=paper_threads(SB),
-    log:
-        f"{SB.logs}/detect_{{detector}}.log",
-    benchmark:
-        f"{SB.bench}/detect_{{detector}}.tsv"
     threads: paper_threads(SB)
     resources:
         **SB.cfg["resources"],
@@ -165,7 +128,6 @@ rule seizure_benchmark_detect:
 
 rule seizure_benchmark_score:
     input:
-        *SB_CODE,
         predictions=expand(f"{SB.data}/predictions/{{detector}}.npz", detector=SB_DETECTORS),
         events=expand(f"{SB.data}/events/sub-{{subject}}.csv", subject=SB_SUBJECTS),
     output:
@@ -174,18 +136,12 @@ rule seizure_benchmark_score:
         func="icml26.seizure_benchmark.rules:score",
         algorithms=SB_ALGORITHMS,
         settings=SB.cfg["algorithm_settings"],
-    log:
-        f"{SB.logs}/score.log",
-    benchmark:
-        f"{SB.bench}/score.tsv"
-    threads: 1
     script:
         CALL
 
 
 rule seizure_benchmark_tables:
     input:
-        *SB_CODE,
         recordings=rules.seizure_benchmark_score.output.table,
     output:
         subjects=report(f"{SB.results}/tables/per_subject.csv",
@@ -205,18 +161,12 @@ rule seizure_benchmark_tables:
         func="icml26.seizure_benchmark.rules:tables",
         n_boot=SB.cfg["ranking"]["n_boot"],
         seed=SB.cfg["seed"],
-    log:
-        f"{SB.logs}/tables.log",
-    benchmark:
-        f"{SB.bench}/tables.tsv"
-    threads: 1
     script:
         CALL
 
 
 rule seizure_benchmark_published:
     input:
-        *SB_CODE,
         challenge_results=f"{SB.data}/szcore/challenge_results.json",
         per_dataset=f"{SB.data}/szcore/results.json",
     output:
@@ -226,28 +176,18 @@ rule seizure_benchmark_published:
         datasets=f"{SB.results}/tables/published_per_dataset.csv",
     params:
         func="icml26.seizure_benchmark.rules:published_tables",
-    log:
-        f"{SB.logs}/published.log",
-    benchmark:
-        f"{SB.bench}/published.tsv"
-    threads: 1
     script:
         CALL
 
 
 rule seizure_benchmark_timing:
     input:
-        *SB_CODE,
-        timings=expand(f"{SB.bench}/fit_seconds/{{detector}}.csv", detector=SB_DETECTORS),
+        timings=expand(f"{SB.timing}/fit_seconds/{{detector}}.csv", detector=SB_DETECTORS),
     output:
-        summary=f"{SB.bench}/fit_seconds.csv",
+        summary=f"{SB.timing}/fit_seconds.csv",
+        machine=f"{SB.timing}/machine.json",
     params:
         func="icml26.seizure_benchmark.rules:timing",
-    log:
-        f"{SB.logs}/timing.log",
-    benchmark:
-        f"{SB.bench}/timing.tsv"
-    threads: 1
     script:
         CALL
 
@@ -272,7 +212,6 @@ for _figure in SB_FIGURES:
         name:
             f"seizure_benchmark_figure_{_figure}"
         input:
-            *SB_CODE,
             **sb_figure_inputs(_figure),
         output:
             png=report(f"{SB.results}/figures/{_figure}.png",
@@ -282,18 +221,12 @@ for _figure in SB_FIGURES:
         params:
             func=f"icml26.seizure_benchmark.rules:figure_{_figure}",
             **({"subject": "01", "seconds": SB.cfg["example_seconds"]} if _figure == "eeg_example" else {}),
-        log:
-            f"{SB.logs}/figure_{_figure}.log",
-        benchmark:
-            f"{SB.bench}/figure_{_figure}.tsv"
-        threads: 1
         script:
             CALL
 
 
 rule seizure_benchmark_verdict:
     input:
-        *SB_CODE,
         leaderboard=rules.seizure_benchmark_tables.output.leaderboard,
         gap=rules.seizure_benchmark_tables.output.gap,
         stability=rules.seizure_benchmark_tables.output.stability,
@@ -308,10 +241,5 @@ rule seizure_benchmark_verdict:
         gap_min=SB.cfg["verdict"]["gap_min"],
         runs=SB_CORPUS["runs"],
         folds=SB.cfg["training"]["folds"],
-    log:
-        f"{SB.logs}/verdict.log",
-    benchmark:
-        f"{SB.bench}/verdict.tsv"
-    threads: 1
     script:
         CALL

@@ -3,7 +3,6 @@
 # Each rule calls one function of icml26.ski_rental.rules (see docs/ARCHITECTURE.md).
 
 SKI = register("ski_rental")
-SKI_CODE = paper_code("ski_rental")
 SKI_FIG_B = max(SKI.cfg["B_values"])
 if SKI.cfg["figures"]["lam"] not in SKI.cfg["lambdas"]:
     config_error("invalid config: ski_rental.figures.lam must be one of ski_rental.lambdas")
@@ -20,8 +19,6 @@ rule ski_rental:
 
 
 rule ski_rental_predictions:
-    input:
-        *SKI_CODE,
     output:
         predictions=f"{SKI.data}/predictions.csv",
     params:
@@ -29,18 +26,12 @@ rule ski_rental_predictions:
         B_values=SKI.cfg["B_values"],
         N_factor=SKI.cfg["N_factor"],
         families=SKI.cfg["families"],
-    log:
-        f"{SKI.logs}/predictions.log",
-    benchmark:
-        f"{SKI.bench}/predictions.tsv"
-    threads: paper_threads(SKI)
     script:
         CALL
 
 
 rule ski_rental_policies:
     input:
-        *SKI_CODE,
         predictions=rules.ski_rental_predictions.output.predictions,
     output:
         policies=f"{SKI.data}/policies.csv",
@@ -48,10 +39,6 @@ rule ski_rental_policies:
         func="icml26.ski_rental.rules:policies",
         lambdas=SKI.cfg["lambdas"],
         R_grid=SKI.cfg["R_grid"],
-    log:
-        f"{SKI.logs}/policies.log",
-    benchmark:
-        f"{SKI.bench}/policies.tsv"
     threads: paper_threads(SKI)
     resources:
         **SKI.cfg["resources"],
@@ -61,7 +48,6 @@ rule ski_rental_policies:
 
 rule ski_rental_evaluate:
     input:
-        *SKI_CODE,
         predictions=rules.ski_rental_predictions.output.predictions,
         policies=rules.ski_rental_policies.output.policies,
     output:
@@ -73,18 +59,12 @@ rule ski_rental_evaluate:
         ),
     params:
         func="icml26.ski_rental.rules:evaluate",
-    log:
-        f"{SKI.logs}/evaluate.log",
-    benchmark:
-        f"{SKI.bench}/evaluate.tsv"
-    threads: paper_threads(SKI)
     script:
         CALL
 
 
 rule ski_rental_error_sweep:
     input:
-        *SKI_CODE,
         predictions=rules.ski_rental_predictions.output.predictions,
         policies=rules.ski_rental_policies.output.policies,
     output:
@@ -98,10 +78,6 @@ rule ski_rental_error_sweep:
         func="icml26.ski_rental.rules:error_sweep",
         shift=SKI.cfg["error"]["shift"],
         mixture=SKI.cfg["error"]["mixture"],
-    log:
-        f"{SKI.logs}/error_sweep.log",
-    benchmark:
-        f"{SKI.bench}/error_sweep.tsv"
     threads: paper_threads(SKI)
     resources:
         **SKI.cfg["resources"],
@@ -110,8 +86,6 @@ rule ski_rental_error_sweep:
 
 
 rule ski_rental_oracles:
-    input:
-        *SKI_CODE,
     output:
         table=report(
             f"{SKI.results}/tables/oracles.csv",
@@ -123,18 +97,12 @@ rule ski_rental_oracles:
         func="icml26.ski_rental.rules:oracles",
         B_values=SKI.cfg["B_values"],
         N_factor=SKI.cfg["N_factor"],
-    log:
-        f"{SKI.logs}/oracles.log",
-    benchmark:
-        f"{SKI.bench}/oracles.tsv"
-    threads: paper_threads(SKI)
     script:
         CALL
 
 
 rule ski_rental_figure_pareto:
     input:
-        *SKI_CODE,
         table=rules.ski_rental_evaluate.output.table,
     output:
         png=report(
@@ -147,18 +115,12 @@ rule ski_rental_figure_pareto:
     params:
         func="icml26.ski_rental.rules:figure_pareto",
         B=SKI_FIG_B,
-    log:
-        f"{SKI.logs}/figure_pareto.log",
-    benchmark:
-        f"{SKI.bench}/figure_pareto.tsv"
-    threads: paper_threads(SKI)
     script:
         CALL
 
 
 rule ski_rental_figure_error:
     input:
-        *SKI_CODE,
         table=rules.ski_rental_error_sweep.output.table,
     output:
         png=report(
@@ -173,18 +135,12 @@ rule ski_rental_figure_error:
         B=SKI_FIG_B,
         lam=SKI.cfg["figures"]["lam"],
         R=SKI.cfg["figures"]["R"],
-    log:
-        f"{SKI.logs}/figure_error.log",
-    benchmark:
-        f"{SKI.bench}/figure_error.tsv"
-    threads: paper_threads(SKI)
     script:
         CALL
 
 
 rule ski_rental_verdict:
     input:
-        *SKI_CODE,
         evaluation=rules.ski_rental_evaluate.output.table,
         sweep=rules.ski_rental_error_sweep.output.table,
         oracles=rules.ski_rental_oracles.output.table,
@@ -199,10 +155,5 @@ rule ski_rental_verdict:
     params:
         func="icml26.ski_rental.rules:verdict",
         R_grid=SKI.cfg["R_grid"],
-    log:
-        f"{SKI.logs}/verdict.log",
-    benchmark:
-        f"{SKI.bench}/verdict.tsv"
-    threads: paper_threads(SKI)
     script:
         CALL

@@ -7,17 +7,15 @@ preconditioner ``p_j = j^(-2 r)``; rate 0 is the identity.
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
-from ..common.claims import write_claims
-from ..common.figures import save_figure
 from ..common.io import read_csv, read_csvs, write_csv, write_json
-from . import factorised, integrators, particles, plots
-from . import verdict as verdicts
-from .mixture import GaussianMixture
-from .spectra import power_law
+
+if TYPE_CHECKING:  # annotations only; each rule function imports what it runs
+    from .mixture import GaussianMixture
 
 # The particle experiment's methods: (annealed?, scheme, initialisation).
 METHODS = {
@@ -34,6 +32,9 @@ def _scores(misspecification: float) -> dict[str, float]:
 def factorised_kl(table: str, *, alpha: float, smoothing: dict, preconditioner: dict, misspecification: float,
                   dims: list[int], tau0: float, horizon: float, n_steps: int) -> None:
     """Experiment 1: ``sum_{j=2}^d KL_j`` for every (C, P, score, scheme) at a fixed horizon."""
+    from . import factorised, integrators
+    from .spectra import power_law
+
     d_max = max(dims)
     lam = power_law(d_max, 2 * alpha)
     rows = []
@@ -52,6 +53,9 @@ def factorised_kl(table: str, *, alpha: float, smoothing: dict, preconditioner: 
 def horizons(curves: str, table: str, *, alpha: float, smoothing: dict, preconditioner: dict, dims: list[int],
              tau0: float, epsilon: float, horizon_grid: dict) -> None:
     """Experiment 3a: KL against the annealing time S, and the smallest S reaching ``epsilon``, per d."""
+    from . import factorised
+    from .spectra import power_law
+
     d_max = max(dims)
     lam = power_law(d_max, 2 * alpha)
     grid = np.geomspace(horizon_grid["low"], horizon_grid["high"], horizon_grid["points"])
@@ -82,6 +86,9 @@ def step_sizes(table: str, *, alpha: float, smoothing: dict, preconditioner: dic
     Also the Euler-Maruyama stability limit ``2 min_j lambda_j / p_j`` (the step beyond which
     the last coordinates diverge) for each preconditioner and d.
     """
+    from . import factorised, integrators
+    from .spectra import power_law
+
     d_max = max(dims)
     lam, c = power_law(d_max, 2 * alpha), power_law(d_max, 2 * smoothing[smoothing_name])
     rows = []
@@ -101,6 +108,8 @@ def step_sizes(table: str, *, alpha: float, smoothing: dict, preconditioner: dic
 def oracles(table: str, *, alpha: float, smoothing: dict, preconditioner: dict, misspecification: float,
             tau0: float, horizon: float, coordinates: list[int]) -> None:
     """The spec's oracles as a table: closed form vs ODE solve, and the exponential step's moments."""
+    from . import factorised, integrators
+
     rows = []
     for c_name, beta in smoothing.items():
         for p_name, r in preconditioner.items():
@@ -128,6 +137,8 @@ def oracles(table: str, *, alpha: float, smoothing: dict, preconditioner: dict, 
 
 
 def _problem(d: int, problem: dict) -> GaussianMixture:
+    from . import particles
+
     return particles.make_problem(d, alpha=problem["alpha"], weights=problem["weights"], centres=problem["centres"],
                                   offset_scale=problem["offset_scale"],
                                   covariance_spread=problem["covariance_spread"], seed=problem["seed"])
@@ -141,6 +152,8 @@ def simulate(target: GaussianMixture, *, method: str, c: np.ndarray, p: np.ndarr
     The trajectory records the particles' mean responsibilities under the *current* ``mu_t``
     (``pi`` for exact samples of ``mu_t`` at every t), so a faithful run stays at ``pi`` throughout.
     """
+    from . import integrators, particles
+
     annealed, scheme, init = METHODS[method]
     t0 = tau0 if annealed else 0.0
     schedule = integrators.Schedule(t0, horizon, n_steps)
@@ -162,6 +175,9 @@ def particle_run(summary: str, trajectory: str, timing: str, *, method: str, d: 
                  c_rate: float, p_rate: float, tau0: float, horizon: float, n_steps: int, observe: int,
                  plain_init_mode: int, seed: int) -> None:
     """Experiment 2 for one (method, d): mode weights and per-mode errors, against an exact sample."""
+    from . import particles
+    from .spectra import power_law
+
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; expected one of {sorted(METHODS)}")
     target = _problem(d, problem)
@@ -190,6 +206,8 @@ def particle_run(summary: str, trajectory: str, timing: str, *, method: str, d: 
 def particle_tables(summaries: list[str], trajectories: list[str], modes: str, errors: str,
                     trajectory: str) -> None:
     """Collect the particle runs: per-mode table, per-(method, d) mode-weight error, trajectories."""
+    from . import particles
+
     frame = read_csvs(summaries)
     write_csv(modes, frame)
     write_csv(errors, particles.weight_errors(frame))
@@ -199,6 +217,9 @@ def particle_tables(summaries: list[str], trajectories: list[str], modes: str, e
 def annealing_sweep(table: str, *, problem: dict, d: int, n: int, c_rate: float, p_rate: float, tau0: float,
                     horizons: list[float], step: float, seed: int) -> None:
     """Experiment 3c: mode-weight error of ALD (exponential integrator) against the annealing time S."""
+    from . import particles
+    from .spectra import power_law
+
     target = _problem(d, problem)
     c, p = power_law(d, 2 * c_rate), power_law(d, 2 * p_rate)
     relaxation = float(np.max((target.variances.max(axis=0) + tau0 * c) / p))
@@ -215,34 +236,55 @@ def annealing_sweep(table: str, *, problem: dict, d: int, n: int, c_rate: float,
     write_csv(table, pd.DataFrame(rows))
 
 
-def timing(timings: list[str], summary: str) -> None:
+def timing(timings: list[str], summary: str, machine: str) -> None:
     """Seconds per integrator step per method and d (a benchmark record: it varies run to run)."""
+    from ..common.timing import write_machine
+
+    write_machine(machine)
     write_csv(summary, read_csvs(timings).sort_values(["method", "d"]))
 
 
 def figure_kl_vs_dimension(table: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.kl_vs_dimension(read_csv(table)), png, pdf)
 
 
 def figure_horizons(curves: str, table: str, png: str, pdf: str, *, epsilon: float) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.horizons(read_csv(curves), read_csv(table), epsilon), png, pdf)
 
 
 def figure_step_sizes(table: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.step_sizes(read_csv(table)), png, pdf)
 
 
 def figure_mode_weights(errors: str, trajectory: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.mode_weights(read_csv(errors), read_csv(trajectory)), png, pdf)
 
 
 def figure_annealing_time(table: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.annealing_time(read_csv(table)), png, pdf)
 
 
 def verdict(factorised_table: str, horizon_table: str, errors: str, modes: str, sweep: str, oracle_table: str,
             claims: str, metrics: str, *, reference_smoothing: str, fast_preconditioner: str) -> None:
     """Judge the spec's claims and collect the headline numbers."""
+    from ..common.claims import write_claims
+    from . import verdict as verdicts
+
     kl, need, err = read_csv(factorised_table), read_csv(horizon_table), read_csv(errors)
     judged = [
         verdicts.dimension_uniform_horizon(need, trace_class=reference_smoothing),

@@ -5,22 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..common.claims import write_claims
-from ..common.determinism import seed_everything
-from ..common.device import resolve_device
-from ..common.figures import save_figure
 from ..common.io import read_csv, read_csvs, read_json, read_npz, require, write_csv, write_json, write_npz
-from . import analysis, base_policy, forward_model, plots
-from . import verdict as verdicts
-from .experiment import CONTROLLERS, run_fault
-from .faults import NOMINAL, faults_from_config
-from .residual import ResidualConfig
-from .rollouts import make_env
 
 
 def train_base(policy: str, curve: str, *, env: str, steps: int, seed: int, n_envs: int, hidden: list[int],
                activation: str, ppo: dict, env_kwargs: dict, device: str) -> None:
     """Train the base policy once (PPO); keep it as arrays (the DVC-tracked checkpoint)."""
+    from ..common.determinism import seed_everything
+    from ..common.device import resolve_device
+    from . import base_policy
+
     seed_everything(seed)
     print(f"training the {env} base policy: {steps} steps of PPO on {n_envs} environments", flush=True)
     frozen, rows = base_policy.train(env, steps=steps, seed=seed, n_envs=n_envs, hidden=hidden,
@@ -34,6 +28,9 @@ def fit_forward_model(policy: str, model: str, fit: str, *, env: str, steps: int
                       n_random: int, ridge: float, damping: float, holdout: float, seed: int,
                       max_steps: int, env_kwargs: dict) -> None:
     """Nominal transitions from the base policy (with action noise) -> the ridge forward model."""
+    from . import base_policy, forward_model
+    from .rollouts import make_env
+
     frozen = base_policy.FrozenPolicy.load(read_npz(policy))
     environment = make_env(env, max_steps, env_kwargs)
     obs, actions, next_obs = forward_model.collect(environment, frozen, steps=steps, action_noise=action_noise,
@@ -52,6 +49,13 @@ def adapt(policy: str, model: str, returns: str, curves: str, consolidation: str
           max_steps: int, residual: dict, gradient_lr: float, curve_window: int, consolidate: dict | None,
           device: str) -> None:
     """Every controller under one named fault (its moderate and severe level), or on the nominal plant."""
+    from ..common.determinism import seed_everything
+    from ..common.device import resolve_device
+    from . import base_policy, forward_model
+    from .experiment import CONTROLLERS, run_fault
+    from .faults import NOMINAL, faults_from_config
+    from .residual import ResidualConfig
+
     unknown = sorted(set(controllers) - set(CONTROLLERS))
     if unknown or "base" not in controllers:
         raise ValueError(f"controllers must include 'base' and come from {CONTROLLERS}; got {controllers}")
@@ -72,6 +76,8 @@ def adapt(policy: str, model: str, returns: str, curves: str, consolidation: str
 
 def summarise(returns: list[str], curves: list[str], consolidation: list[str], table: str, adaptation: str,
               consolidated: str, *, resamples: int) -> None:
+    from . import analysis
+
     frame = read_csvs(returns)
     summary = analysis.summary(frame, resamples=resamples)
     write_csv(table, summary)
@@ -84,33 +90,52 @@ def summarise(returns: list[str], curves: list[str], consolidation: list[str], t
           flush=True)
 
 
-def timing(timings: list[str], summary: str) -> None:
+def timing(timings: list[str], summary: str, machine: str) -> None:
     """Seconds per environment step of each controller (beside the base policy; varies run to run)."""
+    from ..common.timing import write_machine
+
+    write_machine(machine)
     frame = read_csvs(timings)
     total = frame.groupby(["env", "controller"], sort=True)[["steps", "seconds"]].sum().reset_index()
     write_csv(summary, total.assign(seconds_per_step=total.seconds / total.steps))
 
 
 def figure_base_training(curves: list[str], png: str, pdf: str, *, envs: list[str]) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.base_training(read_csvs(curves), envs), png, pdf)
 
 
 def figure_fault_returns(table: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.fault_returns(read_csv(table)), png, pdf)
 
 
 def figure_adaptation(adaptation: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
     frame = read_csv(adaptation)
     shown = [c for c in ("base", "cerebellar", "no_meta", "gradient") if c in set(frame.controller)]
     save_figure(plots.adaptation(frame, shown), png, pdf)
 
 
 def figure_consolidation(consolidated: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.consolidation(read_csv(consolidated)), png, pdf)
 
 
 def verdict(table: str, consolidated: str, returns: list[str], fits: list[str], claims: str, metrics: str, *,
             nominal_tolerance: float, catastrophic_drop: float, resamples: int) -> None:
+    from ..common.claims import write_claims
+    from . import analysis
+    from . import verdict as verdicts
+
     summary, merged = read_csv(table), read_csv(consolidated)
     frame = read_csvs(returns)
     overall = {env: analysis.mean_improvement(frame[frame.env == env], "cerebellar", "moderate",

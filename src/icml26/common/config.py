@@ -37,3 +37,28 @@ def validate(config: Any, schema: str | os.PathLike, *, prefix: str = "") -> Non
             key = _key([*([prefix] if prefix else []), *e.absolute_path])
             lines.append(f"  {key}: {e.message}")
         raise ConfigError(f"invalid config ({Path(schema).name}):\n" + "\n".join(lines))
+
+
+def merged(base: dict[str, Any], overlay: dict[str, Any] | None) -> dict[str, Any]:
+    """``overlay`` on ``base`` as Snakemake merges config files: mappings key by key, anything else replaced."""
+    out = dict(base)
+    for key, value in (overlay or {}).items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = merged(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def paper_section(path: str | os.PathLike, scale: str, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A paper's settings at ``scale``: its ``quick`` defaults, the scale's overlay, then the user's overrides.
+
+    ``path`` is ``config/papers/<slug>.yaml`` with top-level keys ``quick`` (every key), and optionally
+    ``smoke`` and ``paper``; ``overrides`` is what ``--configfile`` overlays put under ``<slug>:``.
+    """
+    scales = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    unknown = sorted(set(scales) - {"smoke", "quick", "paper"})
+    if unknown or "quick" not in scales:
+        raise ConfigError(f"invalid config: {path} must have a 'quick' section and only smoke/quick/paper"
+                          + (f" (found {', '.join(unknown)})" if unknown else ""))
+    return merged(merged(scales["quick"], scales.get(scale) if scale != "quick" else None), overrides)

@@ -20,10 +20,19 @@ def _cell(value) -> str:
     return str(value).replace("|", "\\|")
 
 
-def build_summary(claims: list[str | os.PathLike], summary: str | os.PathLike, *, scale: str) -> None:
+def _paper(path: str | os.PathLike) -> str:
+    """The slug from results/<scale>/<slug>/claims.json or results/<scale>/<slug>/timing/claims.json."""
+    parent = Path(path).parent
+    return parent.parent.name if parent.name == "timing" else parent.name
+
+
+def build_summary(claims: list[str | os.PathLike], summary: str | os.PathLike, *, scale: str,
+                  timing_claims: list[str | os.PathLike] = (), timing_summary: str | os.PathLike | None = None) -> None:
     """Write ``summary.md``: paper x claim x paper value x measured x verdict.
 
-    The paper slug is the name of the folder that holds each ``claims.json``.
+    The paper slug is the name of the folder that holds each ``claims.json``. Claims on wall-clock time
+    (``timing/claims.json``, docs/ARCHITECTURE.md "Measured outputs") go to ``timing_summary`` instead,
+    marked with the machine they were measured on, so that ``summary.md`` stays byte-identical.
     """
     lines = [
         f"# Claim verdicts at `{scale}` scale",
@@ -34,8 +43,8 @@ def build_summary(claims: list[str | os.PathLike], summary: str | os.PathLike, *
         "|---|---|---|---|---|---|",
     ]
     totals = {True: 0, False: 0, None: 0}
-    for path in sorted(claims, key=lambda p: Path(p).parent.name):
-        paper = Path(path).parent.name
+    for path in sorted(claims, key=_paper):
+        paper = _paper(path)
         for claim in read_claims(path):
             totals[claim.holds] += 1
             lines.append(
@@ -47,4 +56,26 @@ def build_summary(claims: list[str | os.PathLike], summary: str | os.PathLike, *
         f"{totals[True]} hold, {totals[False]} do not hold, {totals[None]} not evaluated.",
         "",
     ]
+    if timing_claims:
+        lines += [f"Claims on wall-clock time ({', '.join(sorted(_paper(p) for p in timing_claims))}) are measured "
+                  "on the machine that ran them and differ run to run: `timing/summary.md`.", ""]
     write_text(summary, "\n".join(lines))
+    if timing_summary is not None:
+        write_text(timing_summary, _timing_table(timing_claims, scale))
+
+
+def _timing_table(timing_claims, scale: str) -> str:
+    from .timing import describe
+
+    lines = [f"# Wall-clock claims at `{scale}` scale (measured on this machine)", "",
+             "| paper | claim | statement | paper value | measured | verdict | measured on |",
+             "|---|---|---|---|---|---|---|"]
+    for path in sorted(timing_claims, key=_paper):
+        for claim in read_claims(path):
+            machine = claim.details.get("machine", {})
+            lines.append(f"| {_paper(path)} | {claim.id} | {_cell(claim.statement)} | {_cell(claim.paper_value)} "
+                         f"| {_cell(claim.measured)} | **{verdict_word(claim.holds)}** (measured) "
+                         f"| {_cell(describe(machine) if machine else 'not recorded')} |")
+    if not timing_claims:
+        lines.append("| — | no paper makes a wall-clock claim at this scale | | | | | |")
+    return "\n".join(lines) + "\n"

@@ -5,18 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..common.claims import write_claims
-from ..common.determinism import seed_everything
-from ..common.device import resolve_device
-from ..common.figures import save_figure
 from ..common.io import read_csv, read_csvs, require, write_csv, write_json, write_npz
-from . import coordinate, plots, ppo, sweeps
-from . import verdict as verdicts
 
 
 def coordinate_check(table: str, slopes: str, *, parameterisations: list[str], widths: list[int], seeds: list[int],
                      depth: int, steps: int, lr: float, base_width: int) -> None:
     """Feature-update sizes of every layer against width (synthetic regression), and their slopes."""
+    from ..common.determinism import seed_everything
+    from . import coordinate
+
     seed_everything(0)
     frame = coordinate.run(parameterisations, widths, seeds, depth=depth, steps=steps, lr=lr, base_width=base_width,
                            base_depth=depth)
@@ -29,6 +26,10 @@ def coordinate_check(table: str, slopes: str, *, parameterisations: list[str], w
 def train_runs(runs: str, timing: str, *, task: str, parameterisation: str, width: int, lr: float,
                seeds: list[int], ppo_settings: dict, device: str) -> None:
     """PPO runs of one (task, parameterisation, width, learning rate), one per seed."""
+    from ..common.determinism import seed_everything
+    from ..common.device import resolve_device
+    from . import ppo, sweeps
+
     seed_everything(seeds[0])
     where = resolve_device(device)
     cfg = ppo.PPOConfig(**ppo_settings)
@@ -58,6 +59,8 @@ def _key(path: str) -> tuple[str, str, int, float]:
 
 def summarise(runs: list[str], table: str, optimum: str, transfer: str, efficiency: str, consistency: str,
               curves: str, *, lrs: list[float], base_width: int) -> None:
+    from . import sweeps
+
     rows, probes, curve_rows = [], {}, []
     for path in runs:
         require(path)
@@ -88,31 +91,49 @@ def summarise(runs: list[str], table: str, optimum: str, transfer: str, efficien
     write_csv(curves, pd.DataFrame(curve_rows))
 
 
-def timing(timings: list[str], summary: str) -> None:
+def timing(timings: list[str], summary: str, machine: str) -> None:
     """Seconds per environment step per (task, parameterisation, width) (varies run to run)."""
+    from ..common.timing import write_machine
+
+    write_machine(machine)
     frame = read_csvs(timings)
     write_csv(summary, frame.groupby(["task", "parameterisation", "width"], sort=True)[
         ["seconds", "seconds_per_step"]].mean().reset_index())
 
 
 def figure_coordinate_check(table: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.coordinate_check(read_csv(table)), png, pdf)
 
 
 def figure_lr_transfer(runs_table: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.lr_transfer(read_csv(runs_table)), png, pdf)
 
 
 def figure_efficiency(curves: str, efficiency: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.efficiency(read_csv(curves), read_csv(efficiency)), png, pdf)
 
 
 def figure_consistency(consistency: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.consistency(read_csv(consistency)), png, pdf)
 
 
 def verdict(slopes: str, transfer: str, optimum: str, efficiency: str, consistency: str, claims: str,
             metrics: str) -> None:
+    from ..common.claims import write_claims
+    from . import verdict as verdicts
+
     sl, tr, opt, eff, con = (read_csv(p) for p in (slopes, transfer, optimum, efficiency, consistency))
     write_claims(claims, [verdicts.lr_transfers(tr, opt), verdicts.completep_more_efficient(eff),
                           verdicts.coordinate_check_flat(sl)])

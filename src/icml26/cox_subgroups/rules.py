@@ -5,11 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..common.claims import write_claims
-from ..common.figures import save_figure
 from ..common.io import read_csv, read_csvs, require, write_csv, write_json
-from . import boxes, cmapss, experiments, plots, realdata, selection, synthetic
-from . import verdict as verdicts
 
 
 def _write_run(table: str, timing: str, rows: pd.DataFrame, seconds: pd.DataFrame, *, dataset: str,
@@ -24,6 +20,8 @@ def _write_run(table: str, timing: str, rows: pd.DataFrame, seconds: pd.DataFram
 
 def dataset(table: str, *, name: str, metabric_source: str) -> None:
     """Copy one real dataset into the project as ``time, event, adjust, subgroup`` (DVC-tracked)."""
+    from . import realdata
+
     frame = realdata.load(name, metabric_source)
     print(f"{name}: {len(frame)} rows, {frame['event'].mean():.2f} events", flush=True)
     write_csv(table, frame)
@@ -31,6 +29,8 @@ def dataset(table: str, *, name: str, metabric_source: str) -> None:
 
 def synthetic_run(table: str, timing: str, *, dataset: str, seed: int, n_train: int, n_test: int,
                   methods: list[str], settings: dict) -> None:
+    from . import experiments, selection, synthetic
+
     rng = np.random.default_rng([seed, synthetic.DATASETS.index(dataset)])
     x, t, e = synthetic.sample(dataset, n_train + n_test, rng)
     train = selection.Rows.build(x[:n_train], x[:n_train], t[:n_train], e[:n_train])
@@ -43,6 +43,8 @@ def synthetic_run(table: str, timing: str, *, dataset: str, seed: int, n_train: 
 
 def real_run(data: str, table: str, timing: str, *, name: str, seed: int, test_size: float, methods: list[str],
              settings: dict) -> None:
+    from . import boxes, experiments, realdata, selection
+
     require(data)
     frame = read_csv(data)
     rng = np.random.default_rng([seed, realdata.DATASETS.index(name)])
@@ -62,6 +64,8 @@ def real_run(data: str, table: str, timing: str, *, name: str, seed: int, test_s
 
 def cmapss_dataset(table: str, *, source_dir: str, snapshot_every: int, test_engines: str) -> None:
     """Copy C-MAPSS FD001 into the project as survival snapshot rows (DVC-tracked)."""
+    from . import cmapss
+
     frame = cmapss.load_fd001(source_dir, snapshot_every, test_engines)
     print(f"C-MAPSS FD001: {frame['engine'].nunique()} engines, {len(frame)} rows", flush=True)
     write_csv(table, frame)
@@ -70,6 +74,8 @@ def cmapss_dataset(table: str, *, source_dir: str, snapshot_every: int, test_eng
 def case_study_run(data: str, table: str, timing: str, *, case: str, adjust: list[str], subgroup: list[str],
                    seed: int, test_size: float, methods: list[str], settings: dict) -> None:
     """One split of the jet-engine case study: engines split into train/test, features standardised on train."""
+    from . import boxes, experiments, selection
+
     require(data)
     frame = read_csv(data)
     missing = sorted(set(adjust + subgroup) - set(frame.columns))
@@ -106,6 +112,8 @@ def _summary(runs: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
 
 
 def _rejection_summary(paths: list[str]) -> pd.DataFrame:
+    from . import verdict as verdicts
+
     runs = read_csvs(paths)
     runs["rejection"] = 1 - runs["test_support"]
     summary = _summary(runs, ["test_epe", "test_c_index", "rejection"])
@@ -125,22 +133,34 @@ def case_study_table(runs: list[str], summary: str) -> None:
     write_csv(summary, _rejection_summary(runs))
 
 
-def timing(timings: list[str], summary: str) -> None:
+def timing(timings: list[str], summary: str, machine: str) -> None:
     """Seconds per method (a benchmark record: it varies run to run)."""
+    from ..common.timing import write_machine
+
+    write_machine(machine)
     frame = read_csvs(timings)
     write_csv(summary, frame.groupby("method")["seconds"].agg(mean_seconds="mean", runs="size").reset_index())
 
 
 def figure_synthetic(summary: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.synthetic(read_csv(summary)), png, pdf)
 
 
 def figure_pareto(summary: str, png: str, pdf: str) -> None:
     """Test EPE against rejected fraction per method (real datasets, or the case study's cases)."""
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.pareto(read_csv(summary)), png, pdf)
 
 
 def verdict(synthetic_summary: str, real_summary: str, case_summary: str, claims: str, metrics: str) -> None:
+    from ..common.claims import write_claims
+    from . import verdict as verdicts
+
     syn, real, case = read_csv(synthetic_summary), read_csv(real_summary), read_csv(case_summary)
     judged = [verdicts.recovers_planted_subgroup(syn), verdicts.beats_variants_on_counter(syn),
               verdicts.on_pareto_front(real)]

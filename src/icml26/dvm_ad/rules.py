@@ -9,14 +9,13 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..common.claims import write_claims
-from ..common.figures import save_figure
 from ..common.io import read_csv, read_csvs, write_csv, write_json, write_npz
-from . import benchmark, data, plots, tables, verdict as verdicts
 
 
 def dataset(source: str, dataset: str, *, max_rows: int, seed: int) -> None:
     """Copy one ADBench dataset into the project, validated and (if large) stratified-subsampled."""
+    from . import data
+
     X, y = data.load(source)
     X_kept, y_kept = data.subsample(X, y, max_rows, seed)
     print(f"{Path(source).name}: {X.shape[0]} rows x {X.shape[1]} features, {int(y.sum())} anomalies"
@@ -27,6 +26,8 @@ def dataset(source: str, dataset: str, *, max_rows: int, seed: int) -> None:
 def evaluate(dataset: str, auroc: str, timing: str, *, seeds: list[int], test_size: float, baselines: list[str],
              epsilon: float) -> None:
     """AUROC of DVM-AD, its ablations and the baselines on one dataset, per seed; fit times aside."""
+    from . import benchmark, data
+
     X, y = data.load(dataset)
     rows, timings = benchmark.evaluate(X, y, seeds=seeds, test_size=test_size, baselines=baselines, epsilon=epsilon)
     name = Path(dataset).stem
@@ -38,29 +39,43 @@ def evaluate(dataset: str, auroc: str, timing: str, *, seeds: list[int], test_si
 
 def summarise(aurocs: list[str], per_dataset: str, leaderboard: str, ablation: str) -> None:
     """Per-dataset means, the leaderboard (mean AUROC, average rank) and the ablation table."""
+    from . import tables
+
     table = tables.per_dataset(read_csvs(aurocs))
     write_csv(per_dataset, table)
     write_csv(leaderboard, tables.leaderboard(table))
     write_csv(ablation, tables.ablation(table))
 
 
-def timing(timings: list[str], summary: str) -> None:
+def timing(timings: list[str], summary: str, machine: str) -> None:
     """Mean fit+score seconds per method (a benchmark record: it varies run to run)."""
+    from ..common.timing import write_machine
+
+    write_machine(machine)
     frame = read_csvs(timings)
     out = frame.groupby("method")["seconds"].agg(mean_seconds="mean", total_seconds="sum", fits="size")
     write_csv(summary, out.sort_values("mean_seconds").reset_index())
 
 
 def figure_rank(leaderboard: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.average_rank(read_csv(leaderboard)), png, pdf)
 
 
 def figure_ablation(ablation: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.ablation(read_csv(ablation)), png, pdf)
 
 
 def verdict(leaderboard: str, ablation: str, claims: str, metrics: str) -> None:
     """Judge the spec's claims and collect the headline numbers."""
+    from ..common.claims import write_claims
+    from . import verdict as verdicts
+
     board, ablation_table = read_csv(leaderboard), read_csv(ablation)
     judged = [verdicts.best_on_adbench(board), verdicts.both_ends_beat_one_end(ablation_table)]
     for claim in judged:

@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pandas as pd
 
-from ..common.claims import write_claims
-from ..common.determinism import seed_everything
-from ..common.device import resolve_device
-from ..common.figures import save_figure
 from ..common.io import read_csv, read_csvs, read_npz, write_csv, write_json, write_npz
-from . import accuracy, bounds, classes, dimension, dsprites, plots, toys, turntable, vae
-from . import verdict as verdicts
-from .grid import Grid
+
+if TYPE_CHECKING:  # annotations only; each rule function imports what it runs
+    from .grid import Grid
 
 
 def estimator_accuracy(table: str, timing: str, *, toy: str, grid_sizes: list[int], D: int, order: int,
                        reach_samples: int, k: int, max_baseline_points: int, seed: int) -> None:
     """Errors of the grid estimators and the baselines against the closed forms, per grid size."""
+    from . import accuracy, toys
+
     manifold = toys.make(toy, D=D, seed=seed)
     rows, seconds = [], []
     for n in grid_sizes:
@@ -40,6 +40,8 @@ def estimator_accuracy(table: str, timing: str, *, toy: str, grid_sizes: list[in
 def dsprites_slice(images: str, *, shape: str, n_rotation: int, n_x: int, x_range: list[float], scale: float,
                    y: float, resolution: int, supersample: int, blur: float) -> None:
     """Render one shape's rotation x position slice (dSprites-style, procedurally rendered; DVC-tracked)."""
+    from . import classes, dsprites
+
     axes, grid = classes.slice_axes(shape, n_rotation, n_x, tuple(x_range))
     print(f"{shape}: rendering {n_rotation} x {n_x} images at {resolution}x{resolution}", flush=True)
     F = dsprites.grid_dataset(shape, axes, {"scale": scale, "y": y}, resolution=resolution,
@@ -49,6 +51,8 @@ def dsprites_slice(images: str, *, shape: str, n_rotation: int, n_x: int, x_rang
 
 def _write_class_measures(items, key: str, table: str, curvature: str, *, reach_samples: int, order: int) -> None:
     """Measure each ``(name, F, grid, rng)`` at unit total volume: one table row and one curvature field each."""
+    from . import classes
+
     rows, fields = [], []
     for name, F, grid, rng in items:
         values, S = classes.measures(F, grid, reach_samples=reach_samples, rng=rng, order=order)
@@ -62,6 +66,8 @@ def _write_class_measures(items, key: str, table: str, curvature: str, *, reach_
 def class_measures(slices: list[str], table: str, curvature: str, *, shapes: list[str], reach_samples: int,
                    order: int, seed: int) -> None:
     """Per-class volume, total curvature, curvature quantiles and reach, at unit total volume."""
+    from . import classes, dsprites
+
     def items():
         for shape, path in zip(shapes, slices):
             data = read_npz(path, "F", "spacing")
@@ -74,12 +80,17 @@ def class_measures(slices: list[str], table: str, curvature: str, *, shapes: lis
 
 
 def figure_classes(curvature: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.class_curvature(read_csv(curvature)), png, pdf)
 
 
 def bound_runs(table: str, *, toy: str, n: list[int], seeds: list[int], queries: int, k: int, D: int,
                seed: int) -> None:
     """One-sided Hausdorff error of the MMLS-style fit against the sample size, per seed."""
+    from . import bounds, toys
+
     manifold = toys.make(toy, D=D, seed=seed)
     rows = []
     for size in n:
@@ -94,6 +105,8 @@ def bound_runs_dsprites(table: str, *, d: int, shape: str, n: list[int], seeds: 
                         position_range: list[float], scale: float, resolution: int, supersample: int,
                         blur: float) -> None:
     """The same study on a d-dimensional dSprites-style slice (rotation, x, y), rendered at random latents."""
+    from . import bounds, dsprites
+
     sprite = dsprites.RandomSlice(shape, d, tuple(position_range), {"scale": scale, "y": 0.5, "x": 0.5},
                                   resolution=resolution, supersample=supersample, blur=blur)
     name = f"dsprites_{shape}_d{d}"
@@ -108,6 +121,8 @@ def bound_runs_dsprites(table: str, *, d: int, shape: str, n: list[int], seeds: 
 
 def bound_table(runs: list[str], errors: str, table: str) -> None:
     """All runs, and per toy the fitted slope next to the rates' exponents and the envelope fit."""
+    from . import bounds
+
     frame = read_csvs(runs)
     write_csv(errors, frame)
     write_csv(table, pd.DataFrame([{"toy": toy, "d": int(g["d"].iloc[0]), **bounds.envelopes(g, int(g["d"].iloc[0]))}
@@ -115,11 +130,16 @@ def bound_table(runs: list[str], errors: str, table: str) -> None:
 
 
 def figure_bounds(errors: str, table: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.bound_scaling(read_csv(errors), read_csv(table)), png, pdf)
 
 
 def _pooled_slice(path: str, shape: str, pool: int) -> tuple[np.ndarray, Grid]:
     """A rendered slice's images, average-pooled ``pool x pool``, and its grid."""
+    from . import classes
+
     data = read_npz(path, "F", "spacing")
     F = data["F"]
     side = int(round(np.sqrt(F.shape[-1])))
@@ -135,6 +155,8 @@ def _pooled_slice(path: str, shape: str, pool: int) -> tuple[np.ndarray, Grid]:
 def turntable_object(images: str, *, index: int, n_pose: int, n_roll: int, size: float, resolution: int,
                      supersample: int, blur: float, seed: int) -> None:
     """Render one COIL-20 stand-in object over pose x roll (procedural substitution; DVC-tracked)."""
+    from . import turntable
+
     F = turntable.grid_dataset(turntable.make_object(index, seed), n_pose, n_roll, size, resolution=resolution,
                                supersample=supersample, blur=blur)
     print(f"object {index}: {n_pose} x {n_roll} images at {resolution}x{resolution}", flush=True)
@@ -144,6 +166,8 @@ def turntable_object(images: str, *, index: int, n_pose: int, n_roll: int, size:
 def turntable_measures(objects: list[str], table: str, curvature: str, *, reach_samples: int, order: int,
                        seed: int) -> None:
     """Per-object volume, total curvature, curvature quantiles and reach at unit total volume."""
+    from .grid import Grid
+
     def items():
         for i, path in enumerate(objects):
             data = read_npz(path, "F", "spacing")
@@ -154,6 +178,9 @@ def turntable_measures(objects: list[str], table: str, curvature: str, *, reach_
 
 
 def figure_turntable(curvature: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.class_curvature(read_csv(curvature), key="object",
                                       title="COIL-20 stand-in (procedurally rendered): pose x in-plane rotation"),
                 png, pdf)
@@ -164,6 +191,10 @@ def vae_train(slices: list[str], weights: str, losses: str, timing: str, *, shap
               lr: float, gamma: float, capacity: float, capacity_iterations: int, seed: int, device: str) -> None:
     """Train the beta-VAE on every shape's slice; keep the weights at the checkpoints (DVC-tracked)."""
     import torch  # noqa: F401  (loaded before seeding so that torch is seeded too)
+
+    from ..common.determinism import seed_everything
+    from ..common.device import resolve_device
+    from . import vae
 
     seed_everything(seed)
     where = resolve_device(device)
@@ -194,6 +225,8 @@ def _states(weights: str) -> dict[int, dict]:
 def vae_geometry(slices: list[str], weights: str, table: str, *, shapes: list[str], pool: int, hidden: list[int],
                  latent: int, reach_samples: int, order: int, seed: int) -> None:
     """Volume, curvature and reach of every layer's map of each shape's grid, at every checkpoint."""
+    from . import classes, dsprites, vae
+
     rows = []
     for it, state in sorted(_states(weights).items()):
         for shape, path in zip(shapes, slices):
@@ -208,12 +241,17 @@ def vae_geometry(slices: list[str], weights: str, table: str, *, shapes: list[st
 
 
 def figure_vae(table: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.vae_layers(read_csv(table)), png, pdf)
 
 
 def intrinsic_dimension(table: str, *, toys_: list[str], grid_sizes: dict, points: list[int], D: int, order: int,
                         seed: int) -> None:
     """The grid's metric rank against scikit-dimension's estimators on random samples, per toy."""
+    from . import dimension, toys
+
     frames = []
     for name in toys_:
         frame = dimension.table(toys.make(name, D=D, seed=seed), name, min(grid_sizes[name]), points, seed, order)
@@ -226,16 +264,26 @@ def accuracy_table(tables: list[str], table: str) -> None:
     write_csv(table, read_csvs(tables))
 
 
-def timing(timings: list[str], summary: str) -> None:
+def timing(timings: list[str], summary: str, machine: str) -> None:
     """Seconds per estimator run (a benchmark record: it varies run to run)."""
+    from ..common.timing import write_machine
+
+    write_machine(machine)
     write_csv(summary, read_csvs(timings))
 
 
 def figure_accuracy(table: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+    from . import verdict as verdicts
+
     save_figure(plots.estimator_accuracy(read_csv(table), verdicts.TOLERANCE), png, pdf)
 
 
 def verdict(table: str, classes: str, bound_table: str, vae_table: str, claims: str, metrics: str) -> None:
+    from ..common.claims import write_claims
+    from . import verdict as verdicts
+
     frame, per_class, scaling, layers = read_csv(table), read_csv(classes), read_csv(bound_table), read_csv(vae_table)
     judged = [verdicts.estimators_recover_toy_geometry(frame), verdicts.hausdorff_between_envelopes(scaling),
               verdicts.vae_layer_geometry(layers)]

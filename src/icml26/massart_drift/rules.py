@@ -9,11 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..common.claims import write_claims
-from ..common.figures import save_figure
 from ..common.io import read_csv, read_csvs, write_csv, write_json
-from . import circle, geometry, plots, scaling, streams, theory
-from . import verdict as verdicts
 
 
 def log_grid(low: float, high: float, points: int) -> list[float]:
@@ -28,12 +24,16 @@ def window_grid(low: int, high: int, points: int) -> list[int]:
 
 def sweep(table: str, *, learner: str, Delta: dict, W: dict, eta: float, reps: int, seeds: list[int]) -> None:
     """Steady-state excess error of one learner over the (Delta, W) grid, per seed."""
+    from . import scaling
+
     frame = scaling.sweep(learner, Deltas=log_grid(**Delta), windows=window_grid(**W), eta=eta, reps=reps, seeds=seeds)
     write_csv(table, frame)
 
 
 def scaling_tables(sweeps: list[str], best: str, slopes: str) -> None:
     """Best window and excess per (learner, seed, Delta); fitted log-log slopes."""
+    from . import scaling
+
     frame = read_csvs(sweeps)
     best_frame = scaling.best_windows(frame)
     write_csv(best, best_frame)
@@ -43,6 +43,8 @@ def scaling_tables(sweeps: list[str], best: str, slopes: str) -> None:
 def traces(table: str, *, seeds: list[int], d: int, eta: float, gamma: float, Delta: float, rounds: int,
            eval_every: int, window_scale: float, small_window: int, n_test: int, perspectron: dict) -> None:
     """Error-versus-time traces of every learner on the drifting d-dimensional Massart stream."""
+    from . import streams
+
     rows = []
     for seed in seeds:
         rows += streams.trace(seed=seed, d=d, eta=eta, gamma=gamma, Delta=Delta, rounds=rounds,
@@ -54,6 +56,8 @@ def traces(table: str, *, seeds: list[int], d: int, eta: float, gamma: float, De
 
 def oracles(table: str, *, eta: float, reps: int, seed: int) -> None:
     """Monte-Carlo checks of the exact formulas: disagreement = angle/pi, averaging semi-analytic excess."""
+    from . import circle, geometry, theory
+
     rng = np.random.default_rng(seed)
     rows = []
     phi = rng.uniform(0, 2 * np.pi, reps)
@@ -73,6 +77,9 @@ def oracles(table: str, *, eta: float, reps: int, seed: int) -> None:
 
 def figure_scaling(best: str, slopes: str, png: str, pdf: str, *, quantity: str) -> None:
     """Best excess error (or best window) against the drift rate, with fitted and reference slopes."""
+    from ..common.figures import save_figure
+    from . import plots
+
     refs = {"min_excess": ([1 / 3, 1 / 2], "best excess error over the window grid"),
             "W_star": ([-2 / 3, -1 / 2], "best window W*")}[quantity]
     save_figure(plots.scaling(read_csv(best), read_csv(slopes), quantity, refs[1], refs[0]), png, pdf)
@@ -80,6 +87,10 @@ def figure_scaling(best: str, slopes: str, png: str, pdf: str, *, quantity: str)
 
 def figure_traces(table: str, png: str, pdf: str, *, eta: float, gamma: float, Delta: float) -> None:
     """Error against time under drift: efficient learners vs no forgetting vs a small window."""
+    from ..common.figures import save_figure
+    from . import plots
+    from . import verdict as verdicts
+
     bound = eta + verdicts.BOUND_C * Delta ** (1 / 3) / gamma
     save_figure(plots.traces(read_csv(table), eta, bound), png, pdf)
 
@@ -87,6 +98,9 @@ def figure_traces(table: str, png: str, pdf: str, *, eta: float, gamma: float, D
 def verdict(slopes: str, best: str, traces: str, oracles: str, claims: str, metrics: str, *,
             eta: float, gamma: float, Delta: float) -> None:
     """Judge the spec's claims and collect the headline numbers."""
+    from ..common.claims import write_claims
+    from . import verdict as verdicts
+
     slope_table = read_csv(slopes)
     bound_claim, trace_numbers = verdicts.massart_bound_and_forgetting(read_csv(traces), eta=eta, gamma=gamma,
                                                                         Delta=Delta)

@@ -6,16 +6,16 @@ import shutil
 import time
 from dataclasses import fields
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
-from ..common.claims import write_claims
-from ..common.figures import save_figure
 from ..common.io import read_csv, read_csvs, read_npz, require, write_csv, write_json, write_npz
-from . import bids, challenge, features, plots, postprocess, ranking, scoring, seizure_lists, simulator
-from . import verdict as verdicts
-from .detectors import Detector, Features, LEARNED
+
+if TYPE_CHECKING:  # annotations only; each rule function imports what it runs
+    from . import simulator
+    from .detectors import Features
 
 PROTOCOLS = ("heldout", "within")
 
@@ -34,6 +34,8 @@ def _read_by_subject(path: str) -> pd.DataFrame:
 
 def statistics(table: str, *, source_dir: str, max_duration_s: float) -> None:
     """Real seizure durations and intervals, parsed from the seizure lists (DVC-tracked)."""
+    from . import seizure_lists
+
     stats = seizure_lists.statistics(source_dir, max_duration_s)
     print(f"{(stats['kind'] == 'duration').sum()} durations, {(stats['kind'] == 'interval').sum()} intervals",
           flush=True)
@@ -42,6 +44,8 @@ def statistics(table: str, *, source_dir: str, max_duration_s: float) -> None:
 
 def challenge_data(source: str, copied: str) -> None:
     """Copy one published results file into the project after checking it parses."""
+    from . import challenge
+
     require(source)
     challenge.leaderboard(source) if Path(source).name == "challenge_results.json" else challenge.per_dataset(source)
     Path(copied).parent.mkdir(parents=True, exist_ok=True)
@@ -52,6 +56,8 @@ def challenge_data(source: str, copied: str) -> None:
 
 def profiles(table: str, *, subjects: int, settings: dict, seed: int) -> None:
     """Draw every subject's profile (the corpus's hidden ground truth, kept for inspection)."""
+    from . import simulator
+
     known = {f.name for f in fields(simulator.CorpusSettings)}
     corpus = simulator.CorpusSettings(**{k: v for k, v in settings.items() if k in known})
     drawn = simulator.draw_profiles(subjects, corpus, np.random.default_rng([seed, 0]))
@@ -59,6 +65,8 @@ def profiles(table: str, *, subjects: int, settings: dict, seed: int) -> None:
 
 
 def _profile(table: str, subject: str) -> simulator.SubjectProfile:
+    from . import simulator
+
     frame = _read_by_subject(table)
     row = frame[frame["subject"] == subject]
     if row.empty:
@@ -71,6 +79,8 @@ def _profile(table: str, subject: str) -> simulator.SubjectProfile:
 def subject_recordings(statistics: str, profiles: str, corpus: str, *, subject: str, runs: int,
                        duration_s: list[float], fs: int, seed: int) -> None:
     """Simulate one subject's recordings and write them as EDF + SzCORE TSV (BIDS layout)."""
+    from . import bids, seizure_lists, simulator
+
     require(statistics, profiles)
     stats = read_csv(statistics)
     durations = seizure_lists.usable(stats, "duration").to_numpy()
@@ -98,6 +108,8 @@ def subject_recordings(statistics: str, profiles: str, corpus: str, *, subject: 
 def subject_features(corpus: str, table: str, events: str, *, subject: str, runs: int, window_s: float,
                      gotman: dict) -> None:
     """Read one subject's EDF + TSV files back and describe every second (see :mod:`.features`)."""
+    from . import bids, features
+
     parts, rows = [], []
     for run in range(1, runs + 1):
         name = Path(corpus) / bids.stem(subject, run)
@@ -121,6 +133,8 @@ def subject_features(corpus: str, table: str, events: str, *, subject: str, runs
 # --- detection ---------------------------------------------------------------------------------
 
 def _corpus(tables: list[str]) -> tuple[pd.DataFrame, Features, np.ndarray]:
+    from .detectors import Features
+
     index, feats = [], []
     for path in tables:
         d = read_npz(path, "run", "second", "hand", "kernels", "line_length", "gotman", "label")
@@ -146,6 +160,8 @@ def detect(tables: list[str], predictions: str, timing: str, *, detector: str, f
     setting. ``within``: leave-one-run-out, every subject's other recordings in training - the
     "self-reported" setting where test subjects are seen in training.
     """
+    from .detectors import LEARNED, Detector
+
     index, feats, y = _corpus(tables)
     out = {p: np.full(len(y), np.nan) for p in PROTOCOLS}
     cost = []
@@ -186,6 +202,8 @@ def _reference(events: list[str]) -> dict[tuple[str, int], tuple[list[tuple[floa
 
 def score(predictions: list[str], events: list[str], table: str, *, algorithms: list[str], settings: dict) -> None:
     """SzCORE counts of every algorithm (detector + post-processing) on every recording and protocol."""
+    from . import postprocess, scoring
+
     reference = _reference(events)
     by_detector = {Path(p).stem: p for p in predictions}
     rows = []
@@ -218,6 +236,9 @@ def _f1_matrix(subjects: pd.DataFrame, seizure_subjects_only: bool = True) -> pd
 def tables(recordings: str, subjects: str, leaderboard: str, gap: str, stability: str, bootstrap: str,
            concordance: str, *, n_boot: int, seed: int) -> None:
     """Per-subject scores, the leaderboard, the within/held-out gap and the ranking analysis."""
+    from . import ranking, scoring
+    from .detectors import LEARNED
+
     rec = _read_by_subject(recordings)
     per = scoring.per_subject(rec, ["algorithm", "detector", "protocol"])
     write_csv(subjects, per)
@@ -242,12 +263,17 @@ def tables(recordings: str, subjects: str, leaderboard: str, gap: str, stability
 
 
 def published_tables(challenge_results: str, per_dataset: str, leaderboard: str, datasets: str) -> None:
+    from . import challenge
+
     write_csv(leaderboard, challenge.leaderboard(challenge_results))
     write_csv(datasets, challenge.per_dataset(per_dataset))
 
 
-def timing(timings: list[str], summary: str) -> None:
+def timing(timings: list[str], summary: str, machine: str) -> None:
     """Fit seconds per fold and scoring seconds per hour of EEG, per detector (varies run to run)."""
+    from ..common.timing import write_machine
+
+    write_machine(machine)
     frame = read_csvs(timings)
     write_csv(summary, frame.groupby(["detector", "protocol"], sort=True)[["fit_s", "score_s_per_hour"]]
               .mean().reset_index())
@@ -256,27 +282,45 @@ def timing(timings: list[str], summary: str) -> None:
 # --- figures and verdict -----------------------------------------------------------------------
 
 def figure_leaderboard(leaderboard: str, published: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.leaderboards(read_csv(leaderboard), read_csv(published)), png, pdf)
 
 
 def figure_sensitivity_vs_fp(leaderboard: str, published: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.sensitivity_vs_fp(read_csv(leaderboard), read_csv(published)), png, pdf)
 
 
 def figure_subject_f1(subjects: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.subject_f1(_read_by_subject(subjects)), png, pdf)
 
 
 def figure_ranks(subjects: str, bootstrap: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.ranks(_f1_matrix(_read_by_subject(subjects)), read_csv(bootstrap)), png, pdf)
 
 
 def figure_gap(gap: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.gap(read_csv(gap)), png, pdf)
 
 
 def figure_eeg_example(corpus: str, png: str, pdf: str, *, subject: str, seconds: float) -> None:
     """The first seizure onset of one subject's recordings, as read back from its EDF file."""
+    from ..common.figures import save_figure
+    from . import bids, plots
+
     for run in range(1, 100):
         name = Path(corpus) / bids.stem(subject, run)
         if not Path(f"{name}_events.tsv").exists():
@@ -290,12 +334,17 @@ def figure_eeg_example(corpus: str, png: str, pdf: str, *, subject: str, seconds
 
 
 def figure_published_datasets(datasets: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.published_datasets(read_csv(datasets)), png, pdf)
 
 
 def verdict(leaderboard: str, gap: str, stability: str, concordance: str, published: str, claims: str,
             metrics: str, *, gap_min: float, runs: int, folds: int) -> None:
+    from ..common.claims import write_claims
     from ..common.io import read_json
+    from . import verdict as verdicts
 
     board, gaps, stab, conc, pub = (read_csv(leaderboard), read_csv(gap), read_csv(stability),
                                     read_json(concordance), read_csv(published))

@@ -7,18 +7,15 @@ oracles stands alone. Each function is called by exactly one rule in
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pandas as pd
 
-from ..common.claims import write_claims
-from ..common.figures import save_figure
 from ..common.io import read_csv, write_csv, write_json
-from . import distributions, plots
-from . import verdict as verdicts
-from .deterministic import best_worst_case_threshold
-from .model import SkiRental
-from .policies import METHODS, all_policies
-from .randomized import game_value, rho
+
+if TYPE_CHECKING:  # annotations only; each rule function imports what it runs
+    from .model import SkiRental
 
 POLICY_TOLERANCE = 1e-15
 """Buy-day probabilities below this are dropped from the sparse policy table."""
@@ -26,6 +23,8 @@ POLICY_TOLERANCE = 1e-15
 
 def _problems(frame: pd.DataFrame):
     """Yield ``(B, family, problem, p_hat)`` for every instance of a predictions table."""
+    from .model import SkiRental
+
     for (B, family), rows in frame.groupby(["B", "family"], sort=True):
         rows = rows.sort_values("T")
         problem = SkiRental(int(B), int(rows["N"].iloc[0]))
@@ -34,6 +33,9 @@ def _problems(frame: pd.DataFrame):
 
 def predictions(predictions: str, *, B_values: list[int], N_factor: int, families: list[str]) -> None:
     """Write every predicted distribution ``p_hat`` on ``1..N`` (long table B, N, family, T, p)."""
+    from . import distributions
+    from .model import SkiRental
+
     rows = []
     for B in B_values:
         problem = SkiRental(B, N_factor * B)
@@ -46,6 +48,8 @@ def predictions(predictions: str, *, B_values: list[int], N_factor: int, familie
 
 def policies(predictions: str, policies: str, *, lambdas: list[float], R_grid: list[float]) -> None:
     """Compute every method's buy-day distribution for every instance (sparse long table)."""
+    from .policies import all_policies
+
     frames = []
     for B, family, problem, p_hat in _problems(read_csv(predictions)):
         for policy in all_policies(problem, p_hat, lambdas, R_grid):
@@ -84,6 +88,8 @@ def _join(predictions: str, policies: str):
 
 def evaluate(predictions: str, policies: str, table: str) -> None:
     """Consistency (ECR when the truth is ``p_hat``) and robustness (worst case over T)."""
+    from .policies import METHODS
+
     rows = []
     for B, family, problem, p_hat, vectors in _join(predictions, policies):
         optimum = problem.ecr_all(p_hat).min()
@@ -108,6 +114,8 @@ def evaluate(predictions: str, policies: str, table: str) -> None:
 
 def error_sweep(predictions: str, policies: str, table: str, *, shift: list[float], mixture: list[float]) -> None:
     """ECR of every policy when the truth is a perturbed ``p_hat``, against the error (EMD)."""
+    from . import distributions
+
     rows = []
     for B, family, problem, p_hat, vectors in _join(predictions, policies):
         for kind, magnitudes in (("shift", shift), ("mixture", mixture)):
@@ -136,6 +144,10 @@ def error_sweep(predictions: str, policies: str, table: str, *, shift: list[floa
 
 def oracles(table: str, *, B_values: list[int], N_factor: int) -> None:
     """Closed-form values next to what the LP and the closed-form worst case compute."""
+    from .deterministic import best_worst_case_threshold
+    from .model import SkiRental
+    from .randomized import game_value, rho
+
     rows = []
     for B in B_values:
         problem = SkiRental(B, N_factor * B)
@@ -157,16 +169,25 @@ def oracles(table: str, *, B_values: list[int], N_factor: int) -> None:
 
 def figure_pareto(table: str, png: str, pdf: str, *, B: int) -> None:
     """Consistency-robustness trade-off of every method (sweeping lambda and R)."""
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.pareto(read_csv(table), B), png, pdf)
 
 
 def figure_error(table: str, png: str, pdf: str, *, B: int, lam: float, R: float) -> None:
     """ECR relative to the optimum as the prediction error grows."""
+    from ..common.figures import save_figure
+    from . import plots
+
     save_figure(plots.error_curves(read_csv(table), B, lam, R), png, pdf)
 
 
 def verdict(evaluation: str, sweep: str, oracles: str, claims: str, metrics: str, *, R_grid: list[float]) -> None:
     """Judge the spec's claims and collect the headline numbers."""
+    from ..common.claims import write_claims
+    from . import verdict as verdicts
+
     evaluation_table = read_csv(evaluation)
     judged = [
         verdicts.distributional_beats_point(evaluation_table),

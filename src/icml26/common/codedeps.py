@@ -1,0 +1,168 @@
+"""The project source files a rule function runs, found by reading the code (nothing is imported).
+
+A rule's job depends on the code it executes, not on every file of its paper: editing a plotting
+module must rerun figure jobs only, and editing a module the sweep never reaches must rerun nothing of
+the sweep. ``function_sources("icml26.ski_rental.rules:figure_pareto", src)`` returns
+
+- the file that defines the function and the ``__init__.py`` of every package on the way to it;
+- every project module the function's body refers to (through the names its module imports, or
+  imports inside the body), followed through the module-level helpers and constants of the same
+  module that the body uses, and each such module's own imports, transitively;
+- the runner that calls every rule function (``icml26.common.runner``) and what it imports.
+
+Only modules of the ``icml26`` package are followed; third-party libraries are pinned in
+``pyproject.toml`` instead. The analysis is conservative for imported modules (all their imports count)
+and precise only within the rule function's own module, which is where the papers keep figure,
+compute and verdict functions side by side.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+PACKAGE = "icml26"
+RUNNER = "icml26.common.runner"
+
+
+@dataclass(frozen=True)
+class Module:
+    """One parsed project module: its file, what its names refer to, and every module it imports."""
+
+    name: str
+    path: Path
+    is_package: bool
+    imported_names: dict[str, str] = field(default_factory=dict)  # local name -> project module it may be
+    definitions: dict[str, ast.AST] = field(default_factory=dict)  # top-level def/class/assignment
+    imports: frozenset[str] = frozenset()  # every project module imported anywhere in the file
+
+
+def module_file(name: str, src: Path) -> tuple[Path, bool] | None:
+    """``icml26.a.b`` -> (src/icml26/a/b.py, False) or (src/icml26/a/b/__init__.py, True); None if absent."""
+    base = src.joinpath(*name.split("."))
+    if (base / "__init__.py").is_file():
+        return base / "__init__.py", True
+    if base.with_suffix(".py").is_file():
+        return base.with_suffix(".py"), False
+    return None
+
+
+def _absolute(module: str, is_package: bool, node: ast.ImportFrom) -> str:
+    """The absolute module name an ``from ... import`` statement reads from."""
+    if node.level == 0:
+        return node.module or ""
+    parts = module.split(".")
+    anchor = parts if is_package else parts[:-1]
+    anchor = anchor[: len(anchor) - (node.level - 1)]
+    return ".".join([*anchor, node.module] if node.module else anchor)
+
+
+def _targets(module: str, is_package: bool, node: ast.Import | ast.ImportFrom, src: Path) -> dict[str, str]:
+    """Local name -> project module for one import statement (``from m import f`` maps ``f`` to ``m``)."""
+    out: dict[str, str] = {}
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            if alias.name.split(".")[0] == PACKAGE:
+                local = alias.asname or alias.name.split(".")[0]
+                out[local] = alias.name if alias.asname else PACKAGE
+        return out
+    base = _absolute(module, is_package, node)
+    if base.split(".")[0] != PACKAGE:
+        return out
+    for alias in node.names:
+        submodule = f"{base}.{alias.name}"
+        out[alias.asname or alias.name] = submodule if module_file(submodule, src) else base
+    return out
+
+
+def _loaded(module: str, is_package: bool, node: ast.Import | ast.ImportFrom, src: Path) -> set[str]:
+    """The project modules an import statement loads (``import icml26.a.b`` loads icml26.a.b, binds icml26)."""
+    if isinstance(node, ast.Import):
+        return {alias.name for alias in node.names if alias.name.split(".")[0] == PACKAGE}
+    return set(_targets(module, is_package, node, src).values())
+
+
+@lru_cache(maxsize=None)
+def parse_module(name: str, src: Path) -> Module:
+    found = module_file(name, src)
+    if found is None:
+        raise FileNotFoundError(f"no project module {name!r} under {src}")
+    path, is_package = found
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    imported: dict[str, str] = {}
+    definitions: dict[str, ast.AST] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            imported.update(_targets(name, is_package, node, src))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            definitions[node.name] = node
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                for leaf in ast.walk(target):
+                    if isinstance(leaf, ast.Name):
+                        definitions[leaf.id] = node
+    every_import = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            every_import |= _loaded(name, is_package, node, src)
+    return Module(name, path, is_package, imported, definitions, frozenset(every_import))
+
+
+def _packages(name: str) -> list[str]:
+    """``icml26.a.b`` -> [``icml26``, ``icml26.a``]: the packages Python imports first."""
+    parts = name.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
+
+
+def module_closure(name: str, src: Path) -> set[Path]:
+    """Files of a module, its packages, and every project module it imports, transitively."""
+    seen: set[str] = set()
+    todo = [name]
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        todo.extend(_packages(current))
+        todo.extend(parse_module(current, src).imports)
+    return {parse_module(m, src).path for m in seen}
+
+
+def _names_used(node: ast.AST) -> set[str]:
+    """Names a definition reads, less its own parameters (a parameter may shadow a module's name)."""
+    names = {leaf.id for leaf in ast.walk(node) if isinstance(leaf, ast.Name)}
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        names -= {arg.arg for arg in ast.walk(node.args) if isinstance(arg, ast.arg)}
+    return names
+
+
+def function_sources(spec: str, src: Path) -> list[Path]:
+    """The project files that ``module:function`` executes (see the module docstring), sorted."""
+    module_name, _, func = spec.partition(":")
+    src = Path(src).resolve()
+    module = parse_module(module_name, src)
+    if func not in module.definitions:
+        raise LookupError(f"{module.path.name} defines no {func!r} (rule function {spec})")
+    files = module_closure(RUNNER, src) | {module.path}
+    for package in _packages(module_name):
+        files.add(parse_module(package, src).path)
+    visited: set[str] = set()
+    todo = [func]
+    while todo:
+        name = todo.pop()
+        if name in visited:
+            continue
+        visited.add(name)
+        node = module.definitions[name]
+        for inner in ast.walk(node):
+            if isinstance(inner, (ast.Import, ast.ImportFrom)):
+                for target in _loaded(module_name, module.is_package, inner, src):
+                    files |= module_closure(target, src)
+        for used in _names_used(node):
+            if used in module.definitions:
+                todo.append(used)
+            elif used in module.imported_names:
+                files |= module_closure(module.imported_names[used], src)
+    return sorted(files)

@@ -1,0 +1,53 @@
+"""Which source files a rule function depends on, read from the code."""
+
+from pathlib import Path
+
+import pytest
+
+from icml26.common.codedeps import function_sources
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def deps(spec):
+    return {str(p.relative_to(SRC)) for p in function_sources(spec, SRC)}
+
+
+def test_a_figure_function_depends_on_the_plotting_modules_and_a_compute_function_does_not():
+    figure = deps("icml26.ski_rental.rules:figure_pareto")
+    compute = deps("icml26.ski_rental.rules:policies")
+    assert {"icml26/ski_rental/plots.py", "icml26/common/figures.py", "icml26/ski_rental/rules.py"} <= figure
+    assert "icml26/ski_rental/policies.py" not in figure
+    assert "icml26/ski_rental/plots.py" not in compute and "icml26/common/figures.py" not in compute
+    # through the module-level helper _problems and the policies module's own imports
+    assert {"icml26/ski_rental/model.py", "icml26/ski_rental/policies.py", "icml26/ski_rental/randomized.py"} <= compute
+    for files in (figure, compute):  # the runner, its imports and the packages on the way
+        assert {"icml26/__init__.py", "icml26/ski_rental/__init__.py", "icml26/common/runner.py",
+                "icml26/common/determinism.py"} <= files
+
+
+def test_imports_relative_absolute_and_shadowed_names(tmp_path):
+    pkg = tmp_path / "icml26"
+    (pkg / "p").mkdir(parents=True)
+    for name in ("__init__.py", "p/__init__.py", "common/__init__.py", "common/determinism.py"):
+        (pkg / name).parent.mkdir(parents=True, exist_ok=True)
+        (pkg / name).write_text("")
+    (pkg / "common" / "runner.py").write_text("def call():\n    from .determinism import pin\n")
+    (pkg / "p" / "a.py").write_text("from .b import helper\n")
+    (pkg / "p" / "b.py").write_text("import icml26.p.c\nhelper = 1\n")
+    (pkg / "p" / "c.py").write_text("")
+    (pkg / "p" / "unused.py").write_text("")
+    (pkg / "p" / "rules.py").write_text(
+        "from . import a, unused\n"
+        "LIMIT = a.helper\n"
+        "def _inner():\n    return LIMIT\n"
+        "def job(unused):\n    return _inner() + unused\n"
+        "def lazy():\n    import icml26.p.c\n")
+    files = {str(p.relative_to(tmp_path)) for p in function_sources("icml26.p.rules:job", tmp_path)}
+    assert files == {"icml26/__init__.py", "icml26/p/__init__.py", "icml26/p/rules.py", "icml26/p/a.py",
+                     "icml26/p/b.py", "icml26/p/c.py", "icml26/common/__init__.py", "icml26/common/runner.py",
+                     "icml26/common/determinism.py"}  # not unused.py: the parameter shadows the module
+    lazy = {str(p.relative_to(tmp_path)) for p in function_sources("icml26.p.rules:lazy", tmp_path)}
+    assert "icml26/p/c.py" in lazy and "icml26/p/a.py" not in lazy
+    with pytest.raises(LookupError, match="no 'missing'"):
+        function_sources("icml26.p.rules:missing", tmp_path)

@@ -1,0 +1,64 @@
+"""The paper registry: every registered paper has all its parts, and the files generated from the registry
+(dvc.yaml, the README's papers table) are current."""
+
+import shutil
+
+import pytest
+
+from icml26.common import docs
+from icml26.common.registry import Paper, dvc_yaml, missing_parts, papers
+from tests.conftest import ROOT
+
+
+@pytest.mark.parametrize("paper", papers(ROOT), ids=lambda p: p.slug)
+def test_every_registered_paper_has_every_part(paper):
+    assert missing_parts(ROOT, paper) == []
+    assert all((ROOT / folder).is_dir() for folder in paper.data if (ROOT.parent / "shared").is_dir())
+
+
+def test_a_paper_registered_without_its_parts_is_named(tmp_path):
+    for part in Paper("ski_rental").parts().values():
+        source, target = ROOT / part, tmp_path / part
+        target.parent.mkdir(parents=True, exist_ok=True)
+        (shutil.copytree if source.is_dir() else shutil.copy)(source, target)
+    assert missing_parts(tmp_path, Paper("ski_rental")) == []
+    (tmp_path / "workflow/schemas/ski_rental.schema.yaml").unlink()
+    (tmp_path / "docs/papers/ski_rental.md").unlink()
+    config = tmp_path / "config/papers/ski_rental.yaml"
+    config.write_text(config.read_text().replace("\nsmoke:", "\nsmokey:"))
+    assert missing_parts(tmp_path, Paper("ski_rental")) == [
+        "schema (workflow/schemas/ski_rental.schema.yaml)", "docs page (docs/papers/ski_rental.md)",
+        "smoke config (config/papers/ski_rental.yaml: smoke:)"]
+
+
+def test_registry_rejects_unknown_keys(tmp_path):
+    (tmp_path / "workflow").mkdir()
+    (tmp_path / "workflow" / "papers.yaml").write_text("ski_rental: {dta: [x]}\n")
+    with pytest.raises(ValueError, match="dta"):
+        papers(tmp_path)
+
+
+def test_dvc_yaml_is_generated_from_the_registry():
+    assert (ROOT / "dvc.yaml").read_text() == dvc_yaml(ROOT), "run `make dvc-stages` and commit dvc.yaml"
+    text = dvc_yaml(ROOT)
+    for paper in papers(ROOT):
+        assert f"  {paper.slug}:\n" in text and f"config/papers/{paper.slug}.yaml" in text
+        assert all(f"        - {folder}\n" in text for folder in paper.data)
+        assert (f"results/${{item}}/{paper.slug}/timing:" in text) == paper.timing
+
+
+def test_readme_papers_table_is_generated_from_measured_files():
+    readme = (ROOT / "README.md").read_text()
+    assert docs.with_table(readme, docs.papers_table(ROOT)) == readme, "run `make docs` and commit README.md"
+    assert len(readme.splitlines()) <= 250
+
+
+def test_durations_and_verdict_counts(tmp_path):
+    assert docs.duration(15.8) == "16 s" and docs.duration(129.5) == "2 min 10 s"
+    claims = tmp_path / "claims.json"
+    claims.write_text('[{"holds": true}, {"holds": false}, {"holds": null}]')
+    assert docs.verdict_count(claims) == "1 of 3 claims hold (1 not evaluated)"
+    page = tmp_path / "p.md"
+    page.write_text("---\nreproduces: x\n---\n# p\n")
+    with pytest.raises(ValueError, match="status"):
+        docs.front_matter(page)
