@@ -6,7 +6,8 @@ benchmark files, benchmarks/<scale>/<slug>/<rule>.tsv.
 
     python benchmarks/measure.py [--papers ski_rental] [--repeat 3] [--skip-full]
 
-``--skip-full`` leaves out the no-op rebuild of everything, which first builds every paper at quick
+``--workdir DIR`` keeps the copy and its outputs (e.g. to compare the quick verdicts with the committed
+ones). ``--skip-full`` leaves out the no-op rebuild of everything, which first builds every paper at quick
 scale (the sum of all quick runs); its previous row is kept.
 """
 
@@ -46,6 +47,13 @@ def previous_rows() -> dict[str, tuple[float, str]]:
     return rows
 
 
+def target_of(name: str, previous: str) -> str:
+    """The current target of a '<slug> smoke run' / '<slug> quick run' row (targets are not measurements)."""
+    slug, _, kind = name.partition(" ")
+    scale = {"smoke run": 0, "quick run": 1}.get(kind)
+    return TARGETS.get(slug, DEFAULT_TARGETS)[scale] if scale is not None else previous
+
+
 def timed(args: list[str], cwd: Path) -> float:
     start = time.perf_counter()
     subprocess.run([str(Path(sys.executable).parent / args[0]), *args[1:]], cwd=cwd, env=tool_env(), check=True,
@@ -59,12 +67,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="repeats of the fast measurements (median reported)")
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--skip-full", action="store_true", help="skip the no-op rebuild (needs every quick run)")
+    parser.add_argument("--workdir", type=Path, help="run in this (new) folder and keep it, outputs included")
     args = parser.parse_args()
     cores = str(args.cores)
     papers = []
     noop_name = "no-op rebuild of everything (quick)"
     with tempfile.TemporaryDirectory() as tmp:
-        repo = copy_repository(Path(tmp) / "icml26")
+        repo = copy_repository((args.workdir or Path(tmp)) / "icml26")
         dry = [timed(["snakemake", "-n", "--cores", cores], repo) for _ in range(args.repeat)]
         dry_row = ("dry-run of the full DAG (quick)", statistics.median(dry), "< 5 s")
         for paper in args.papers:
@@ -79,7 +88,8 @@ def main() -> None:
     if args.skip_full:
         noop_row = (noop_name, *previous.get(noop_name, (float("nan"), "< 10 s")))
     measured = {name for name, _, _ in papers} | {dry_row[0], noop_name}
-    papers += [(name, seconds, target) for name, (seconds, target) in previous.items() if name not in measured]
+    papers += [(name, seconds, target_of(name, target)) for name, (seconds, target) in previous.items()
+               if name not in measured]
     rows = [dry_row, *sorted(papers), noop_row]
     machine = f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
     lines = [

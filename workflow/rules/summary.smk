@@ -1,12 +1,12 @@
-# The cross-paper summary of claim verdicts at this scale (included last: it needs PAPERS).
+# The cross-paper summary of claim verdicts at this scale (included last: it needs PAPERS). Claims on
+# wall-clock time come from rules named <slug>_timing_verdict (docs/ARCHITECTURE.md, "Measured outputs").
 
 
 rule summary:
     """results/<scale>/summary.md: paper x claim x paper value x measured x verdict."""
     input:
         claims=expand("results/{scale}/{slug}/claims.json", scale=SCALE, slug=PAPERS),
-        timing_claims=[getattr(rules, f"{slug}_timing_verdict").output.claims for slug in PAPERS
-                       if hasattr(rules, f"{slug}_timing_verdict")],
+        timing_claims=[r.output.claims for r in workflow.rules if r.name in {f"{s}_timing_verdict" for s in PAPERS}],
     output:
         summary=report(
             f"results/{SCALE}/summary.md",
