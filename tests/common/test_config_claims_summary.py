@@ -23,6 +23,13 @@ def section(slug, scale="quick"):
     return paper_section(ROOT / "config" / "papers" / f"{slug}.yaml", scale)
 
 
+@pytest.mark.parametrize("schema", sorted(SCHEMAS.glob("*.schema.yaml")), ids=lambda p: p.name)
+def test_every_schema_is_a_valid_json_schema(schema):
+    from jsonschema import Draft202012Validator
+
+    Draft202012Validator.check_schema(yaml.safe_load(schema.read_text()))
+
+
 @pytest.mark.parametrize("scale", SCALES)
 def test_shipped_configs_are_valid_for_every_paper_and_scale(scale):
     top = {**load("config.yaml"), **load(f"{scale}.yaml")}

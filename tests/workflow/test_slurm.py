@@ -37,7 +37,8 @@ def test_failing_slurm_job_is_reported_as_failed(cluster, tmp_path):
     predictions = repo / "data" / "smoke" / "ski_rental" / "predictions.csv"
     snakemake(repo, str(predictions.relative_to(repo)), "--cores", "1", "--configfile", "config/smoke.yaml")
     predictions.write_text("this is not a predictions table\n")
-    proc = snakemake(repo, "results/smoke/ski_rental/tables/consistency_robustness.csv", *PROFILE, check=False)
+    proc = snakemake(repo, "results/smoke/ski_rental/tables/consistency_robustness.csv", *PROFILE, "--latency-wait", "5",
+                     check=False)  # a failed job has no outputs to wait for
     text = proc.stdout + proc.stderr
     assert proc.returncode != 0
     assert "Error in rule ski_rental_policies" in text and "FAILED" in text

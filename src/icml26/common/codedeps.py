@@ -116,7 +116,8 @@ def _packages(name: str) -> list[str]:
     return [".".join(parts[:i]) for i in range(1, len(parts))]
 
 
-def module_closure(name: str, src: Path) -> set[Path]:
+@lru_cache(maxsize=None)
+def module_closure(name: str, src: Path) -> frozenset[Path]:
     """Files of a module, its packages, and every project module it imports, transitively."""
     seen: set[str] = set()
     todo = [name]
@@ -127,7 +128,7 @@ def module_closure(name: str, src: Path) -> set[Path]:
         seen.add(current)
         todo.extend(_packages(current))
         todo.extend(parse_module(current, src).imports)
-    return {parse_module(m, src).path for m in seen}
+    return frozenset(parse_module(m, src).path for m in seen)
 
 
 def _names_used(node: ast.AST) -> set[str]:
@@ -145,7 +146,7 @@ def function_sources(spec: str, src: Path) -> list[Path]:
     module = parse_module(module_name, src)
     if func not in module.definitions:
         raise LookupError(f"{module.path.name} defines no {func!r} (rule function {spec})")
-    files = module_closure(RUNNER, src) | {module.path}
+    files = set(module_closure(RUNNER, src)) | {module.path}
     for package in _packages(module_name):
         files.add(parse_module(package, src).path)
     visited: set[str] = set()

@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
+from .config import load_yaml
 
 REGISTRY = Path("workflow/papers.yaml")
 SCALES = ("smoke", "quick", "paper")
@@ -42,7 +42,7 @@ class Paper:
 
 def papers(root: Path | str = ".") -> list[Paper]:
     """The registered papers, in the registry's order."""
-    entries = yaml.safe_load((Path(root) / REGISTRY).read_text(encoding="utf-8")) or {}
+    entries = load_yaml((Path(root) / REGISTRY).read_text(encoding="utf-8")) or {}
     out = []
     for slug, spec in entries.items():
         spec = spec or {}
@@ -59,7 +59,7 @@ def missing_parts(root: Path | str, paper: Paper) -> list[str]:
     missing = [f"{part} ({path})" for part, path in paper.parts().items() if not (root / path).exists()]
     config = root / paper.parts()["config"]
     if config.exists():
-        scales = yaml.safe_load(config.read_text(encoding="utf-8")) or {}
+        scales = load_yaml(config.read_text(encoding="utf-8")) or {}
         missing += [f"{scale} config ({config.relative_to(root)}: {scale}:)" for scale in ("quick", "smoke")
                     if scale not in scales]
     return missing

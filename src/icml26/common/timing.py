@@ -33,7 +33,8 @@ def cpu_model() -> str:
 
 def machine() -> dict[str, Any]:
     """Where a measurement was taken: processor, cores this process may use, Python, key libraries."""
-    versions = {name: getattr(sys.modules[name], "__version__", "?") for name in ("numpy", "torch") if name in sys.modules}
+    versions = {name: getattr(sys.modules[name], "__version__", "?")
+                for name in ("numpy", "torch") if name in sys.modules}
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return {"cpu": cpu_model(), "cores": cores, "platform": platform.platform(terse=True),
             "python": platform.python_version(), **versions}
