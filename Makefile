@@ -40,7 +40,7 @@ smoke:  ## every registered paper at smoke scale: a quick tour
 paper:  ## every registered paper at paper scale on this machine (see `slurm` for a cluster)
 	$(MAKE) run SCALE=paper
 
-report:
+report:  ## HTML report of whatever has been built (any subset of papers)
 	$(BIN)/snakemake --cores 1 $(CONFIG) --report results/$(SCALE)/report.html
 
 test:  ## the full suite, as CI runs it

@@ -41,7 +41,7 @@ def outputs(tmp_path_factory):
     rules.verdict(f["kl"], f["need"], f["errors"], f["modes"], f["sweep"], f["oracles"], f["claims"], f["metrics"],
                   reference_smoothing="trace_class", fast_preconditioner="fast")
     for name, inputs in dict(kl_vs_dimension=[f["kl"]], horizons=[f["curves"], f["need"]], step_sizes=[f["steps"]],
-                             mode_weights=[f["errors"], f["traj"]], annealing_time=[f["sweep"]]).items():
+                             mode_weights=[f["errors"], f["traj"], f["modes"]], annealing_time=[f["sweep"]]).items():
         extra = {"epsilon": 0.05} if name == "horizons" else {}
         getattr(rules, f"figure_{name}")(*inputs, str(d / f"{name}.png"), str(d / f"{name}.pdf"), **extra)
     return d, f

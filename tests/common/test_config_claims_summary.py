@@ -70,9 +70,18 @@ def test_unknown_keys_are_rejected():
 
 
 def test_claims_round_trip_and_reject_bad_records(tmp_path):
-    claims = [Claim("a", "x <= 1", 1.0, 0.5, "<=", True), Claim("b", "y", None, {"k": 2}, "all", False, "why")]
+    readable = {"headline": "0.5 vs the paper's 1.0", "evidence": ["tables/t.csv", "figures/f.png"]}
+    claims = [Claim("a", "x <= 1", 1.0, 0.5, "<=", True, **readable),
+              Claim("b", "y", None, {"k": 2}, "all", False, "why", **readable)]
     write_claims(tmp_path / "claims.json", claims)
     assert read_claims(tmp_path / "claims.json") == claims
+    with pytest.raises(ValueError, match="headline"):
+        write_claims(tmp_path / "c.json", [Claim("c", "s", 1, 1, "<=", True, evidence=["tables/t.csv"])])
+    with pytest.raises(ValueError, match="evidence"):
+        write_claims(tmp_path / "c.json", [Claim("c", "s", 1, 1, "<=", True, headline="h")])
+    with pytest.raises(ValueError, match="must be a path under"):
+        write_claims(tmp_path / "c.json", [Claim("c", "s", 1, 1, "<=", True, headline="h", evidence=["../x.csv"])])
+    assert not (tmp_path / "c.json").exists()
     with pytest.raises(ValueError, match="comparator"):
         Claim("c", "s", 1, 1, "~", True)
     with pytest.raises(ValueError, match="note"):
@@ -81,27 +90,33 @@ def test_claims_round_trip_and_reject_bad_records(tmp_path):
         write_claims(tmp_path / "dup.json", [claims[0], claims[0]])
 
 
-def test_summary_lists_every_claim_with_its_verdict(tmp_path):
+def test_summary_lists_every_claim_with_its_headline_verdict_and_evidence(tmp_path):
     for paper, holds in (("paper_a", True), ("paper_b", False)):
-        write_claims(tmp_path / paper / "claims.json", [Claim(f"{paper}_c", "s", 2.0, 1.5, "<=", holds)])
+        write_claims(tmp_path / paper / "claims.json", [
+            Claim(f"{paper}_c", "s", 2.0, {"x": 1.5}, "<=", holds, headline=f"{paper}: 1.5 vs the paper's 2.0",
+                  evidence=["tables/t.csv", "figures/f.png"])])
     out = tmp_path / "summary.md"
     build_summary([tmp_path / "paper_b" / "claims.json", tmp_path / "paper_a" / "claims.json"], out, scale="smoke")
     text = out.read_text()
-    assert "| paper_a | paper_a_c | s | 2 | 1.5 | **holds** |" in text
-    assert "| paper_b | paper_b_c | s | 2 | 1.5 | **does not hold** |" in text
-    assert text.index("paper_a") < text.index("paper_b")
+    assert "| [paper_a](#paper_a) | 1 | 1 | 0 | 0 |" in text and "| **all** | 2 | 1 | 1 | 0 |" in text
+    assert ("| paper_b_c | paper_b: 1.5 vs the paper's 2.0 | **does not hold** "
+            "| [t.csv](paper_b/tables/t.csv), [f.png](paper_b/figures/f.png) |") in text
+    assert "{" not in text  # no JSON anywhere
+    assert text.index("## paper_a") < text.index("## paper_b")
     assert "1 hold, 1 do not hold, 0 not evaluated." in text
 
 
 def test_wall_clock_claims_go_to_the_measured_summary_with_their_machine(tmp_path):
     from icml26.common.timing import interleaved, machine, medians
 
-    write_claims(tmp_path / "p" / "claims.json", [Claim("c", "s", 1.0, 1.0, "<=", True)])
+    readable = {"headline": "h", "evidence": ["timing/seconds.csv"]}
+    write_claims(tmp_path / "p" / "claims.json", [Claim("c", "s", 1.0, 1.0, "<=", True, **readable)])
     seconds = interleaved({"fast": lambda: None, "slow": lambda: sum(range(20000))}, repeats=5)
     assert [len(v) for v in seconds.values()] == [5, 5] and medians(seconds)["fast"] < medians(seconds)["slow"]
     speed_up = medians(seconds)["slow"] / medians(seconds)["fast"]
     write_claims(tmp_path / "p" / "timing" / "claims.json",
-                 [Claim("speed", "slow/fast >= 2", 2.0, speed_up, ">=", speed_up >= 2, details={"machine": machine()})])
+                 [Claim("speed", "slow/fast >= 2", 2.0, speed_up, ">=", speed_up >= 2, details={"machine": machine()},
+                        **readable)])
     out, timed = tmp_path / "summary.md", tmp_path / "timing" / "summary.md"
     build_summary([tmp_path / "p" / "claims.json"], out, scale="smoke",
                   timing_claims=[tmp_path / "p" / "timing" / "claims.json"], timing_summary=timed)

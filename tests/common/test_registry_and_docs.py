@@ -62,3 +62,14 @@ def test_durations_and_verdict_counts(tmp_path):
     page.write_text("---\nreproduces: x\n---\n# p\n")
     with pytest.raises(ValueError, match="status"):
         docs.front_matter(page)
+
+
+@pytest.mark.parametrize("paper", papers(ROOT), ids=lambda p: p.slug)
+def test_docs_page_shows_every_evidence_figure_of_the_committed_verdicts(paper):
+    page = (ROOT / "docs" / "papers" / f"{paper.slug}.md").read_text()
+    section = docs.figures_section(ROOT, paper.slug)
+    assert docs.with_table(page, section, docs.FIGURES_BEGIN, docs.FIGURES_END) == page, "run `make docs`"
+    for path in docs.evidence_figures(ROOT, paper.slug):
+        shown = ROOT / "docs" / "papers" / "figures" / paper.slug / path.split("/")[-1]
+        assert shown.is_file(), f"{shown} missing: run `make docs` after the quick run"
+        assert f"](figures/{paper.slug}/{shown.name})" in page

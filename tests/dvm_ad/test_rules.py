@@ -64,8 +64,8 @@ def pipeline(tmp_path_factory):
         timings.append(str(d / f"{name}_time.csv"))
         rules.evaluate(str(d / f"{name}.npz"), aurocs[-1], timings[-1], seeds=[0, 1], test_size=0.3,
                        baselines=["KNN", "IForest"], epsilon=0.1)
-    f = {k: str(d / f"{k}.csv") for k in ("per_dataset", "leaderboard", "ablation")}
-    rules.summarise(aurocs, f["per_dataset"], f["leaderboard"], f["ablation"])
+    f = {k: str(d / f"{k}.csv") for k in ("per_dataset", "leaderboard", "ablation", "rank_per_seed")}
+    rules.summarise(aurocs, f["per_dataset"], f["leaderboard"], f["ablation"], f["rank_per_seed"])
     rules.timing(timings, str(d / "fit_seconds.csv"), str(d / "machine.json"))
     rules.verdict(f["leaderboard"], f["ablation"], str(d / "claims.json"), str(d / "metrics.json"))
     return d, f
@@ -78,6 +78,9 @@ def test_tables_have_every_method_dataset_and_variant(pipeline):
     assert (board["datasets"] == 3).all()
     assert board["average_rank"].sum() == pytest.approx(1 + 2 + 3)  # ranks of 3 methods on every dataset
     assert len(pd.read_csv(f["ablation"])) == 12
+    per_seed = pd.read_csv(f["rank_per_seed"])  # each seed ranks the 3 methods on every dataset
+    assert sorted(per_seed["seed"].unique()) == [0, 1]
+    assert per_seed.groupby("seed")["average_rank"].sum().tolist() == pytest.approx([6.0, 6.0])
     assert len(pd.read_csv(d / "fit_seconds.csv")) == 12 + 2
 
 

@@ -5,6 +5,8 @@ cores), twice, in two directories; each paper's test then only compares files. W
 produce is read from the DAG itself: after the run, `snakemake -n` has nothing left to do for it.
 """
 
+import json
+
 import pytest
 
 from icml26.common.registry import papers
@@ -40,6 +42,14 @@ def test_smoke_run_is_complete_and_byte_identical_in_two_directories(paper, smok
     assert digests[0] == digests[1]
     html = (first / "report.html").read_text(errors="replace")
     assert [p.name for p in (out / "figures").glob("*.png") if p.name not in html] == []
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_every_claim_has_a_headline_and_existing_evidence(paper, smoke_runs):
+    out = smoke_runs[0] / "results" / "smoke" / paper
+    for claim in json.loads((out / "claims.json").read_text()):
+        assert claim["headline"].strip(), claim["id"]
+        assert claim["evidence"] and all((out / path).is_file() for path in claim["evidence"]), claim["id"]
 
 
 @pytest.mark.parametrize("paper", [p for p in papers(ROOT) if p.timing], ids=lambda p: p.slug)

@@ -168,7 +168,8 @@ AL_FIGURES = {
                      table=rules.annealed_langevin_horizons.output.table),
     "step_sizes": dict(table=rules.annealed_langevin_step_sizes.output.table),
     "mode_weights": dict(errors=rules.annealed_langevin_particle_tables.output.errors,
-                         trajectory=rules.annealed_langevin_particle_tables.output.trajectory),
+                         trajectory=rules.annealed_langevin_particle_tables.output.trajectory,
+                         modes=rules.annealed_langevin_particle_tables.output.modes),
     "annealing_time": dict(table=rules.annealed_langevin_annealing_sweep.output.table),
 }
 

@@ -61,6 +61,8 @@ rule dvm_ad_tables:
                            category="dvm_ad", subcategory="tables"),
         ablation=report(f"{DVM.results}/tables/ablation.csv", caption="../report/dvm_ad/ablation_table.rst",
                         category="dvm_ad", subcategory="tables"),
+        rank_per_seed=report(f"{DVM.results}/tables/rank_per_seed.csv", caption="../report/dvm_ad/rank_per_seed.rst",
+                             category="dvm_ad", subcategory="tables"),
     params:
         func="icml26.dvm_ad.rules:summarise",
     script:
@@ -82,6 +84,7 @@ rule dvm_ad_timing:
 rule dvm_ad_figure_rank:
     input:
         leaderboard=rules.dvm_ad_tables.output.leaderboard,
+        rank_per_seed=rules.dvm_ad_tables.output.rank_per_seed,
     output:
         png=report(f"{DVM.results}/figures/average_rank.png", caption="../report/dvm_ad/average_rank.rst",
                    category="dvm_ad", subcategory="figures"),

@@ -221,6 +221,7 @@ for _figure in SB_FIGURES:
         params:
             func=f"icml26.seizure_benchmark.rules:figure_{_figure}",
             **({"subject": "01", "seconds": SB.cfg["example_seconds"]} if _figure == "eeg_example" else {}),
+            **({"gap_min": SB.cfg["verdict"]["gap_min"]} if _figure == "gap" else {}),
         script:
             CALL
 

@@ -265,11 +265,12 @@ def figure_step_sizes(table: str, png: str, pdf: str) -> None:
     save_figure(plots.step_sizes(read_csv(table)), png, pdf)
 
 
-def figure_mode_weights(errors: str, trajectory: str, png: str, pdf: str) -> None:
+def figure_mode_weights(errors: str, trajectory: str, modes: str, png: str, pdf: str) -> None:
     from ..common.figures import save_figure
     from . import plots
+    from .verdict import WEIGHT_TOL
 
-    save_figure(plots.mode_weights(read_csv(errors), read_csv(trajectory)), png, pdf)
+    save_figure(plots.mode_weights(read_csv(errors), read_csv(trajectory), read_csv(modes), WEIGHT_TOL), png, pdf)
 
 
 def figure_annealing_time(table: str, png: str, pdf: str) -> None:

@@ -61,6 +61,10 @@ def dimension_uniform_horizon(need: pd.DataFrame, *, trace_class: str) -> Claim:
         comparator="all",
         holds=_bounded(r_tc) and _grows(r_id),
         note="exactly solvable factorised case, continuous time, closed form per coordinate; KL over j >= 2",
+        headline=f"time to KL <= {eps:g} changes x{r_tc:.2f} from d = {d_ref} to {d_max} with trace-class C "
+        f"(bounded: within x{1 - FLAT_TOL:.1f}-{1 + FLAT_TOL:.1f}) and x{r_id:.2f} with C = I (grows: >= x{GROWTH_MIN:g}) "
+        "(paper: dimension-uniform only under the spectral condition)",
+        evidence=["tables/horizons.csv", "figures/horizons.png"],
     )
 
 
@@ -84,6 +88,9 @@ def preconditioning_bounds_misspecification(kl: pd.DataFrame, *, trace_class: st
         comparator="all",
         holds=_bounded(r_fast) and _grows(r_id),
         note="exactly solvable factorised case, continuous time; 'fast' is the preconditioner named in config",
+        headline=f"misspecified-score KL changes x{r_fast:.2f} from d = {d_ref} to {d_max} with the fast-decaying "
+        f"preconditioner and x{r_id:.2f} with P = I (paper: bounded uniformly in d only with the preconditioner)",
+        evidence=["tables/factorised_kl.csv", "figures/kl_vs_dimension.png"],
     )
 
 
@@ -107,4 +114,8 @@ def annealing_recovers_mode_weights(errors: pd.DataFrame) -> Claim:
         comparator="all",
         holds=bool((ald <= WEIGHT_TOL).all() and (plain > WEIGHT_TOL).all()),
         note="non-factorised 3-component mixture; weights = mean responsibilities (unbiased for exact samples)",
+        headline=f"mode-weight TV error of annealed Langevin at most {ald.max():.3f} over d = {int(ald.index.min())}.."
+        f"{int(ald.index.max())} (threshold {WEIGHT_TOL}); plain Langevin at least {plain.min():.3f} "
+        "(paper: annealing recovers the weights, plain Langevin does not)",
+        evidence=["tables/mode_weight_errors.csv", "figures/mode_weights.png"],
     )

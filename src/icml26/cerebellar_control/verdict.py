@@ -32,6 +32,10 @@ def moderate_improvement(table: pd.DataFrame, overall: dict[str, dict[str, float
         comparator=">", holds=bool(holds),
         note="paper values are 'up to' (best fault); our best single moderate fault: "
              + ", ".join(f"{env} {v:+.1%}" for env, v in best.items()),
+        headline="; ".join(f"{env}: mean {v['mean']:+.1%} [{v['ci_low']:+.1%}, {v['ci_high']:+.1%}] over the moderate "
+                           f"faults, best fault {best[env]:+.1%} (paper: up to {PAPER_IMPROVEMENT.get(env, 'n/a')})"
+                           for env, v in overall.items()),
+        evidence=["tables/returns.csv", "figures/fault_returns.png", "figures/adaptation.png"],
         details={"per_fault_relative_improvement": per_fault,
                  "gradient_baseline": {f"{r.env}/{r.fault}": round(float(r.relative_to_base), 4)
                                        for r in table[(table.level == "moderate")
@@ -46,6 +50,9 @@ def nominal_preserved(table: pd.DataFrame, tolerance: float) -> Claim:
         statement=f"Nominal (no-fault) return with the controller on is within {tolerance:.0%} of the base policy's",
         paper_value="within a few %", measured=measured, comparator="<=",
         holds=bool(all(abs(v) <= tolerance for v in measured.values())),
+        headline="; ".join(f"{env}: nominal return {v:+.2%} vs the base" for env, v in measured.items())
+        + f" (tolerance {tolerance:.0%}; paper: within a few %)",
+        evidence=["tables/returns.csv", "figures/fault_returns.png"],
         details={"interval": {r.env: [round(float(r.relative_ci_low), 4), round(float(r.relative_ci_high), 4)]
                               for r in rows.itertuples()}})
 
@@ -69,6 +76,10 @@ def graceful_degradation(table: pd.DataFrame, catastrophic_drop: float) -> Claim
         measured={"cerebellar_worst_drop": max(full.values()), "no_meta_worst_drop": max(no_meta.values())},
         comparator="all", holds=bool(graceful and collapses),
         note=f"graceful: {graceful}; no-meta collapses: {collapses}",
+        headline=f"worst severe-fault drop {max(full.values()):.1%} with the controller, {max(no_meta.values()):.1%} "
+                 f"without meta-adaptation (collapse means >= {catastrophic_drop:.0%}; paper: graceful, and a "
+                 "collapse without meta-adaptation)",
+        evidence=["tables/returns.csv", "figures/fault_returns.png"],
         details={"cerebellar_drop": full, "no_meta_drop": no_meta, "gradient_drop": drops("gradient")})
 
 

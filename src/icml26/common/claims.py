@@ -25,7 +25,10 @@ class Claim:
     ``paper_value`` is what the paper reports (``None`` if it gives no number),
     ``measured`` what this run measured (a number or a small dict of numbers),
     ``comparator`` how ``measured`` is judged against the threshold stated in
-    ``statement`` (``all``: every case in ``measured`` passes).
+    ``statement`` (``all``: every case in ``measured`` passes). ``headline`` is one sentence a reader
+    can judge the verdict from: the deciding numbers, ours beside the paper's. ``evidence`` lists the
+    paper-relative paths (``tables/x.csv``, ``figures/y.png``) the numbers are computed from and the
+    figures that show them, so every verdict is one hop from the files that made it.
     """
 
     id: str
@@ -36,6 +39,8 @@ class Claim:
     holds: bool | None
     note: str = ""
     details: dict[str, Any] = field(default_factory=dict)
+    headline: str = ""
+    evidence: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.comparator not in COMPARATORS:
@@ -46,10 +51,27 @@ class Claim:
             raise ValueError(f"claim {self.id}: an unevaluated claim needs a note saying why")
 
 
+EVIDENCE_FOLDERS = ("tables/", "figures/", "timing/")
+
+
+def check_readable(claim: Claim) -> None:
+    """A written claim needs a headline and evidence inside the paper's results folder."""
+    if not claim.headline.strip():
+        raise ValueError(f"claim {claim.id}: a headline with the deciding numbers is required")
+    if not claim.evidence:
+        raise ValueError(f"claim {claim.id}: evidence (the tables and figures it rests on) is required")
+    for path in claim.evidence:
+        if not path.startswith(EVIDENCE_FOLDERS) or ".." in path.split("/"):
+            raise ValueError(f"claim {claim.id}: evidence {path!r} must be a path under "
+                             f"{', '.join(EVIDENCE_FOLDERS)} of the paper's results")
+
+
 def write_claims(path: str | os.PathLike, claims: list[Claim]) -> None:
     ids = [c.id for c in claims]
     if len(set(ids)) != len(ids):
         raise ValueError(f"duplicate claim ids: {ids}")
+    for claim in claims:
+        check_readable(claim)
     write_json(path, [asdict(c) for c in claims])
 
 

@@ -6,6 +6,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from .verdict import SLOPE_TOL
+
 ORDER = ("sp", "completep", "ntk")
 LABEL = {"sp": "SP", "completep": "CompleteP", "ntk": "NTK"}
 
@@ -15,10 +17,18 @@ def coordinate_check(table: pd.DataFrame) -> plt.Figure:
     params = [p for p in ORDER if p in set(table["parameterisation"])]
     fig, axes = plt.subplots(1, len(params), figsize=(4 * len(params), 3.5), sharey=True, squeeze=False)
     mean = table.groupby(["parameterisation", "layer", "width"])["update_rms"].mean()
+    widths = np.array(sorted(table["width"].unique()), dtype=float)
     for ax, p in zip(axes[0], params):
         for layer in layers:
             m = mean.loc[(p, layer)]
             ax.plot(m.index, m.to_numpy(), "o-", label=layer)
+        # the claim: CompleteP's hidden layers flat within +-SLOPE_TOL in log-log; the paper's NTK/SP trends
+        anchor = float(np.exp(np.log(mean.loc[p].xs(widths[0], level="width")).median()))
+        scale = widths / widths[0]
+        ax.fill_between(widths, anchor * scale ** -SLOPE_TOL, anchor * scale ** SLOPE_TOL, color="grey", alpha=0.18,
+                        label=f"flat: slope within ±{SLOPE_TOL:g} (claim)")
+        ax.plot(widths, anchor * scale ** -0.5, color="grey", ls=":", lw=1, label="slope -1/2 (NTK, paper)")
+        ax.plot(widths, anchor * scale ** 0.5, color="grey", ls="--", lw=1, label="slope +1/2 (SP growth)")
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_title(LABEL[p])

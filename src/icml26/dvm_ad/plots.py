@@ -9,17 +9,30 @@ import pandas as pd
 from .tables import MAIN
 
 
-def average_rank(board: pd.DataFrame) -> plt.Figure:
-    """Average rank per method (lower is better), mean AUROC written beside each bar."""
-    board = board.sort_values("average_rank", ascending=False)
-    fig, ax = plt.subplots(figsize=(6, 0.32 * len(board) + 1.2))
+def average_rank(board: pd.DataFrame, per_seed: pd.DataFrame) -> plt.Figure:
+    """Average rank per method (lower is better) with each seed's rank as a dot and their range as a line;
+    mean AUROC beside each bar; the paper's DVM-AD rank marked (it ranks among more baselines)."""
+    from .verdict import PAPER_AVERAGE_RANK, PAPER_BASELINES
+
+    board = board.sort_values("average_rank", ascending=False).reset_index(drop=True)
+    fig, ax = plt.subplots(figsize=(6.4, 0.34 * len(board) + 1.4))
     colors = ["C3" if m == MAIN else "C0" for m in board["method"]]
-    ax.barh(board["method"], board["average_rank"], color=colors)
-    for y, (rank, auroc) in enumerate(zip(board["average_rank"], board["mean_auroc"])):
-        ax.text(rank + 0.1, y, f"{rank:.2f}  (AUROC {100 * auroc:.1f} %)", va="center", fontsize=7)
+    ax.barh(board["method"], board["average_rank"], color=colors, alpha=0.75)
+    seeds = per_seed["seed"].nunique()
+    for y, row in board.iterrows():
+        ranks = per_seed.loc[per_seed["method"] == row.method, "average_rank"]
+        ax.plot([ranks.min(), ranks.max()], [y, y], color="k", lw=1)
+        ax.plot(ranks, [y] * len(ranks), "k.", ms=4, label=f"each seed (n = {seeds})" if y == 0 else None)
+        ax.text(1.0, y, f"{row.average_rank:.2f} (AUROC {100 * row.mean_auroc:.1f} %)", va="center", ha="right",
+                fontsize=7, transform=ax.get_yaxis_transform())
+    main_y = int(board.index[board["method"] == MAIN][0])
+    ax.plot(PAPER_AVERAGE_RANK, main_y, marker="*", color="C1", ms=12, ls="none", zorder=5,
+            label=f"paper: DVM-AD {PAPER_AVERAGE_RANK} (among {PAPER_BASELINES + 1} methods)")
     ax.set_xlabel("average rank over datasets (1 = best)")
-    ax.set_xlim(0, board["average_rank"].max() * 1.45)
+    ax.set_xlim(0, max(board["average_rank"].max(), per_seed["average_rank"].max(), PAPER_AVERAGE_RANK) * 1.6)
     ax.set_title(f"ADBench tabular: {int(board['datasets'].max())} datasets")
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.12 - 1.2 / fig.get_figheight()), ncol=2)
+    fig.tight_layout()
     return fig
 
 

@@ -37,13 +37,15 @@ def evaluate(dataset: str, auroc: str, timing: str, *, seeds: list[int], test_si
     print(f"{name}: best {best['method']} AUROC {best['auroc']:.3f}", flush=True)
 
 
-def summarise(aurocs: list[str], per_dataset: str, leaderboard: str, ablation: str) -> None:
-    """Per-dataset means, the leaderboard (mean AUROC, average rank) and the ablation table."""
+def summarise(aurocs: list[str], per_dataset: str, leaderboard: str, ablation: str, rank_per_seed: str) -> None:
+    """Per-dataset means, the leaderboard (mean AUROC, average rank), each seed's ranks and the ablation table."""
     from . import tables
 
-    table = tables.per_dataset(read_csvs(aurocs))
+    rows = read_csvs(aurocs)
+    table = tables.per_dataset(rows)
     write_csv(per_dataset, table)
     write_csv(leaderboard, tables.leaderboard(table))
+    write_csv(rank_per_seed, tables.rank_per_seed(rows))
     write_csv(ablation, tables.ablation(table))
 
 
@@ -57,11 +59,11 @@ def timing(timings: list[str], summary: str, machine: str) -> None:
     write_csv(summary, out.sort_values("mean_seconds").reset_index())
 
 
-def figure_rank(leaderboard: str, png: str, pdf: str) -> None:
+def figure_rank(leaderboard: str, rank_per_seed: str, png: str, pdf: str) -> None:
     from ..common.figures import save_figure
     from . import plots
 
-    save_figure(plots.average_rank(read_csv(leaderboard)), png, pdf)
+    save_figure(plots.average_rank(read_csv(leaderboard), read_csv(rank_per_seed)), png, pdf)
 
 
 def figure_ablation(ablation: str, png: str, pdf: str) -> None:

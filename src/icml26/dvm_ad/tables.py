@@ -24,6 +24,12 @@ def leaderboard(table: pd.DataFrame) -> pd.DataFrame:
     return out.sort_values(["average_rank", "mean_auroc"], ascending=[True, False]).rename_axis("method").reset_index()
 
 
+def rank_per_seed(rows: pd.DataFrame) -> pd.DataFrame:
+    """The leaderboard of each seed on its own: the spread behind the seed-averaged ranks."""
+    frames = [leaderboard(per_dataset(seed_rows)).assign(seed=seed) for seed, seed_rows in rows.groupby("seed")]
+    return pd.concat(frames, ignore_index=True)[["seed", "method", "mean_auroc", "average_rank", "datasets"]]
+
+
 def ablation(table: pd.DataFrame) -> pd.DataFrame:
     """Every DVM-AD variant (keep mode x reference point): mean AUROC and average rank among the variants."""
     variants = table[table["method"].str.startswith(MAIN)].copy()

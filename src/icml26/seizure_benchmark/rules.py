@@ -309,11 +309,11 @@ def figure_ranks(subjects: str, bootstrap: str, png: str, pdf: str) -> None:
     save_figure(plots.ranks(_f1_matrix(_read_by_subject(subjects)), read_csv(bootstrap)), png, pdf)
 
 
-def figure_gap(gap: str, png: str, pdf: str) -> None:
+def figure_gap(gap: str, png: str, pdf: str, *, gap_min: float) -> None:
     from ..common.figures import save_figure
     from . import plots
 
-    save_figure(plots.gap(read_csv(gap)), png, pdf)
+    save_figure(plots.gap(read_csv(gap), gap_min), png, pdf)
 
 
 def figure_eeg_example(corpus: str, png: str, pdf: str, *, subject: str, seconds: float) -> None:

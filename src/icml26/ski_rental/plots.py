@@ -11,10 +11,12 @@ STYLE = {
     "robust_randomized": dict(color="C3", marker="s", label="robust randomized (R sweep)"),
     "purohit_det_median": dict(color="C1", marker="^", label="Purohit det., median (λ sweep)"),
     "purohit_rand_median": dict(color="C2", marker="v", label="Purohit rand., median (λ sweep)"),
-    "optimal_threshold": dict(color="k", marker="*", label="optimal threshold x*(p̂)"),
-    "karlin": dict(color="C4", marker="D", label="Karlin"),
-    "buy_at_B": dict(color="C5", marker="X", label="buy at B"),
+    # single points: large, hollow (Karlin, buy at B) or filled (x*), drawn on top, so none hides another
+    "optimal_threshold": dict(color="k", marker="*", ms=13, zorder=6, label="optimal threshold x*(p̂)"),
+    "karlin": dict(color="C4", marker="D", ms=10, mfc="none", mew=1.8, zorder=5, label="Karlin (randomized)"),
+    "buy_at_B": dict(color="C5", marker="s", ms=14, mfc="none", mew=1.8, zorder=4, label="buy at B"),
 }
+SWEEP = dict(ms=3.5, lw=1, alpha=0.85)
 
 
 def _grid(n_panels: int, ncols: int = 4):
@@ -36,9 +38,11 @@ def pareto(table: pd.DataFrame, B: int) -> plt.Figure:
         rows = data[data["family"] == family]
         for method, style in STYLE.items():
             sub = rows[rows["method"] == method].sort_values("robustness")
-            ax.plot(sub["robustness"], sub["consistency"], ms=3.5, lw=1, alpha=0.85, **style)
+            ax.plot(sub["robustness"], sub["consistency"], **({**SWEEP, **style} if "ms" not in style
+                                                              else {"lw": 0, **style}))
         ax.set_title(family)
         ax.set_xlim(1.45, 6.0)
+        ax.margins(y=0.1)
         ax.set_xlabel("robustness (worst-case ratio)")
         ax.set_ylabel("consistency (ECR at p = p̂)")
     legend_ax.legend(*axes[0].get_legend_handles_labels(), loc="center", fontsize=8)
