@@ -36,4 +36,4 @@ def test_committed_summary_lists_every_committed_verdict():
     summary = (ROOT / "results" / "quick" / "summary.md").read_text()
     for claims in committed("results/quick/*/claims.json"):
         paper = claims.split("/")[2]
-        assert f"| {paper} |" in summary, paper
+        assert f"## {paper}\n" in summary and f"| [{paper}](#{paper}) |" in summary, paper
