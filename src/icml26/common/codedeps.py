@@ -116,18 +116,22 @@ def _packages(name: str) -> list[str]:
     return [".".join(parts[:i]) for i in range(1, len(parts))]
 
 
+def _reachable(start: str, neighbours) -> set[str]:
+    """Everything reachable from ``start`` through ``neighbours(item)`` (start included)."""
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        current = todo.pop()
+        if current not in seen:
+            seen.add(current)
+            todo.extend(neighbours(current))
+    return seen
+
+
 @lru_cache(maxsize=None)
 def module_closure(name: str, src: Path) -> frozenset[Path]:
     """Files of a module, its packages, and every project module it imports, transitively."""
-    seen: set[str] = set()
-    todo = [name]
-    while todo:
-        current = todo.pop()
-        if current in seen:
-            continue
-        seen.add(current)
-        todo.extend(_packages(current))
-        todo.extend(parse_module(current, src).imports)
+    seen = _reachable(name, lambda m: [*_packages(m), *parse_module(m, src).imports])
     return frozenset(parse_module(m, src).path for m in seen)
 
 
@@ -149,21 +153,18 @@ def function_sources(spec: str, src: Path) -> list[Path]:
     files = set(module_closure(RUNNER, src)) | {module.path}
     for package in _packages(module_name):
         files.add(parse_module(package, src).path)
-    visited: set[str] = set()
-    todo = [func]
-    while todo:
-        name = todo.pop()
-        if name in visited:
-            continue
-        visited.add(name)
-        node = module.definitions[name]
-        for inner in ast.walk(node):
+    definitions = module.definitions
+    used: dict[str, set[str]] = {}
+
+    def helpers(name: str) -> list[str]:  # same-module definitions a definition refers to
+        used[name] = _names_used(definitions[name])
+        return [u for u in used[name] if u in definitions]
+
+    for name in _reachable(func, helpers):
+        for inner in ast.walk(definitions[name]):
             if isinstance(inner, (ast.Import, ast.ImportFrom)):
                 for target in _loaded(module_name, module.is_package, inner, src):
                     files |= module_closure(target, src)
-        for used in _names_used(node):
-            if used in module.definitions:
-                todo.append(used)
-            elif used in module.imported_names:
-                files |= module_closure(module.imported_names[used], src)
+        for reference in used[name] & module.imported_names.keys():
+            files |= module_closure(module.imported_names[reference], src)
     return sorted(files)
