@@ -69,6 +69,17 @@ def snakemake(cwd: Path, *args: str, check: bool = True) -> subprocess.Completed
 MEASURED = "timing"  # results/<scale>/<slug>/timing/: wall-clock measurements, never byte-identical
 
 
+def planned_after_edit(repo: Path, path: Path, *targets: str) -> set[str]:
+    """The rules `snakemake -n` plans at smoke scale after a content edit of ``path`` (its bytes restored after)."""
+    original = path.read_bytes()
+    path.write_bytes(original + b"\n# an edit\n")
+    try:
+        out = snakemake(repo, *targets, "-n", "--cores", "2", "--configfile", "config/smoke.yaml").stdout
+    finally:
+        path.write_bytes(original)
+    return {line.split()[1].rstrip(":") for line in out.splitlines() if line.startswith("rule ")}
+
+
 def tree_digest(*roots: Path) -> dict[str, str]:
     """sha256 of every file under the given folders, keyed by path relative to its root's parent.
 

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from icml26.common.registry import papers
-from tests.conftest import ROOT, copy_repository, snakemake, tree_digest
+from tests.conftest import ROOT, copy_repository, planned_after_edit, snakemake, tree_digest
 
 pytestmark = pytest.mark.workflow
 PAPERS = [paper.slug for paper in papers(ROOT)]
@@ -73,20 +73,9 @@ def test_report_works_after_building_a_subset_of_papers(smoke_runs, tmp_path):
     assert "pareto.png" in (repo / "report.html").read_text(errors="replace")
 
 
-def edited_plan(repo, path):
-    """The rules `snakemake -n` plans after an edit of ``path`` (its bytes are restored afterwards)."""
-    original = path.read_bytes()
-    path.write_bytes(original + b"\n# an edit\n")
-    try:
-        out = snakemake(repo, "-n", "--cores", "2", *SMOKE).stdout
-    finally:
-        path.write_bytes(original)
-    return {line.split()[1].rstrip(":") for line in out.splitlines() if line.startswith("rule ")}
-
-
 def test_editing_the_shared_figure_module_reruns_only_figure_jobs(smoke_runs):
     repo = smoke_runs[0]
-    planned = edited_plan(repo, repo / "src" / "icml26" / "common" / "figures.py") - {"all"}
+    planned = planned_after_edit(repo, repo / "src" / "icml26" / "common" / "figures.py") - {"all"}
     assert planned and all("_figure_" in rule or rule in PAPERS for rule in planned), planned
     assert {rule.split("_figure_")[0] for rule in planned if "_figure_" in rule} == set(PAPERS)
     assert "Nothing to be done" in snakemake(repo, "-n", "--cores", "2", *SMOKE).stdout

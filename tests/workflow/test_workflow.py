@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from tests.conftest import BIN, GUARD, copy_repository, snakemake, tool_env, tree_digest
+from tests.conftest import BIN, GUARD, copy_repository, planned_after_edit, snakemake, tool_env, tree_digest
 
 pytestmark = pytest.mark.workflow
 SMOKE = ("--configfile", "config/smoke.yaml")
@@ -81,27 +81,12 @@ def test_changing_a_parameter_reruns_only_its_dependents(smoke_run):
         assert f"rule {unaffected}:" not in out
 
 
-def edited(path, dry_run):
-    """Append a comment to a source file, return ``dry_run()``'s output, restore the file's bytes."""
-    original = path.read_bytes()
-    path.write_bytes(original + b"\n# an edit\n")
-    try:
-        return dry_run()
-    finally:
-        path.write_bytes(original)
-
-
-def planned_rules(out):
-    return {line.split()[1].rstrip(":") for line in out.splitlines() if line.startswith("rule ")}
-
-
 def test_editing_a_plotting_module_reruns_only_that_paper_s_figure_jobs(smoke_run):
     plots = smoke_run / "src" / "icml26" / "ski_rental" / "plots.py"
-    out = edited(plots, lambda: snakemake(smoke_run, "ski_rental", "-n", "--cores", "2", *SMOKE).stdout)
-    assert planned_rules(out) == {"ski_rental_figure_pareto", "ski_rental_figure_error", "ski_rental"}
+    planned = planned_after_edit(smoke_run, plots, "ski_rental")
+    assert planned == {"ski_rental_figure_pareto", "ski_rental_figure_error", "ski_rental"}
     verdict = smoke_run / "src" / "icml26" / "ski_rental" / "verdict.py"
-    out = edited(verdict, lambda: snakemake(smoke_run, "ski_rental", "-n", "--cores", "2", *SMOKE).stdout)
-    assert planned_rules(out) == {"ski_rental_verdict", "ski_rental"}
+    assert planned_after_edit(smoke_run, verdict, "ski_rental") == {"ski_rental_verdict", "ski_rental"}
     assert "Nothing to be done" in snakemake(smoke_run, "ski_rental", "-n", "--cores", "2", *SMOKE).stdout
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 PACKAGE = "icml26"
@@ -84,7 +84,7 @@ def _loaded(module: str, is_package: bool, node: ast.Import | ast.ImportFrom, sr
     return set(_targets(module, is_package, node, src).values())
 
 
-@lru_cache(maxsize=None)
+@cache
 def parse_module(name: str, src: Path) -> Module:
     found = module_file(name, src)
     if found is None:
@@ -128,7 +128,7 @@ def _reachable(start: str, neighbours) -> set[str]:
     return seen
 
 
-@lru_cache(maxsize=None)
+@cache
 def module_closure(name: str, src: Path) -> frozenset[Path]:
     """Files of a module, its packages, and every project module it imports, transitively."""
     seen = _reachable(name, lambda m: [*_packages(m), *parse_module(m, src).imports])
