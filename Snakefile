@@ -12,10 +12,11 @@ min_version("9.0")
 configfile: "config/config.yaml"
 
 
-report: "workflow/report/workflow.rst"
-
-
 include: "workflow/rules/common.smk"
+
+
+# The HTML report's first page: the verdict summary once `rule summary` has written it.
+report: summary_page()
 
 
 for _paper in registered_papers(workflow.basedir):  # workflow/papers.yaml

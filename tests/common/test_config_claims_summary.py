@@ -95,8 +95,9 @@ def test_summary_lists_every_claim_with_its_headline_verdict_and_evidence(tmp_pa
         write_claims(tmp_path / paper / "claims.json", [
             Claim(f"{paper}_c", "s", 2.0, {"x": 1.5}, "<=", holds, headline=f"{paper}: 1.5 vs the paper's 2.0",
                   evidence=["tables/t.csv", "figures/f.png"])])
-    out = tmp_path / "summary.md"
-    build_summary([tmp_path / "paper_b" / "claims.json", tmp_path / "paper_a" / "claims.json"], out, scale="smoke")
+    out, page = tmp_path / "summary.md", tmp_path / "summary.rst"
+    build_summary([tmp_path / "paper_b" / "claims.json", tmp_path / "paper_a" / "claims.json"], out, scale="smoke",
+                  report_page=page)
     text = out.read_text()
     assert "| [paper_a](#paper_a) | 1 | 1 | 0 | 0 |" in text and "| **all** | 2 | 1 | 1 | 0 |" in text
     assert ("| paper_b_c | paper_b: 1.5 vs the paper's 2.0 | **does not hold** "
@@ -104,6 +105,11 @@ def test_summary_lists_every_claim_with_its_headline_verdict_and_evidence(tmp_pa
     assert "{" not in text  # no JSON anywhere
     assert text.index("## paper_a") < text.index("## paper_b")
     assert "1 hold, 1 do not hold, 0 not evaluated." in text
+    from docutils.core import publish_parts
+
+    html = publish_parts(page.read_text(), writer="html", settings_overrides={"halt_level": 2})["html_body"]
+    assert "<td>paper_b: 1.5 vs the paper's 2.0</td>" in html.replace("<p>", "").replace("</p>", "")
+    assert html.count("<tr>") == 1 + 3 + 2 * 2  # counts table (header, two papers, all), two claim tables
 
 
 def test_wall_clock_claims_go_to_the_measured_summary_with_their_machine(tmp_path):

@@ -44,6 +44,14 @@ def test_smoke_run_is_complete_and_byte_identical_in_two_directories(paper, smok
     assert [p.name for p in (out / "figures").glob("*.png") if p.name not in html] == []
 
 
+def test_report_opens_on_the_summary_of_verdicts(smoke_runs):
+    html = (smoke_runs[0] / "report.html").read_text(errors="replace")
+    assert "Claim verdicts at smoke scale" in html
+    for paper in PAPERS:
+        claims = json.loads((smoke_runs[0] / "results" / "smoke" / paper / "claims.json").read_text())
+        assert all(claim["id"] in html for claim in claims), paper
+
+
 @pytest.mark.parametrize("paper", PAPERS)
 def test_every_claim_has_a_headline_and_existing_evidence(paper, smoke_runs):
     out = smoke_runs[0] / "results" / "smoke" / paper

@@ -85,6 +85,13 @@ def built_only(*targets):
     return [t for t in targets if built(t)]
 
 
+def summary_page():
+    """The HTML report's first page: the rst summary of verdicts once `rule summary` has written it (a
+    report is made after a run), else the workflow's description."""
+    page = Path(f"results/{SCALE}/summary.rst")
+    return str(page) if page.exists() else "workflow/report/workflow.rst"
+
+
 def _wildcards_in_order(declared):
     names = []
     for item in declared.output:

@@ -3,7 +3,7 @@
 
 
 rule summary:
-    """results/<scale>/summary.md: paper x claim x paper value x measured x verdict."""
+    """results/<scale>/summary.md (and .rst, the report's first page): verdict counts, then each claim's headline."""
     input:
         claims=expand("results/{scale}/{slug}/claims.json", scale=SCALE, slug=PAPERS),
         timing_claims=[r.output.claims for r in workflow.rules if r.name in {f"{s}_timing_verdict" for s in PAPERS}],
@@ -13,6 +13,7 @@ rule summary:
             caption="../report/summary.rst",
             category="summary",
         ),
+        report_page=f"results/{SCALE}/summary.rst",
         timing_summary=f"results/{SCALE}/timing/summary.md",
     params:
         func="icml26.common.summary:build_summary",
