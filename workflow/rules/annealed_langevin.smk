@@ -11,21 +11,6 @@ AL_PART = AL.cfg["particles"]
 AL_METHODS = ["ald_exponential", "ald_euler", "plain_exponential"]
 AL_DIMS = AL_PART["dims"]
 
-for _key, _name, _table in [
-    ("reference_smoothing", AL.cfg["reference_smoothing"], "smoothing"),
-    ("particles.smoothing", AL_PART["smoothing"], "smoothing"),
-    ("fast_preconditioner", AL.cfg["fast_preconditioner"], "preconditioner"),
-    ("particles.preconditioner", AL_PART["preconditioner"], "preconditioner"),
-]:
-    if _name not in AL_SPEC[_table]:
-        config_error(f"annealed_langevin.{_key}: {_name!r} is not one of spectrum.{_table} {sorted(AL_SPEC[_table])}")
-if not len(AL_PART["weights"]) == len(AL_PART["centres"]) == len(AL_PART["covariance_spread"]):
-    config_error("annealed_langevin.particles: weights, centres and covariance_spread need one entry per component")
-if abs(sum(AL_PART["weights"]) - 1) > 1e-9:
-    config_error(f"annealed_langevin.particles.weights must sum to 1, got {sum(AL_PART['weights'])}")
-if AL_PART["plain_init_mode"] >= len(AL_PART["weights"]):
-    config_error("annealed_langevin.particles.plain_init_mode must name a component (0-based)")
-
 AL_OPERATORS = dict(alpha=AL_SPEC["alpha"], smoothing=AL_SPEC["smoothing"], preconditioner=AL_SPEC["preconditioner"])
 AL_PROBLEM = dict(alpha=AL_SPEC["alpha"], seed=AL_PART["seed"],
                   **{k: AL_PART[k] for k in ("weights", "centres", "offset_scale", "covariance_spread")})

@@ -6,13 +6,6 @@
 
 CC = register("cerebellar_control")
 CC_ENVS = CC.cfg["envs"]
-for _env in CC_ENVS:
-    if _env not in CC.cfg["environments"]:
-        config_error(f"cerebellar_control.envs names {_env!r}, which has no entry in cerebellar_control.environments")
-    _unknown = sorted(set(CC.cfg["faults"]) - set(CC.cfg["environments"][_env]["faults"]))
-    if _unknown:
-        config_error(f"cerebellar_control.faults names {_unknown}, not defined in "
-                     f"cerebellar_control.environments.{_env}.faults")
 CC_FAULTS = [*CC.cfg["faults"], "nominal"]
 CC_ADAPT = {kind: [f"{CC.data}/{e}/adapt/{f}.{kind}.csv" for e in CC_ENVS for f in CC_FAULTS]
             for kind in ("returns", "curves", "consolidation")}

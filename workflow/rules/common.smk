@@ -7,7 +7,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from icml26.common.codedeps import function_sources, parse_module
-from icml26.common.config import ConfigError, paper_section, validate
+from icml26.common.config import ConfigError, check_settings, paper_section, validate
 from icml26.common.registry import papers as registered_papers
 
 ROOT = Path(workflow.basedir)
@@ -39,7 +39,7 @@ SCALE = config["scale"]
 
 def register(slug):
     """Register a paper: its settings at this scale (config/papers/<slug>.yaml, then the user's overlays
-    under `<slug>:`), validated, and its folders.
+    under `<slug>:`), validated (schema, ranges, icml26.<slug>.settings), and its folders.
 
     data:    intermediate data and checkpoints (DVC-tracked)
     results: tables/, figures/, timing/, metrics.json, claims.json (DVC-tracked)
@@ -50,6 +50,10 @@ def register(slug):
     except (ConfigError, FileNotFoundError) as error:
         config_error(error)
     check_config(slug)
+    try:
+        check_settings(slug, config[slug])  # ranges, and the paper's cross-key constraints (icml26.<slug>.settings)
+    except ConfigError as error:
+        config_error(error)
     PAPERS.append(slug)
     return SimpleNamespace(
         slug=slug,

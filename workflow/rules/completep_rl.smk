@@ -7,8 +7,6 @@
 CP = register("completep_rl")
 CP_SWEEP = CP.cfg["sweep"]
 CP_LRS = [f"{lr:g}" for lr in CP_SWEEP["lrs"]]
-if CP.cfg["base_width"] not in CP_SWEEP["widths"]:
-    config_error("completep_rl.sweep.widths must contain completep_rl.base_width (consistency is measured against it)")
 CP_RUNS = [f"{CP.data}/runs/{t}/{p}/w{w}_lr{lr}.npz" for t in CP_SWEEP["tasks"] for p in CP_SWEEP["parameterisations"]
            for w in CP_SWEEP["widths"] for lr in CP_LRS]
 CP_TABLES = ["runs", "optimal_lr", "transfer", "efficiency", "consistency"]

@@ -11,12 +11,7 @@ MM_BOUNDS = MM.cfg["bounds"]
 MM_VAE = MM.cfg["vae"]
 MM_TT = MM.cfg["turntable"]
 MM_OBJECTS = [f"{i:02d}" for i in range(1, MM_TT["objects"] + 1)]
-if max(MM_VAE["checkpoints"]) > MM_VAE["iterations"]:
-    config_error("manifold_microscope.vae.checkpoints: every checkpoint must be <= vae.iterations")
 MM_TOYS = MM_ACC["toys"]
-for _toy in MM_TOYS:
-    if _toy not in MM_ACC["grid_sizes"]:
-        config_error(f"manifold_microscope.accuracy.grid_sizes has no entry for toy {_toy!r}")
 
 
 rule manifold_microscope:

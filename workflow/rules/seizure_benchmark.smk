@@ -8,9 +8,6 @@ SB = register("seizure_benchmark")
 SB_CORPUS = SB.cfg["corpus"]
 SB_SUBJECTS = [f"{i:02d}" for i in range(1, SB_CORPUS["subjects"] + 1)]
 SB_ALGORITHMS = SB.cfg["algorithms"]
-for _name in SB_ALGORITHMS:
-    if _name not in SB.cfg["algorithm_settings"]:
-        config_error(f"seizure_benchmark.algorithms: {_name!r} has no entry in seizure_benchmark.algorithm_settings")
 SB_DETECTORS = sorted({SB.cfg["algorithm_settings"][a]["detector"] for a in SB_ALGORITHMS})
 SB_ANNOTATIONS = f"{SB.cfg['source_dir']}/eeg_annotations"
 SB_FIGURES = ["leaderboard", "sensitivity_vs_fp", "subject_f1", "ranks", "gap", "eeg_example", "published_datasets"]

@@ -4,10 +4,6 @@
 
 SKI = register("ski_rental")
 SKI_FIG_B = max(SKI.cfg["B_values"])
-if SKI.cfg["figures"]["lam"] not in SKI.cfg["lambdas"]:
-    config_error("invalid config: ski_rental.figures.lam must be one of ski_rental.lambdas")
-if SKI.cfg["figures"]["R"] not in SKI.cfg["R_grid"]:
-    config_error("invalid config: ski_rental.figures.R must be one of ski_rental.R_grid")
 
 
 rule ski_rental:

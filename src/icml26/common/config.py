@@ -7,12 +7,16 @@ The workflow validates the merged config (``config/config.yaml`` plus any
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import os
+from collections.abc import Iterator
+from numbers import Real
 from pathlib import Path
 from typing import Any
 
 import yaml
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 
 
 def load_yaml(text: str) -> Any:
@@ -31,6 +35,15 @@ def _key(path) -> str:
     return out or "<top level>"
 
 
+def _strict_integer(checker, instance) -> bool:
+    """JSON Schema counts 1.0 as an integer; in a config it is a typo that numpy rejects later, inside a job."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+StrictValidator = validators.extend(
+    Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_integer))
+
+
 def validate(config: Any, schema: str | os.PathLike, *, prefix: str = "") -> None:
     """Raise :class:`ConfigError` listing every violation, each as ``key: problem``.
 
@@ -38,13 +51,17 @@ def validate(config: Any, schema: str | os.PathLike, *, prefix: str = "") -> Non
     every Snakemake start (and every SLURM job) validates the config.
     """
     spec = load_yaml(Path(schema).read_text(encoding="utf-8"))
-    errors = sorted(Draft202012Validator(spec).iter_errors(config), key=lambda e: list(map(str, e.absolute_path)))
+    errors = sorted(StrictValidator(spec).iter_errors(config), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
-        lines = []
-        for e in errors:
-            key = _key([*([prefix] if prefix else []), *e.absolute_path])
-            lines.append(f"  {key}: {e.message}")
-        raise ConfigError(f"invalid config ({Path(schema).name}):\n" + "\n".join(lines))
+        problems = [f"{_key([*([prefix] if prefix else []), *e.absolute_path])}: {e.message}" for e in errors]
+        raise ConfigError(_invalid(problems, f" ({Path(schema).name})"))
+
+
+def _invalid(problems: list[str], where: str = "") -> str:
+    """One line for one problem, else one line per problem under a heading."""
+    if len(problems) == 1:
+        return f"invalid config{where}: {problems[0]}"
+    return f"invalid config{where}:\n" + "\n".join(f"  {p}" for p in problems)
 
 
 def merged(base: dict[str, Any], overlay: dict[str, Any] | None) -> dict[str, Any]:
@@ -70,3 +87,30 @@ def paper_section(path: str | os.PathLike, scale: str, overrides: dict[str, Any]
         raise ConfigError(f"invalid config: {path} must have a 'quick' section and only smoke/quick/paper"
                           + (f" (found {', '.join(unknown)})" if unknown else ""))
     return merged(merged(scales["quick"], scales.get(scale) if scale != "quick" else None), overrides)
+
+
+def range_problems(section: Any, path: tuple = ()) -> Iterator[str]:
+    """Every ``{low, high[, points]}`` mapping in ``section`` must have low < high and at least two points
+    (the constraint JSON Schema cannot state between two keys)."""
+    if isinstance(section, dict):
+        low, high = section.get("low"), section.get("high")
+        if isinstance(low, Real) and isinstance(high, Real) and not low < high:
+            yield f"{_key(path)}: low ({low}) must be below high ({high})"
+        points = section.get("points")
+        if "low" in section and isinstance(points, int) and points < 2:
+            yield f"{_key((*path, 'points'))}: a range needs at least 2 points, got {points}"
+        for key, value in section.items():
+            yield from range_problems(value, (*path, key))
+    elif isinstance(section, list):
+        for i, value in enumerate(section):
+            yield from range_problems(value, (*path, i))
+
+
+def check_settings(slug: str, section: dict[str, Any]) -> None:
+    """The checks on a paper's (schema-valid) settings that a schema cannot express: ranges, then the
+    paper's own cross-key constraints, ``icml26.<slug>.settings.problems(section)`` (one place per paper)."""
+    problems = list(range_problems(section, (slug,)))
+    if importlib.util.find_spec(f"icml26.{slug}.settings") is not None:
+        problems += [f"{slug}.{p}" for p in importlib.import_module(f"icml26.{slug}.settings").problems(section)]
+    if problems:
+        raise ConfigError(_invalid(problems))

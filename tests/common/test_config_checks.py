@@ -1,0 +1,120 @@
+"""What the schemas cannot say: ranges, integers that are integers, and each paper's cross-key constraints."""
+
+import copy
+import re
+from pathlib import Path
+
+import pytest
+
+from icml26.common.config import ConfigError, check_settings, paper_section, validate
+from icml26.common.registry import SCALES, papers
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMAS = ROOT / "workflow" / "schemas"
+SLUGS = [p.slug for p in papers(ROOT)]
+
+
+def section(slug, scale="quick"):
+    return paper_section(ROOT / "config" / "papers" / f"{slug}.yaml", scale)
+
+
+def leaves(value, path=()):
+    """(path, value) of every scalar in a nested config."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from leaves(item, (*path, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from leaves(item, (*path, i))
+    else:
+        yield path, value
+
+
+def replaced(cfg, path, value):
+    out = copy.deepcopy(cfg)
+    target = out
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return out
+
+
+def dotted(slug, path):
+    return slug + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+
+
+def accepted(slug, cfg):
+    try:
+        validate(cfg, SCHEMAS / f"{slug}.schema.yaml", prefix=slug)
+    except ConfigError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("scale", SCALES)
+@pytest.mark.parametrize("slug", SLUGS)
+def test_shipped_settings_pass_every_check(slug, scale):
+    check_settings(slug, section(slug, scale))
+
+
+RANGES = [(slug, scale, path[:-1]) for slug in SLUGS for scale in SCALES
+          for path, _ in leaves(section(slug, scale)) if path[-1] == "low"]
+
+
+def test_the_range_sweep_sees_every_paper_with_ranges():
+    assert {slug for slug, _, _ in RANGES} == {"annealed_langevin", "cox_subgroups", "massart_drift"}
+
+
+@pytest.mark.parametrize("slug,scale,path", RANGES, ids=lambda x: x if isinstance(x, str) else ".".join(map(str, x)))
+def test_a_reversed_range_is_rejected_naming_its_key(slug, scale, path):
+    cfg = section(slug, scale)
+    bounds = cfg
+    for key in path:
+        bounds = bounds[key]
+    reversed_cfg = replaced(replaced(cfg, (*path, "low"), bounds["high"]), (*path, "high"), bounds["low"])
+    with pytest.raises(ConfigError, match=rf"{dotted(slug, path)}: low \(.*\) must be below high"):
+        check_settings(slug, reversed_cfg)
+    equal = replaced(cfg, (*path, "high"), bounds["low"])
+    with pytest.raises(ConfigError, match=dotted(slug, path)):
+        check_settings(slug, equal)
+    if "points" in bounds:
+        one_point = replaced(cfg, (*path, "points"), 1)
+        assert not accepted(slug, one_point) or pytest.raises(ConfigError, check_settings, slug, one_point)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_float_where_an_integer_belongs_is_rejected_before_any_job(slug):
+    """Every integer of the config: if the schema refuses x +- 0.5 there (an integer field), it refuses x.0."""
+    cfg = section(slug)
+    integer_fields = 0
+    for path, value in leaves(cfg):
+        if not isinstance(value, int) or isinstance(value, bool):
+            continue
+        if any(accepted(slug, replaced(cfg, path, value + d)) for d in (0.5, -0.5)):
+            continue  # a number field: a float is fine there
+        integer_fields += 1
+        message = f"{dotted(slug, path)}: {float(value)} is not of type 'integer'"
+        with pytest.raises(ConfigError, match=re.escape(message)):
+            validate(replaced(cfg, path, float(value)), SCHEMAS / f"{slug}.schema.yaml", prefix=slug)
+    assert integer_fields > 0
+
+
+CROSS_KEY = {  # one broken cross-key constraint per paper that has them, and the message it must give
+    "annealed_langevin": (lambda c: c["particles"].update(weights=[0.5, 0.6, 0.1]), "particles.weights must sum to 1"),
+    "cerebellar_control": (lambda c: c.update(faults=["no_such_fault"]), "faults names ['no_such_fault']"),
+    "completep_rl": (lambda c: c.update(base_width=12345), "sweep.widths must contain"),
+    "manifold_microscope": (lambda c: c["vae"].update(checkpoints=[c["vae"]["iterations"] + 1]),
+                            "vae.checkpoints: every checkpoint must be <= vae.iterations"),
+    "seizure_benchmark": (lambda c: c.update(algorithms=["nonesuch"]), "'nonesuch' has no entry"),
+    "ski_rental": (lambda c: c["figures"].update(lam=0.77), "figures.lam must be one of"),
+}
+
+
+@pytest.mark.parametrize("slug", sorted(CROSS_KEY))
+def test_each_paper_s_cross_key_constraint_names_its_key(slug):
+    cfg = section(slug)
+    break_it, message = CROSS_KEY[slug]
+    break_it(cfg)
+    with pytest.raises(ConfigError, match=f"invalid config: {slug}.") as err:
+        check_settings(slug, cfg)
+    assert message in str(err.value)
