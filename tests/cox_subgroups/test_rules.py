@@ -11,7 +11,7 @@ from icml26.cox_subgroups import realdata, rules, verdict
 SETTINGS = dict(min_fraction=0.1, cox_alpha=1e-3, core_sizes=[0.1], thresholds=dict(low=0.0, high=0.45, points=4),
                 random_boxes=5, tree_depth=2, tree_thresholds=4, prim_peel=0.1)
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
-CMAPSS = str(SHARED / "cmapss")
+CMAPSS = {name.lower(): str(SHARED / "cmapss" / f"{name}_FD001.txt") for name in ("train", "test", "RUL")}
 METHODS = ["base", "random", "survival_tree", "cox_tree", "prim", "dg", "dg_ci", "dg_pl", "dg_ne"]
 
 
@@ -22,14 +22,14 @@ def test_pipeline_functions_end_to_end(tmp_path):
         timings.append(str(tmp_path / f"{dataset}_t.csv"))
         rules.synthetic_run(syn[-1], timings[-1], dataset=dataset, seed=0, n_train=200, n_test=200, methods=METHODS,
                             settings=SETTINGS)
-    rules.dataset(str(tmp_path / "vet.csv"), name="veterans", metabric_source="")
+    rules.dataset(str(tmp_path / "vet.csv"), name="veterans")
     real.append(str(tmp_path / "vet_run.csv"))
     timings.append(str(tmp_path / "vet_t.csv"))
     rules.real_run(str(tmp_path / "vet.csv"), real[-1], timings[-1], name="veterans", seed=0, test_size=0.3,
                    methods=METHODS, settings=SETTINGS)
     f = {k: str(tmp_path / v) for k, v in dict(s="s.csv", r="r.csv", c="claims.json", m="m.json",
                                                t="time.csv", cs="case.csv", cmapss="fd001.csv").items()}
-    rules.cmapss_dataset(f["cmapss"], source_dir=CMAPSS, snapshot_every=50, test_engines="censored")
+    rules.cmapss_dataset(**CMAPSS, table=f["cmapss"], snapshot_every=50, test_engines="censored")
     case_runs = [str(tmp_path / "case_run.csv")]
     timings.append(str(tmp_path / "case_t.csv"))
     rules.case_study_run(f["cmapss"], case_runs[0], timings[-1], case="temps", adjust=["Nc"], subgroup=["T50", "Ps30"],
@@ -59,16 +59,64 @@ def test_pipeline_functions_end_to_end(tmp_path):
 def test_cmapss_rows_split_by_engine_and_censor_test_engines():
     from icml26.cox_subgroups import cmapss
 
-    frame = cmapss.load_fd001(CMAPSS, 1)
+    frame = cmapss.load_fd001(*CMAPSS.values(), 1)
     train = frame[frame["engine"].str.startswith("train_")]
     assert train["event"].all() and not frame[frame["engine"].str.startswith("test_")]["event"].any()
     # a training engine's last cycle has one cycle left to run; its first has its whole life
     one = train[train["engine"] == "train_1"]
     assert one["time"].min() == 1 and one["time"].max() == one["cycle"].max()
-    with_rul = cmapss.load_fd001(CMAPSS, 1, "failures_from_rul")
+    with_rul = cmapss.load_fd001(*CMAPSS.values(), 1, "failures_from_rul")
     assert with_rul["event"].all() and (with_rul["time"] >= frame["time"]).all()
-    with pytest.raises(FileNotFoundError, match="C-MAPSS file not found"):
-        cmapss.load_fd001("/nonexistent", 10)
+    assert frame["engine"].nunique() == 200 and len(cmapss.load_fd001(*CMAPSS.values(), 50)) == 769
+
+
+def _damaged(tmp_path, name, damage):
+    """A copy of one C-MAPSS file with ``damage`` applied to its text, and the three paths to load."""
+    paths = dict(CMAPSS)
+    copy = tmp_path / Path(paths[name]).name
+    copy.write_text(damage(Path(paths[name]).read_text()))
+    paths[name] = str(copy)
+    return paths
+
+
+@pytest.mark.parametrize("name,damage,message", [
+    ("train", lambda t: t[: len(t) // 3 + 17], r"line \d+ does not have 26 numeric fields"),  # truncated mid-line
+    ("train", lambda t: "\n".join(t.splitlines()[:8001]) + "\n", r"expected engines 1..100 in order, found 41"),
+    ("test", lambda t: t.replace(" 518.67 ", " 5x8.67 ", 1), r"line 2 does not have 26 numeric fields"),
+    ("train", lambda t: "\n".join(l for i, l in enumerate(t.splitlines()) if i != 50) + "\n",
+     r"line 51: cycles of an engine must run 1, 2, 3"),
+    ("rul", lambda t: "\n".join(t.splitlines()[:-1]), r"expected 100 non-negative remaining-life values"),
+    ("train", lambda t: "\x00\x01 garbage \x02" * 50, r"does not have 26 numeric fields|not a whitespace-separated"),
+])
+def test_a_damaged_cmapss_file_stops_the_run_naming_it(tmp_path, name, damage, message):
+    from icml26.common.sources import SourceError
+    from icml26.cox_subgroups import cmapss
+
+    paths = _damaged(tmp_path, name, damage)
+    with pytest.raises(SourceError, match=message) as err:
+        cmapss.load_fd001(*paths.values(), 10)
+    assert str(err.value).startswith(paths[name])
+
+
+def test_a_changed_shared_file_is_caught_by_its_checksum(tmp_path, monkeypatch):
+    """The same bytes under ../shared/data pass; one changed byte there fails, naming the file."""
+    from icml26.common import sources
+    from icml26.cox_subgroups import cmapss
+
+    data = tmp_path / "shared" / "data"
+    (data / "cmapss").mkdir(parents=True)
+    for path in CMAPSS.values():
+        (data / "cmapss" / Path(path).name).write_bytes(Path(path).read_bytes())
+    (tmp_path / "repo").mkdir()
+    monkeypatch.chdir(tmp_path / "repo")
+    local = [f"../shared/data/cmapss/{Path(p).name}" for p in CMAPSS.values()]
+    assert len(cmapss.load_fd001(*local, 50)) == 769
+    rul = data / "cmapss" / "RUL_FD001.txt"
+    rul.write_text(rul.read_text().replace("112", "113", 1))  # still a valid file, different data
+    with pytest.raises(sources.SourceError, match=r"^\.\./shared/data/cmapss/RUL_FD001.txt: contents differ"):
+        cmapss.load_fd001(*local, 50)
+    with pytest.raises(sources.SourceError, match="source file not found"):
+        cmapss.load_fd001(str(tmp_path / "missing.txt"), *local[1:], 50)
 
 
 def test_metabric_loads_from_the_provided_file():
@@ -78,10 +126,41 @@ def test_metabric_loads_from_the_provided_file():
 
 
 def test_metabric_needs_its_source_file(tmp_path):
-    with pytest.raises(FileNotFoundError, match="METABRIC source not found"):
+    from icml26.common.sources import SourceError
+
+    with pytest.raises(SourceError, match="missing.h5: source file not found"):
         realdata.load("metabric", tmp_path / "missing.h5")
     with pytest.raises(ValueError, match="dataset must be one of"):
         realdata.load("flchain")
+
+
+def _metabric_copy(path, **changes):
+    import h5py
+    import numpy as np
+
+    with h5py.File(SHARED / "metabric" / "metabric.h5", "r") as source, h5py.File(path, "w") as out:
+        for group in ("train", "test"):
+            for key in ("x", "t", "e"):
+                value = changes.get(f"{group}/{key}", np.asarray(source[group][key]))
+                if value is not None:
+                    out.create_dataset(f"{group}/{key}", data=value)
+
+
+@pytest.mark.parametrize("changes,message", [
+    ({"test/e": None}, "group 'test' with datasets x, t, e is required"),
+    ({"train/x": [[0.0] * 9] * 3}, r"train: expected x \(n, 9\)"),
+    ({"test/t": [float("nan")] * 381}, "test: x and t must be finite and t >= 0"),
+    ({"train/e": [2] * 1523}, "event indicator e must be 0 or 1"),
+])
+def test_a_wrong_metabric_file_stops_the_run_naming_it(tmp_path, changes, message):
+    from icml26.common.sources import SourceError
+
+    _metabric_copy(tmp_path / "m.h5", **changes)
+    with pytest.raises(SourceError, match=message):
+        realdata.load("metabric", tmp_path / "m.h5")
+    (tmp_path / "garbage.h5").write_bytes(b"not hdf5 at all" * 100)
+    with pytest.raises(SourceError, match="garbage.h5: not a readable HDF5 file"):
+        realdata.load("metabric", tmp_path / "garbage.h5")
 
 
 def _summary(dg_f1, dg_epe, counter):

@@ -14,7 +14,7 @@ needs_lists = pytest.mark.skipif(not LISTS.is_dir(), reason="../shared/data/eeg_
 
 @needs_lists
 def test_seizure_lists_give_the_listed_durations_and_intervals():
-    table = seizure_lists.statistics(LISTS, max_duration_s=600)
+    table = seizure_lists.statistics(seizure_lists.list_files(LISTS), max_duration_s=600)
     chb05 = table[(table["subject"] == "chb05") & (table["kind"] == "duration")]["seconds"].tolist()
     assert chb05 == [115, 110, 96, 120, 117]  # 532-417, 1196-1086, ... from chb05-summary.txt
     intervals = table[(table["subject"] == "chb05") & (table["kind"] == "interval")]
@@ -36,8 +36,35 @@ def test_chbmit_clock_past_midnight_counts_as_the_next_day(tmp_path):
 
 
 def test_missing_seizure_lists_are_named(tmp_path):
-    with pytest.raises(FileNotFoundError, match=str(tmp_path)):
-        seizure_lists.statistics(tmp_path, 600)
+    with pytest.raises(FileNotFoundError, match="need chb"):
+        seizure_lists.statistics(seizure_lists.list_files(tmp_path), 600)
+
+
+@needs_lists
+@pytest.mark.parametrize("name,damage,message", [
+    ("Seizures-list-PN00.txt", lambda t: t.replace("Seizure start time: 21.08.29", "Seizure strat time: 21.08.29"),
+     r"line 64 is not part of the seizure-list format: 'Seizure strat time"),
+    ("Seizures-list-PN00.txt", lambda t: t.replace("Seizure n 3", "Sezure n 3"), r"line 53 is not part of"),
+    ("Seizures-list-PN00.txt", lambda t: t.replace("File name: PN00-2.edf\n", ""),
+     r"line \d+: the entry starting here has 0 'file' lines"),
+    ("Seizures-list-PN00.txt", lambda t: t.replace("19.59.46", "19.5x.46"), r"line 44 is not part of"),
+    ("Seizures-list-PN16.txt", lambda t: t[: len(t) // 2], r"Seizures-list-PN16.txt"),
+    ("chb05-summary.txt", lambda t: t.replace("Seizure End Time: 532 seconds\n", ""),
+     r"declares 1 seizures but lists 1 start and 0 end times"),
+    ("chb08-summary.txt", lambda t: t.replace("File Name", "Fi1e Name"), r"line \d+ is not part of"),
+])
+def test_a_garbled_seizure_list_stops_the_run_naming_file_and_line(tmp_path, name, damage, message):
+    from icml26.common.sources import SourceError
+
+    for path in seizure_lists.list_files(LISTS):
+        text = path.read_text()
+        (tmp_path / path.name).write_text(damage(text) if path.name == name else text)
+    with pytest.raises(SourceError, match=message) as err:
+        seizure_lists.statistics(seizure_lists.list_files(tmp_path), 600)
+    assert str(err.value).startswith(str(tmp_path / name))
+    (tmp_path / name).write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(SourceError, match="not a text seizure list"):
+        seizure_lists.statistics(seizure_lists.list_files(tmp_path), 600)
 
 
 def _profile(**changes):

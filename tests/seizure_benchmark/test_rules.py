@@ -6,7 +6,7 @@ import pytest
 
 from icml26.common.claims import read_claims
 from icml26.common.io import read_csv, read_json, read_npz
-from icml26.seizure_benchmark import rules
+from icml26.seizure_benchmark import rules, seizure_lists
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
 pytestmark = pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data not present")
@@ -19,7 +19,8 @@ GOTMAN = {"amplitude_ratio": 2.0, "max_cv": 0.6, "hysteresis_sd": 0.5}
 @pytest.fixture(scope="module")
 def pipeline(tmp_path_factory):
     d = tmp_path_factory.mktemp("sb")
-    rules.statistics(str(d / "stats.csv"), source_dir=str(SHARED / "eeg_annotations"), max_duration_s=600)
+    lists = [str(p) for p in seizure_lists.list_files(SHARED / "eeg_annotations")]
+    rules.statistics(lists, str(d / "stats.csv"), max_duration_s=600)
     rules.profiles(str(d / "profiles.csv"), subjects=2, settings={"seizure_free_fraction": 0.0,
                                                                   "long_seizure_fraction": 0.0}, seed=5)
     tables, events = [], []

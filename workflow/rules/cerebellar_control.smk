@@ -21,6 +21,7 @@ rule cerebellar_control:
     input:
         paper_outputs(CC),
         expand(f"{CC.results}/figures/{{name}}.png", name=list(CC_FIGURES)),
+        [f"{CC.results}/tables/{name}" for e in CC_ENVS for name in (f"base_training_{e}.csv", f"forward_model_{e}.json")],
         f"{CC.timing}/step_seconds.csv",
 
 

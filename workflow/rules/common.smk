@@ -129,6 +129,7 @@ def complete_rules():
         config_error(f"invalid config: unknown section(s) {', '.join(unknown)}; registered papers: "
                      + ", ".join(PAPERS))
     src = ROOT / "src"
+    promised = {slug: [] for slug in PAPERS}
     for declared in list(workflow.rules):
         spec = getattr(declared.params, "func", None)
         if not isinstance(spec, str):
@@ -150,3 +151,10 @@ def complete_rules():
             declared.benchmark = f"benchmarks/{SCALE}/{slug}/{where}.tsv"
         if not declared.docstring:
             declared.docstring = _summary_line(spec)
+        promised.setdefault(slug, []).extend(
+            str(f) for f in declared.output if str(f).startswith(f"results/{SCALE}/{slug}/") and "{" not in str(f))
+    for slug in PAPERS:
+        outputs, target = promised[slug], workflow.get_rule(slug)
+        if target.input_modifier is None:
+            target.input_modifier = workflow.modifier.path_modifier
+        target.set_input(*sorted(set(outputs) - {str(f) for f in target.input}))

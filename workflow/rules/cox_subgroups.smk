@@ -54,6 +54,8 @@ rule cox_subgroups_synthetic:
 
 
 rule cox_subgroups_dataset:
+    input:
+        unpack(lambda w: {"metabric": CS_REAL["metabric_source"]} if w.name == "metabric" else {}),
     output:
         table=f"{CS.data}/datasets/{{name}}.csv",
     wildcard_constraints:
@@ -61,7 +63,6 @@ rule cox_subgroups_dataset:
     params:
         func="icml26.cox_subgroups.rules:dataset",
         name=lambda w: w.name,
-        metabric_source=CS_REAL["metabric_source"],
     script:
         CALL
 
@@ -91,12 +92,11 @@ rule cox_subgroups_real:
 
 rule cox_subgroups_cmapss_dataset:
     input:
-        expand(f"{CS_CASE['source_dir']}/{{name}}_FD001.txt", name=["train", "test", "RUL"]),
+        **{name.lower(): f"{CS_CASE['source_dir']}/{name}_FD001.txt" for name in ("train", "test", "RUL")},
     output:
         table=f"{CS.data}/datasets/cmapss_fd001.csv",
     params:
         func="icml26.cox_subgroups.rules:cmapss_dataset",
-        source_dir=CS_CASE["source_dir"],
         snapshot_every=CS_CASE["snapshot_every"],
         test_engines=CS_CASE["test_engines"],
     script:

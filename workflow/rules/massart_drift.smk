@@ -11,9 +11,8 @@ rule massart_drift:
     """Target: every massart_drift output at the configured scale."""
     input:
         paper_outputs(MD),
-        f"{MD.results}/figures/excess_vs_drift.png",
-        f"{MD.results}/figures/window_vs_drift.png",
-        f"{MD.results}/figures/traces.png",
+        expand(f"{MD.results}/figures/{{name}}.{{ext}}", name=["excess_vs_drift", "window_vs_drift", "traces"],
+               ext=["png", "pdf"]),
 
 
 rule massart_drift_sweep:

@@ -10,6 +10,7 @@ SB_SUBJECTS = [f"{i:02d}" for i in range(1, SB_CORPUS["subjects"] + 1)]
 SB_ALGORITHMS = SB.cfg["algorithms"]
 SB_DETECTORS = sorted({SB.cfg["algorithm_settings"][a]["detector"] for a in SB_ALGORITHMS})
 SB_ANNOTATIONS = f"{SB.cfg['source_dir']}/eeg_annotations"
+from icml26.seizure_benchmark.seizure_lists import LIST_PATTERNS as SEIZURE_LIST_PATTERNS, list_files as seizure_list_files
 SB_FIGURES = ["leaderboard", "sensitivity_vs_fp", "subject_f1", "ranks", "gap", "eeg_example", "published_datasets"]
 
 
@@ -27,13 +28,13 @@ rule seizure_benchmark:
 
 
 rule seizure_benchmark_statistics:
-    input:
-        SB_ANNOTATIONS,
+    input:  # the lists themselves, so an edit to any of them reruns this rule (a missing folder: the patterns)
+        lists=lambda w: [str(p) for p in seizure_list_files(SB_ANNOTATIONS)]
+        or [f"{SB_ANNOTATIONS}/{pattern}" for pattern in SEIZURE_LIST_PATTERNS],
     output:
         table=f"{SB.data}/seizure_statistics.csv",
     params:
         func="icml26.seizure_benchmark.rules:statistics",
-        source_dir=SB_ANNOTATIONS,
         max_duration_s=SB_CORPUS["max_seizure_s"],
     script:
         CALL

@@ -12,6 +12,7 @@ import io as _bytes
 import json
 import math
 import os
+import shutil
 import tempfile
 import zipfile
 from contextlib import contextmanager
@@ -40,12 +41,30 @@ def require(*paths: str | os.PathLike) -> None:
         raise MissingInputError("missing input file(s): " + ", ".join(missing))
 
 
+TMP_PREFIX = ".icml26-tmp."  # every temporary file of an atomic write; .dvcignore'd, removed by the next run
+
+
+def temporary_sibling(path: str | os.PathLike) -> Path:
+    """The one temporary name of ``path`` (for writers that cannot use :func:`atomic_path`: folders, EDF)."""
+    return Path(path).with_name(f"{TMP_PREFIX}{Path(path).name}")
+
+
+def remove_leftovers(path: str | os.PathLike) -> list[Path]:
+    """Delete what a killed job left while writing ``path`` (its temporary siblings); return them."""
+    path = Path(path)
+    found = [p for p in (*path.parent.glob(f"{TMP_PREFIX}{path.name}.*"), temporary_sibling(path))
+             if p.exists() or p.is_symlink()]
+    for leftover in found:
+        shutil.rmtree(leftover) if leftover.is_dir() and not leftover.is_symlink() else leftover.unlink()
+    return found
+
+
 @contextmanager
 def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     """Yield a temporary path next to ``path``; rename it onto ``path`` on success only."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f"{TMP_PREFIX}{path.name}.", suffix=path.suffix, dir=path.parent)
     os.close(fd)
     try:
         yield Path(tmp)

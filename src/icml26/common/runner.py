@@ -5,6 +5,10 @@ Every rule declares ``params: func="icml26.<slug>.rules:<name>"`` plus named
 ``workflow/scripts/call.py`` hands the ``snakemake`` object to
 :func:`call_rule_function`, which pins threads, sends output to the rule's
 log and calls the function. The same function is what the tests call.
+
+Before the call it removes what a killed run left beside the outputs (temporary files of atomic
+writes); on failure the full traceback goes to the log and one line, the error's own message, to
+the console, so the user sees why without opening the log.
 """
 
 from __future__ import annotations
@@ -38,19 +42,34 @@ def rule_kwargs(snakemake: Any) -> dict[str, Any]:
     return kwargs
 
 
+def console_line(rule: str, error: BaseException, log: Path | None) -> str:
+    """``icml26: <rule> failed: <message> (traceback: <log>)`` -- one line, whatever the message."""
+    message = " ".join(str(error).split()) or type(error).__name__
+    if not isinstance(error, (ValueError, OSError, LookupError)):
+        message = f"{type(error).__name__}: {message}"
+    return f"icml26: {rule} failed: {message}" + (f" (traceback: {log})" if log else "")
+
+
 def call_rule_function(snakemake: Any) -> None:
     from .determinism import pin_threads
+    from .io import remove_leftovers
 
     pin_threads(int(snakemake.threads))
     func = resolve(snakemake.params.func)
     log = Path(snakemake.log[0]) if len(snakemake.log) else None
+    console = sys.stderr
     sink = open(log, "w", encoding="utf-8") if log else contextlib.nullcontext(sys.stderr)
     with sink as stream, contextlib.redirect_stdout(stream), contextlib.redirect_stderr(stream):
         start = time.perf_counter()
         print(f"[{snakemake.rule}] {snakemake.params.func}", flush=True)
+        for output in snakemake.output:
+            for leftover in remove_leftovers(output):
+                print(f"removed {leftover}, left by an interrupted run", flush=True)
         try:
             func(**rule_kwargs(snakemake))
-        except Exception:
+        except Exception as error:
             traceback.print_exc(file=stream)  # the full story in the log ...
+            if log:
+                print(console_line(snakemake.rule, error, log), file=console, flush=True)  # ... its gist on screen
             raise  # ... and Snakemake reports the job as failed
         print(f"[{snakemake.rule}] done in {time.perf_counter() - start:.2f} s", flush=True)

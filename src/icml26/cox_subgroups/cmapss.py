@@ -23,26 +23,53 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..common.sources import checked, fail
+
 SENSORS = ["T2", "T24", "T30", "T50", "P2", "P15", "P30", "Nf", "Nc", "epr", "Ps30", "phi", "NRf", "NRc", "BPR",
            "farB", "htBleed", "Nf_dmd", "PCNfR_dmd", "W31", "W32"]
 COLUMNS = ["unit", "cycle", "op_setting_1", "op_setting_2", "op_setting_3", *SENSORS]
 TEST_ENGINES = ("censored", "failures_from_rul")
+UNITS = 100  # FD001 has 100 training and 100 test engines (readme.txt)
 
 
-def _read(path: Path) -> pd.DataFrame:
-    if not path.exists():
-        raise FileNotFoundError(f"C-MAPSS file not found: {path} (see ../shared/data/README.md)")
-    frame = pd.read_csv(path, sep=r"\s+", header=None, skiprows=1, usecols=range(26))
+def _read(path: str | Path) -> pd.DataFrame:
+    """One C-MAPSS table, checked: 26 numeric fields on every line, engines 1..100 each with cycles 1, 2, ..."""
+    path = checked(path)
+    try:
+        frame = pd.read_csv(path, sep=r"\s+", header=None, skiprows=1, usecols=range(26))
+    except (ValueError, pd.errors.ParserError) as error:
+        fail(path, f"not a whitespace-separated C-MAPSS table ({' '.join(str(error).split())})")
     frame.columns = COLUMNS
-    return frame
+    numeric = frame.apply(pd.to_numeric, errors="coerce")
+    bad = numeric.isna().any(axis=1).to_numpy()
+    if bad.any():
+        fail(path, f"line {int(np.argmax(bad)) + 2} does not have 26 numeric fields (truncated or garbled)")
+    units = numeric["unit"].astype(int)
+    if sorted(units.unique()) != list(range(1, UNITS + 1)) or not units.is_monotonic_increasing:
+        fail(path, f"expected engines 1..{UNITS} in order, found {units.nunique()} engines "
+                   f"({units.min()}..{units.max()})")
+    expected_cycles = numeric.groupby("unit").cumcount() + 1
+    if not (numeric["cycle"].astype(int) == expected_cycles).all():
+        line = int(np.argmax((numeric["cycle"].astype(int) != expected_cycles).to_numpy())) + 2
+        fail(path, f"line {line}: cycles of an engine must run 1, 2, 3, ... (a line is missing or out of order)")
+    return numeric.astype({"unit": int, "cycle": int})
 
 
-def load_fd001(source_dir: str | Path, snapshot_every: int, test_engines: str = "censored") -> pd.DataFrame:
+def _read_rul(path: str | Path) -> np.ndarray:
+    path = checked(path)
+    rul = pd.to_numeric(pd.read_csv(path, sep=r"\s+", header=None, skiprows=1).iloc[:, 0], errors="coerce")
+    if len(rul) != UNITS or rul.isna().any() or (rul < 0).any():
+        fail(path, f"expected {UNITS} non-negative remaining-life values, one per test engine; found {len(rul)} "
+                   f"({int(rul.isna().sum())} not numbers)")
+    return rul.to_numpy()
+
+
+def load_fd001(train: str | Path, test: str | Path, rul: str | Path, snapshot_every: int,
+               test_engines: str = "censored") -> pd.DataFrame:
+    """Survival rows from the FD001 training, test and RUL files (each checked, see :func:`_read`)."""
     if test_engines not in TEST_ENGINES:
         raise ValueError(f"test_engines must be one of {TEST_ENGINES}, got {test_engines!r}")
-    source = Path(source_dir)
-    train, test = _read(source / "train_FD001.txt"), _read(source / "test_FD001.txt")
-    rul = pd.read_csv(source / "RUL_FD001.txt", sep=r"\s+", header=None, skiprows=1).iloc[:, 0].to_numpy()
+    train, test, rul = _read(train), _read(test), _read_rul(rul)
     parts = []
     for frame, offset, split in ((train, None, "train"), (test, rul, "test")):
         last = frame.groupby("unit")["cycle"].transform("max")

@@ -16,6 +16,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..common.sources import checked, fail
+
 # name -> (loader, time field, event field, adjustment column, subgroup column)
 SKSURV = {
     "veterans": ("load_veterans_lung_cancer", "Survival_in_days", "Status", "Karnofsky_score", "Age_in_years"),
@@ -26,6 +28,42 @@ SKSURV = {
 METABRIC = {"adjust": 0, "subgroup": 8}  # MKI67, age at diagnosis
 DATASETS = (*SKSURV, "metabric")
 COLUMNS = ["time", "event", "adjust", "subgroup"]
+
+
+METABRIC_GROUPS = ("train", "test")  # DeepSurv format; pooled and re-split by our seeds
+METABRIC_FEATURES = 9
+
+
+def load_metabric(path: str | Path | None) -> pd.DataFrame:
+    """METABRIC from a DeepSurv-format HDF5 file, checked: groups train/test, each with ``x`` (n, 9) finite,
+    ``t`` (n,) finite and >= 0, ``e`` (n,) in {0, 1}. Row counts may differ (the user's own copy)."""
+    import h5py
+
+    if path is None:
+        raise ValueError("METABRIC needs its source file: cox_subgroups.real.metabric_source")
+    path = checked(path)
+    parts = []
+    try:
+        h5 = h5py.File(path, "r")
+    except OSError as error:
+        fail(path, f"not a readable HDF5 file ({' '.join(str(error).split())})")
+    with h5:
+        for group in METABRIC_GROUPS:
+            if group not in h5 or not {"x", "t", "e"} <= set(h5[group]):
+                fail(path, f"group {group!r} with datasets x, t, e is required (DeepSurv format)")
+            x, t, e = (np.asarray(h5[group][k]) for k in ("x", "t", "e"))
+            n = len(t)
+            if x.shape != (n, METABRIC_FEATURES) or e.shape != (n,) or t.shape != (n,) or n == 0:
+                fail(path, f"{group}: expected x (n, {METABRIC_FEATURES}), t (n,), e (n,); got x {x.shape}, "
+                           f"t {t.shape}, e {e.shape}")
+            if not (np.isfinite(x).all() and np.isfinite(t).all() and (t >= 0).all()):
+                fail(path, f"{group}: x and t must be finite and t >= 0")
+            if not np.isin(e, (0, 1)).all():
+                fail(path, f"{group}: the event indicator e must be 0 or 1")
+            parts.append(pd.DataFrame({"time": t.astype(float), "event": e.astype(int),
+                                       "adjust": x[:, METABRIC["adjust"]].astype(float),
+                                       "subgroup": x[:, METABRIC["subgroup"]].astype(float)}))
+    return pd.concat(parts, ignore_index=True)
 
 
 def load(name: str, metabric_source: str | Path | None = None) -> pd.DataFrame:
@@ -39,18 +77,7 @@ def load(name: str, metabric_source: str | Path | None = None) -> pd.DataFrame:
                               "adjust": X[adjust].astype(float).to_numpy(),
                               "subgroup": X[subgroup].astype(float).to_numpy()})
     elif name == "metabric":
-        import h5py
-
-        if metabric_source is None or not Path(metabric_source).exists():
-            raise FileNotFoundError(f"METABRIC source not found: {metabric_source} (see ../shared/data/README.md)")
-        parts = []
-        with h5py.File(metabric_source, "r") as h5:
-            for group in ("train", "test"):
-                x = np.asarray(h5[group]["x"], dtype=float)
-                parts.append(pd.DataFrame({"time": np.asarray(h5[group]["t"], dtype=float),
-                                           "event": np.asarray(h5[group]["e"]).astype(int),
-                                           "adjust": x[:, METABRIC["adjust"]], "subgroup": x[:, METABRIC["subgroup"]]}))
-        frame = pd.concat(parts, ignore_index=True)
+        frame = load_metabric(metabric_source)
     else:
         raise ValueError(f"dataset must be one of {DATASETS}, got {name!r}")
     frame = frame.dropna()

@@ -18,11 +18,12 @@ def _write_run(table: str, timing: str, rows: pd.DataFrame, seconds: pd.DataFram
     write_csv(timing, seconds)
 
 
-def dataset(table: str, *, name: str, metabric_source: str) -> None:
-    """Copy one real dataset into the project as ``time, event, adjust, subgroup`` (DVC-tracked)."""
+def dataset(table: str, *, name: str, metabric: str | None = None) -> None:
+    """Copy one real dataset into the project as ``time, event, adjust, subgroup`` (DVC-tracked); METABRIC
+    is read from the ``metabric`` input file, checked."""
     from . import realdata
 
-    frame = realdata.load(name, metabric_source)
+    frame = realdata.load(name, metabric)
     print(f"{name}: {len(frame)} rows, {frame['event'].mean():.2f} events", flush=True)
     write_csv(table, frame)
 
@@ -62,11 +63,11 @@ def real_run(data: str, table: str, timing: str, *, name: str, seed: int, test_s
     _write_run(table, timing, out, seconds, dataset=name, seed=seed)
 
 
-def cmapss_dataset(table: str, *, source_dir: str, snapshot_every: int, test_engines: str) -> None:
-    """Copy C-MAPSS FD001 into the project as survival snapshot rows (DVC-tracked)."""
+def cmapss_dataset(train: str, test: str, rul: str, table: str, *, snapshot_every: int, test_engines: str) -> None:
+    """Copy C-MAPSS FD001 into the project as survival snapshot rows (DVC-tracked), after checking the files."""
     from . import cmapss
 
-    frame = cmapss.load_fd001(source_dir, snapshot_every, test_engines)
+    frame = cmapss.load_fd001(train, test, rul, snapshot_every, test_engines)
     print(f"C-MAPSS FD001: {frame['engine'].nunique()} engines, {len(frame)} rows", flush=True)
     write_csv(table, frame)
 

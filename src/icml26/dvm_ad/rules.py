@@ -14,9 +14,10 @@ from ..common.io import read_csv, read_csvs, write_csv, write_json, write_npz
 
 def dataset(source: str, dataset: str, *, max_rows: int, seed: int) -> None:
     """Copy one ADBench dataset into the project, validated and (if large) stratified-subsampled."""
+    from ..common.sources import checked
     from . import data
 
-    X, y = data.load(source)
+    X, y = data.load(checked(source))
     X_kept, y_kept = data.subsample(X, y, max_rows, seed)
     print(f"{Path(source).name}: {X.shape[0]} rows x {X.shape[1]} features, {int(y.sum())} anomalies"
           f" -> kept {len(y_kept)} rows", flush=True)

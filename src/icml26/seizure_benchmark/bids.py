@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..common.io import atomic_path, temporary_sibling
 from . import montage
 
 TSV_COLUMNS = ["onset", "duration", "eventType", "confidence", "channels", "dateTime", "recordingDuration"]
@@ -42,7 +43,7 @@ def write_edf(path: str | os.PathLike, data_uv: np.ndarray, fs: float) -> None:
     raw.set_meas_date(START)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.stem}.tmp.edf")
+    tmp = temporary_sibling(path)
     mne.export.export_raw(tmp, raw, fmt="edf", physical_range="channelwise", overwrite=True, verbose="error")
     tmp.replace(path)
 
@@ -74,11 +75,9 @@ def annotation_frame(events: list[tuple[float, float]], recording_s: float) -> p
 
 
 def write_annotations(path: str | os.PathLike, events: list[tuple[float, float]], recording_s: float) -> None:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    annotation_frame(events, recording_s).to_csv(tmp, sep="\t", index=False, float_format="%.2f", lineterminator="\n")
-    tmp.replace(path)
+    with atomic_path(path) as tmp:
+        annotation_frame(events, recording_s).to_csv(tmp, sep="\t", index=False, float_format="%.2f",
+                                                     lineterminator="\n")
 
 
 def read_annotations(path: str | os.PathLike) -> tuple[list[tuple[float, float]], float]:

@@ -11,7 +11,18 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from ..common.io import read_csv, read_csvs, read_npz, require, write_csv, write_json, write_npz
+from ..common.io import (
+    atomic_path,
+    read_csv,
+    read_csvs,
+    read_npz,
+    require,
+    temporary_sibling,
+    write_csv,
+    write_json,
+    write_npz,
+)
+from ..common.sources import checked
 
 if TYPE_CHECKING:  # annotations only; each rule function imports what it runs
     from . import simulator
@@ -32,11 +43,11 @@ def _read_by_subject(path: str) -> pd.DataFrame:
 
 # --- data --------------------------------------------------------------------------------------
 
-def statistics(table: str, *, source_dir: str, max_duration_s: float) -> None:
-    """Real seizure durations and intervals, parsed from the seizure lists (DVC-tracked)."""
+def statistics(lists: list[str], table: str, *, max_duration_s: float) -> None:
+    """Real seizure durations and intervals, parsed (every line checked) from the seizure lists (DVC-tracked)."""
     from . import seizure_lists
 
-    stats = seizure_lists.statistics(source_dir, max_duration_s)
+    stats = seizure_lists.statistics(list(lists), max_duration_s)
     print(f"{(stats['kind'] == 'duration').sum()} durations, {(stats['kind'] == 'interval').sum()} intervals",
           flush=True)
     write_csv(table, stats)
@@ -46,12 +57,10 @@ def challenge_data(source: str, copied: str) -> None:
     """Copy one published results file into the project after checking it parses."""
     from . import challenge
 
-    require(source)
+    checked(source)
     challenge.leaderboard(source) if Path(source).name == "challenge_results.json" else challenge.per_dataset(source)
-    Path(copied).parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(copied).with_name(f".{Path(copied).name}.tmp")
-    shutil.copyfile(source, tmp)
-    tmp.replace(copied)
+    with atomic_path(copied) as tmp:
+        shutil.copyfile(source, tmp)
 
 
 def profiles(table: str, *, subjects: int, settings: dict, seed: int) -> None:
@@ -88,7 +97,7 @@ def subject_recordings(statistics: str, profiles: str, corpus: str, *, subject: 
     profile = _profile(profiles, subject)
     rng = np.random.default_rng([seed, 1, int(subject)])
     out = Path(corpus)
-    tmp = out.with_name(f".{out.name}.tmp")
+    tmp = temporary_sibling(out)
     shutil.rmtree(tmp, ignore_errors=True)
     runs_with_seizures = rng.random(runs) < profile.p_seizure_run
     runs_with_seizures[0] = True  # a subject with seizures has them in at least one recording

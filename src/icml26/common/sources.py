@@ -1,0 +1,70 @@
+"""External source files, checked before a pipeline uses them.
+
+A source is a file the workflow reads from outside the project: the offline data in ``../shared/data/``
+or the user's own files at ``paper`` scale. The first rule that reads one calls :func:`checked`,
+which fails with one line naming the file when it is missing, or when it lies under
+``../shared/data/`` and its bytes differ from the copy this project was built on
+(``sources.sha256`` beside this module, the format of ``sha256sum``). Each paper's loader then
+checks what it parsed (counts, columns, shapes, finite values) and reports problems through
+:func:`fail`, so a truncated or garbled file stops the run instead of changing its results.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+from pathlib import Path
+from typing import NoReturn
+
+MANIFEST = Path(__file__).with_name("sources.sha256")
+SHARED_DATA = Path("..") / "shared" / "data"  # relative to the repository root (the working directory of jobs)
+
+
+class SourceError(ValueError):
+    """A source file is missing, changed or not what its loader needs; the message names the file."""
+
+
+def fail(path: str | os.PathLike, problem: str) -> NoReturn:
+    raise SourceError(f"{path}: {problem}")
+
+
+@functools.cache
+def recorded() -> dict[str, str]:
+    """``{path under ../shared/data: sha256}`` from :data:`MANIFEST`."""
+    entries = {}
+    for line in MANIFEST.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            digest, name = line.split(maxsplit=1)
+            entries[name.strip()] = digest
+    return entries
+
+
+def sha256(path: str | os.PathLike) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def shared_name(path: str | os.PathLike) -> str | None:
+    """The path relative to ``../shared/data`` if the file lies there, else None (the user's own file)."""
+    try:
+        return Path(path).resolve().relative_to(SHARED_DATA.resolve()).as_posix()
+    except ValueError:
+        return None
+
+
+def checked(path: str | os.PathLike) -> Path:
+    """``path``, after checking it exists and, if it is a file of ``../shared/data``, its checksum."""
+    path = Path(path)
+    if not path.is_file():
+        fail(path, "source file not found (the offline data: ../shared/data/README.md)")
+    name = shared_name(path)
+    expected = recorded().get(name) if name else None
+    if expected is not None and (actual := sha256(path)) != expected:
+        fail(path, f"contents differ from the file this project was built on (sha256 {actual[:12]}..., "
+                   f"recorded {expected[:12]}... in {MANIFEST.name}); restore it, or point the config at "
+                   "your own copy outside ../shared/data")
+    return path
