@@ -74,10 +74,27 @@ def planned_after_edit(repo: Path, path: Path, *targets: str) -> set[str]:
     original = path.read_bytes()
     path.write_bytes(original + b"\n# an edit\n")
     try:
-        out = snakemake(repo, *targets, "-n", "--cores", "2", "--configfile", "config/smoke.yaml").stdout
+        return planned_rules(repo, *targets, "--cores", "2", "--configfile", "config/smoke.yaml")
     finally:
         path.write_bytes(original)
-    return {line.split()[1].rstrip(":") for line in out.splitlines() if line.startswith("rule ")}
+
+
+def dag_jobs(repo: Path, *args: str) -> list[dict]:
+    """The jobs `snakemake -n --forceall` plans for ``args``: rule, input and output of each."""
+    out = snakemake(repo, "-n", "--forceall", *args).stdout
+    jobs = []
+    for line in out.splitlines():
+        if line.startswith(("rule ", "localrule ")) and line.endswith(":"):
+            jobs.append({"rule": line.split()[1].rstrip(":"), "input": [], "output": []})
+        elif jobs and line.startswith(("    input: ", "    output: ")):
+            field, _, files = line.strip().partition(": ")
+            jobs[-1][field] = files.split(", ")
+    return jobs
+
+
+def planned_rules(repo: Path, *args: str) -> set[str]:
+    out = snakemake(repo, "-n", *args).stdout
+    return {line.split()[1].rstrip(":") for line in out.splitlines() if line.startswith(("rule ", "localrule "))}
 
 
 def tree_digest(*roots: Path) -> dict[str, str]:
