@@ -6,14 +6,15 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from .verdict import PAPER_NONLINEAR
+from .verdict import EPE_MARGIN, F1_MIN, PAPER_COUNTER_F1, PAPER_NONLINEAR
 
 LABELS = {"base": "Base", "random": "Random", "survival_tree": "Survival tree", "cox_tree": "Cox tree",
           "prim": "PRIM", "dg": "DDGroup", "dg_ci": "DG-CI", "dg_pl": "DG-PL", "dg_ne": "DG-NE"}
 
 
 def synthetic(summary: pd.DataFrame) -> plt.Figure:
-    """Mean F1 and test EPE per method on both synthetic datasets, paper values as crosses."""
+    """Mean F1 and test EPE (+- one sd over seeds) per method on both synthetic datasets, paper values as
+    crosses, and the first claim's bars: DDGroup's F1 >= F1_MIN, its EPE at least EPE_MARGIN below Base's."""
     fig, axes = plt.subplots(1, 3, figsize=(15, 4))
     order = [m for m in LABELS if m in set(summary["method"])]
     x = np.arange(len(order))
@@ -25,20 +26,35 @@ def synthetic(summary: pd.DataFrame) -> plt.Figure:
         if dataset == "nonlinear":
             k = 0 if metric == "f1" else 1
             paper = [PAPER_NONLINEAR.get(m, (np.nan,) * 3)[k] for m in order]
-            ax.plot(x, paper, "rx", ms=8, label="paper")
+        else:
+            paper = [PAPER_COUNTER_F1.get(m, np.nan) for m in order]
+        ax.plot(x, paper, "rx", ms=8, label="paper")
+        if (dataset, metric) == ("nonlinear", "f1"):
+            ax.axhline(F1_MIN, color="k", ls="--", lw=0.8, label=f"claim: DDGroup F1 >= {F1_MIN}")
+            ax.set_ylim(0, 1.4)
+        if (dataset, metric) == ("nonlinear", "test_epe") and "base" in order:
+            ax.axhline(g.loc["base", "test_epe_mean"] - EPE_MARGIN, color="k", ls="--", lw=0.8,
+                       label=f"claim: DDGroup below Base - {EPE_MARGIN}")
+            ax.set_ylim(0, 1.0)
+            ax.legend(fontsize=8, loc="upper right")
+        ax.set_ylabel("volume F1" if metric == "f1" else "test EPE (nats)")
         ax.set_xticks(x, [LABELS[m] for m in order], rotation=45, ha="right")
         ax.set_title(title, fontsize=10)
         ax.grid(alpha=0.3, axis="y", lw=0.5)
-    axes[0].legend(fontsize=8)
+    axes[0].legend(fontsize=8, loc="upper left", ncol=2)
     return fig
 
 
 def pareto(real: pd.DataFrame) -> plt.Figure:
-    """Mean test EPE against mean rejected fraction per method and real dataset; front members filled."""
+    """Mean test EPE against mean rejected fraction per method and real dataset; the claim is that DDGroup (star)
+    lies on the Pareto front (lower EPE at no lower rejection), drawn as a grey line through its filled members."""
     datasets = sorted(real["dataset"].unique())
     fig, axes = plt.subplots(1, len(datasets), figsize=(3.6 * len(datasets), 3.6), squeeze=False)
     for ax, dataset in zip(axes[0], datasets):
         g = real[real["dataset"] == dataset]
+        front = g[g["pareto"].astype(bool)].sort_values("rejection_mean")
+        ax.plot(front["rejection_mean"], front["test_epe_mean"], color="0.6", lw=1, zorder=0,
+                label="Pareto front (filled)")
         for i, r in enumerate(g.itertuples()):
             ax.scatter(r.rejection_mean, r.test_epe_mean, s=60 if r.method == "dg" else 30,
                        marker="*" if r.method == "dg" else "o", color=f"C{list(LABELS).index(r.method)}",
