@@ -51,19 +51,20 @@ def tool_env() -> dict[str, str]:
 GUARD = 3600  # seconds: a hung command is stopped, a slow machine never is (no wall-clock assertion)
 
 
-def run(args: list[str], cwd: Path, check: bool = True, timeout: int = GUARD) -> subprocess.CompletedProcess:
+def run(args: list[str], cwd: Path, check: bool = True, timeout: int = GUARD,
+        env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     """Run a command from the venv; on failure show its output. ``timeout`` only guards against a hang."""
     proc = subprocess.run(
         [str(BIN / args[0]) if (BIN / args[0]).exists() else args[0], *args[1:]],
-        cwd=cwd, env=tool_env(), capture_output=True, text=True, timeout=timeout,
+        cwd=cwd, env=env or tool_env(), capture_output=True, text=True, timeout=timeout,
     )
     if check and proc.returncode != 0:
         raise AssertionError(f"{' '.join(args)} failed ({proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
     return proc
 
 
-def snakemake(cwd: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    return run(["snakemake", *args], cwd, check=check)
+def snakemake(cwd: Path, *args: str, check: bool = True, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return run(["snakemake", *args], cwd, check=check, env=env)
 
 
 MEASURED = "timing"  # results/<scale>/<slug>/timing/: wall-clock measurements, never byte-identical

@@ -66,3 +66,28 @@ def test_pin_threads_rejects_zero():
     pin_threads(1)
     with pytest.raises(ValueError):
         pin_threads(0)
+
+
+def test_a_recorded_call_replays_to_the_same_bytes_elsewhere(tmp_path, monkeypatch):
+    import shutil
+
+    from icml26.common.claims import Claim, write_claims
+    from icml26.common.replay import RECORD_ENV, record, replay
+    from icml26.common.summary import build_summary
+
+    first, second, calls = tmp_path / "a", tmp_path / "b", tmp_path / "calls.jsonl"
+    (first / "p").mkdir(parents=True)
+    write_claims(first / "p" / "claims.json", [Claim("c", "s", 1.0, 0.5, "<=", True, headline="h",
+                                                     evidence=["tables/t.csv"])])
+    shutil.copytree(first, second)
+    kwargs = {"claims": ["p/claims.json"], "summary": "out/summary.md", "scale": "smoke"}
+    monkeypatch.chdir(first)
+    build_summary(**kwargs)
+    monkeypatch.delenv(RECORD_ENV, raising=False)
+    record("icml26.common.summary:build_summary", kwargs, 1, ["out/summary.md"])
+    assert not calls.exists()  # recording is off unless asked for
+    monkeypatch.setenv(RECORD_ENV, str(calls))
+    record("icml26.common.summary:build_summary", kwargs, 1, ["out/summary.md"])
+    monkeypatch.chdir(second)
+    assert replay(calls) == 1
+    assert (second / "out" / "summary.md").read_bytes() == (first / "out" / "summary.md").read_bytes()

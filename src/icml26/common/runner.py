@@ -8,7 +8,8 @@ log and calls the function. The same function is what the tests call.
 
 Before the call it removes what a killed run left beside the outputs (temporary files of atomic
 writes); on failure the full traceback goes to the log and one line, the error's own message, to
-the console, so the user sees why without opening the log.
+the console, so the user sees why without opening the log. A successful call is recorded for
+:mod:`icml26.common.replay` when ``$ICML26_RECORD_CALLS`` is set (the tests' second run).
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ def console_line(rule: str, error: BaseException, log: Path | None) -> str:
 def call_rule_function(snakemake: Any) -> None:
     from .determinism import pin_threads
     from .io import remove_leftovers
+    from .replay import record
 
     pin_threads(int(snakemake.threads))
     func = resolve(snakemake.params.func)
@@ -65,11 +67,13 @@ def call_rule_function(snakemake: Any) -> None:
         for output in snakemake.output:
             for leftover in remove_leftovers(output):
                 print(f"removed {leftover}, left by an interrupted run", flush=True)
+        kwargs = rule_kwargs(snakemake)
         try:
-            func(**rule_kwargs(snakemake))
+            func(**kwargs)
         except Exception as error:
             traceback.print_exc(file=stream)  # the full story in the log ...
             if log:
                 print(console_line(snakemake.rule, error, log), file=console, flush=True)  # ... its gist on screen
             raise  # ... and Snakemake reports the job as failed
+        record(snakemake.params.func, kwargs, int(snakemake.threads), [str(o) for o in snakemake.output])
         print(f"[{snakemake.rule}] done in {time.perf_counter() - start:.2f} s", flush=True)
