@@ -67,6 +67,7 @@ def snakemake(cwd: Path, *args: str, check: bool = True, env: dict[str, str] | N
     return run(["snakemake", *args], cwd, check=check, env=env)
 
 
+SNAKEMAKE_MARKER = ".snakemake_timestamp"  # Snakemake's own file in a directory() output, not ours
 MEASURED = "timing"  # results/<scale>/<slug>/timing/: wall-clock measurements, never byte-identical
 
 
@@ -101,11 +102,13 @@ def planned_rules(repo: Path, *args: str) -> set[str]:
 def tree_digest(*roots: Path) -> dict[str, str]:
     """sha256 of every file under the given folders, keyed by path relative to its root's parent.
 
-    Measured outputs (a ``timing/`` folder, docs/ARCHITECTURE.md) are left out: they differ run to run.
+    Measured outputs (a ``timing/`` folder, docs/ARCHITECTURE.md) are left out: they differ run to run; so
+    is Snakemake's marker in directory outputs, which a replayed run (icml26.common.replay) does not write.
     """
     digest = {}
     for root in roots:
-        for path in sorted(p for p in root.rglob("*") if p.is_file() and MEASURED not in p.relative_to(root).parts):
+        for path in sorted(p for p in root.rglob("*") if p.is_file() and MEASURED not in p.relative_to(root).parts
+                           and p.name != SNAKEMAKE_MARKER):
             digest[str(path.relative_to(root.parent))] = hashlib.sha256(path.read_bytes()).hexdigest()
     return digest
 
