@@ -12,8 +12,17 @@ import pytest
 
 from icml26.common.registry import papers
 from icml26.common.replay import RECORD_ENV
-from tests.conftest import (ROOT, copy_repository, dag_jobs, planned_after_edit, planned_rules, run, snakemake, tool_env,
-                            tree_digest)
+from tests.conftest import (
+    ROOT,
+    copy_repository,
+    dag_jobs,
+    planned_after_edit,
+    planned_rules,
+    run,
+    snakemake,
+    tool_env,
+    tree_digest,
+)
 
 pytestmark = pytest.mark.workflow
 PAPERS = [paper.slug for paper in papers(ROOT)]
@@ -94,7 +103,7 @@ def test_a_lost_table_or_figure_is_rebuilt_with_only_what_depends_on_it(smoke_ru
     lost = []
     for paper in PAPERS:
         out = repo / "results" / "smoke" / paper
-        lost += [sorted((out / "tables").glob("*.csv"))[0], sorted((out / "figures").glob("*.png"))[0]]
+        lost += [min((out / "tables").glob("*.csv")), min((out / "figures").glob("*.png"))]
     makers = {job["rule"] for job in jobs if {str(p.relative_to(repo)) for p in lost} & set(job["output"])}
     for path in lost:
         path.rename(path.with_name(path.name + ".lost"))  # rename keeps the file's time for the restore

@@ -4,13 +4,15 @@
 # -> figures, verdict; the published challenge JSON -> published tables -> figures, verdict.
 # Each rule calls one function of icml26.seizure_benchmark.rules (see docs/ARCHITECTURE.md).
 
+from icml26.seizure_benchmark.seizure_lists import LIST_PATTERNS as SEIZURE_LIST_PATTERNS
+from icml26.seizure_benchmark.seizure_lists import list_files as seizure_list_files
+
 SB = register("seizure_benchmark")
 SB_CORPUS = SB.cfg["corpus"]
 SB_SUBJECTS = [f"{i:02d}" for i in range(1, SB_CORPUS["subjects"] + 1)]
 SB_ALGORITHMS = SB.cfg["algorithms"]
 SB_DETECTORS = sorted({SB.cfg["algorithm_settings"][a]["detector"] for a in SB_ALGORITHMS})
 SB_ANNOTATIONS = f"{SB.cfg['source_dir']}/eeg_annotations"
-from icml26.seizure_benchmark.seizure_lists import LIST_PATTERNS as SEIZURE_LIST_PATTERNS, list_files as seizure_list_files
 SB_FIGURES = ["leaderboard", "sensitivity_vs_fp", "subject_f1", "ranks", "gap", "eeg_example", "published_datasets"]
 
 

@@ -38,7 +38,7 @@ def replay(calls: str | os.PathLike) -> int:
     from .runner import resolve
 
     records = [json.loads(line) for line in Path(calls).read_text(encoding="utf-8").splitlines() if line]
-    for i, call in enumerate(records, 1):
+    for call in records:
         for output in call["outputs"]:
             Path(output).parent.mkdir(parents=True, exist_ok=True)  # as Snakemake does before a job
         pin_threads(int(call["threads"]))

@@ -41,11 +41,8 @@ def recorded() -> dict[str, str]:
 
 
 def sha256(path: str | os.PathLike) -> str:
-    digest = hashlib.sha256()
     with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 def shared_name(path: str | os.PathLike) -> str | None:
