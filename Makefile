@@ -43,11 +43,13 @@ paper:  ## every registered paper at paper scale on this machine (see `slurm` fo
 report:  ## HTML report of whatever has been built (any subset of papers)
 	$(BIN)/snakemake --cores 1 $(CONFIG) --report results/$(SCALE)/report.html
 
+XDIST := -n $(CORES) --dist loadgroup --no-loadscope-reorder  # groups and order: tests/conftest.py
+
 test:  ## the full suite, as CI runs it
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(XDIST)
 
 test-fast:  ## unit tests only (seconds)
-	$(BIN)/python -m pytest -m "not workflow and not slurm"
+	$(BIN)/python -m pytest $(XDIST) -m "not workflow and not slurm"
 
 pull:  ## fetch DVC-tracked data/results, then mark them up to date for Snakemake
 	$(BIN)/dvc pull $(STAGES)

@@ -125,3 +125,23 @@ def smoke_run(tmp_path_factory) -> Path:
     where = copy_repository(tmp_path_factory.mktemp("smoke") / "icml26")
     snakemake(where, "ski_rental", "--cores", "2", "--configfile", "config/smoke.yaml")
     return where
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(config, items):
+    """Order and group the tests for pytest-xdist (`make test` runs two workers with ``--dist loadgroup``).
+
+    Each test file is one group, so a module fixture (a smoke run, a started cluster) is built once; the
+    files that read the session's ski_rental ``smoke_run`` share one group for the same reason. Groups
+    holding SLURM tests go first (they mostly wait on the scheduler, so the other worker computes
+    meanwhile), then the other workflow files, then the unit tests, so no worker ends on a long tail.
+    """
+    def file_of(item):
+        return item.nodeid.split("::")[0]
+
+    shares_smoke_run = {file_of(item) for item in items if "smoke_run" in getattr(item, "fixturenames", ())}
+    group = {item.nodeid: "smoke_run" if file_of(item) in shares_smoke_run else file_of(item) for item in items}
+    slurm_groups = {group[item.nodeid] for item in items if item.get_closest_marker("slurm")}
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group(group[item.nodeid]))
+    items.sort(key=lambda item: (group[item.nodeid] not in slurm_groups, not item.get_closest_marker("workflow")))
