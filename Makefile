@@ -43,7 +43,7 @@ paper:  ## every registered paper at paper scale on this machine (see `slurm` fo
 report:  ## HTML report of whatever has been built (any subset of papers)
 	$(BIN)/snakemake --cores 1 $(CONFIG) --report results/$(SCALE)/report.html
 
-XDIST := -n $(CORES) --dist loadgroup --no-loadscope-reorder  # groups and order: tests/conftest.py
+XDIST := -n $(CORES) --no-loadscope-reorder  # how work is shared and ordered: tests/conftest.py
 
 test:  ## the full suite, as CI runs it
 	$(BIN)/python -m pytest $(XDIST)

@@ -127,21 +127,34 @@ def smoke_run(tmp_path_factory) -> Path:
     return where
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
-def pytest_collection_modifyitems(config, items):
-    """Order and group the tests for pytest-xdist (`make test` runs two workers with ``--dist loadgroup``).
 
-    Each test file is one group, so a module fixture (a smoke run, a started cluster) is built once; the
-    files that read the session's ski_rental ``smoke_run`` share one group for the same reason. Groups
-    holding SLURM tests go first (they mostly wait on the scheduler, so the other worker computes
-    meanwhile), then the other workflow files, then the unit tests, so no worker ends on a long tail.
+# Test files that read the session's ski_rental smoke run (`smoke_run`): one unit of work, so it is built once.
+SHARE_SMOKE_RUN = ("tests/workflow/test_slurm.py", "tests/workflow/test_workflow.py")
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """`make test` runs two pytest-xdist workers, handed work a test file at a time (so a module fixture, a
+    smoke run or a started cluster, is built once), with the files in :data:`SHARE_SMOKE_RUN` as one unit.
+
+    By hand rather than ``--dist loadgroup``: xdist 3.8 marks groups by rewriting ``item._nodeid``, which
+    pytest 9 no longer reads, so its groups silently come apart.
     """
-    def file_of(item):
-        return item.nodeid.split("::")[0]
+    from xdist.scheduler import LoadScopeScheduling
 
-    shares_smoke_run = {file_of(item) for item in items if "smoke_run" in getattr(item, "fixturenames", ())}
-    group = {item.nodeid: "smoke_run" if file_of(item) in shares_smoke_run else file_of(item) for item in items}
-    slurm_groups = {group[item.nodeid] for item in items if item.get_closest_marker("slurm")}
-    for item in items:
-        item.add_marker(pytest.mark.xdist_group(group[item.nodeid]))
-    items.sort(key=lambda item: (group[item.nodeid] not in slurm_groups, not item.get_closest_marker("workflow")))
+    class ByFile(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            file = nodeid.split("::")[0]
+            return "ski_rental smoke run" if file in SHARE_SMOKE_RUN else file
+
+    return ByFile(config, log)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Hand out the SLURM tests first (they mostly wait on the scheduler, so the other worker computes
+    meanwhile), then the other workflow files, then the unit tests, so no worker ends on a long tail."""
+    def key(item):
+        file = item.nodeid.split("::")[0]
+        slurm = item.get_closest_marker("slurm") or (file in SHARE_SMOKE_RUN)
+        return (not slurm, not item.get_closest_marker("workflow"))
+
+    items.sort(key=key)
