@@ -7,6 +7,13 @@ Modules:
     rules      -- the functions the Snakemake rules call
 """
 
-from .estimator import DVMAD
-
 __all__ = ["DVMAD"]
+
+
+def __getattr__(name: str):
+    """``DVMAD`` on first use, so the jobs that only read tables (figures, verdict) never import scikit-learn."""
+    if name == "DVMAD":
+        from .estimator import DVMAD
+
+        return DVMAD
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
