@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import os
 import sys
 import time
 import traceback
 from pathlib import Path
 from typing import Any, Callable
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a job never waits on (or downloads from) the Hugging Face hub
 
 
 def resolve(spec: str) -> Callable[..., Any]:
