@@ -150,11 +150,12 @@ def pytest_xdist_make_scheduler(config, log):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Hand out the SLURM tests first (they mostly wait on the scheduler, so the other worker computes
-    meanwhile), then the other workflow files, then the unit tests, so no worker ends on a long tail."""
+    """Hand out the longest units first, so no worker ends on a long tail: the SLURM tests and the ski_rental
+    smoke run (mostly waiting on the scheduler, so the other worker computes meanwhile), then every paper's
+    smoke run (test_papers.py), then the other workflow files, then the unit tests."""
     def key(item):
         file = item.nodeid.split("::")[0]
-        slurm = item.get_closest_marker("slurm") or (file in SHARE_SMOKE_RUN)
-        return (not slurm, not item.get_closest_marker("workflow"))
+        return (file not in SHARE_SMOKE_RUN, file != "tests/workflow/test_papers.py",
+                not item.get_closest_marker("workflow"))
 
     items.sort(key=key)
