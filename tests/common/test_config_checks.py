@@ -103,6 +103,7 @@ CROSS_KEY = {  # one broken cross-key constraint per paper that has them, and th
     "annealed_langevin": (lambda c: c["particles"].update(weights=[0.5, 0.6, 0.1]), "particles.weights must sum to 1"),
     "cerebellar_control": (lambda c: c.update(faults=["no_such_fault"]), "faults names ['no_such_fault']"),
     "completep_rl": (lambda c: c.update(base_width=12345), "sweep.widths must contain"),
+    "complex_mcp": (lambda c: c.update(agents=["oracle", "random"]), "agents must include skip_verification, no_retry"),
     "manifold_microscope": (lambda c: c["vae"].update(checkpoints=[c["vae"]["iterations"] + 1]),
                             "vae.checkpoints: every checkpoint must be <= vae.iterations"),
     "seizure_benchmark": (lambda c: c.update(algorithms=["nonesuch"]), "'nonesuch' has no entry"),

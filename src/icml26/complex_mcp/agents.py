@@ -1,0 +1,156 @@
+"""Agents: anything with ``act(observation) -> text`` in the tool protocol (``protocol``) is an agent, so an
+LLM client plugs in at ``paper`` scale. The scripted agents here stand in for LLM behaviours (no LLM can
+run here; a substitution stated in the docs), each isolating one of the paper's bottlenecks:
+
+- ``oracle``: the careful program; on a network error it reconnects and retries (the upper bound);
+- ``no_retry``: the careful program, but the first failed result ends the episode with an excuse
+  ("strategic defeatism");
+- ``skip_verification``: the program with ``careful=False``: no verification steps, assumptions instead
+  ("over-confidence"); it still reconnects after network errors;
+- ``retrieval``: the careful program with retries, but it knows only each step's intent in words: it picks
+  the tool by BM25 (``rank_bm25``) over the names and descriptions of the tools it is shown, fills the
+  arguments by name, and tries the next-ranked tool when a call is refused ("tool retrieval saturation");
+- ``random``: random shown tools with arguments drawn from the task's values.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+from rank_bm25 import BM25Okapi
+
+from .protocol import END, call_text
+from .tasks import Step, Task
+
+MAX_RETRIES = 3  # per step, after a network error
+TOOL_ATTEMPTS = 3  # retrieval agent: ranked tools tried when a call is refused
+
+
+def read_response(observation: str) -> Any:
+    """The first ``<response>`` payload of an observation (None if there is none or it is not JSON)."""
+    match = re.search(r"<response>(.*?)</response>", observation, flags=re.DOTALL)
+    if not match:
+        return None
+    try:
+        return json.loads(match.group(1))
+    except json.JSONDecodeError:
+        return None
+
+
+def is_network_error(result: Any) -> bool:
+    return isinstance(result, dict) and result.get("status") == "failed" and "network error" in str(result.get("output"))
+
+
+class ProgramAgent:
+    """Drives a task program through the text protocol. Subclasses say what to do after a failure."""
+
+    careful = True
+    retry_network = True
+    stop_on_failure = False
+
+    def __init__(self, task: Task, tools: list[dict], seed: int = 0):
+        self.program = task.program(task.params, self.careful)
+        self.tools = {tool["name"]: tool for tool in tools}
+        self.step: Step | None = None
+        self.retries = 0
+        self.reconnecting = False
+        self.done = False
+
+    def act(self, observation: str) -> str:
+        if self.done:
+            return END
+        result = read_response(observation) if self.step is not None else None
+        try:
+            if self.step is None:
+                return self._emit(next(self.program))
+            if self.reconnecting:  # the reconnect's answer: retry the step
+                self.reconnecting = False
+                return self._emit(self.step)
+            if is_network_error(result) and self.retry_network and not self.stop_on_failure:
+                if self.retries < MAX_RETRIES:
+                    self.retries += 1
+                    self.reconnecting = True
+                    return call_text("system_reconnect", {})
+            if self.stop_on_failure and isinstance(result, dict) and result.get("status") != "ok":
+                self.done = True
+                return f"The service keeps failing ({result.get('output')}); this cannot be done right now. {END}"
+            self.retries = 0
+            return self._emit(self.program.send(result))
+        except StopIteration:
+            self.done = True
+            return f"All done. {END}"
+
+    def _emit(self, step: Step) -> str:
+        self.step = step
+        return call_text(step.tool, step.arguments)
+
+
+class Oracle(ProgramAgent):
+    pass
+
+
+class NoRetry(ProgramAgent):
+    stop_on_failure = True
+
+
+class SkipVerification(ProgramAgent):
+    careful = False
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower().replace("_", " "))
+
+
+class Retrieval(ProgramAgent):
+    """Picks each step's tool by BM25 over the shown tools, from the step's intent alone."""
+
+    def __init__(self, task: Task, tools: list[dict], seed: int = 0):
+        super().__init__(task, tools, seed)
+        self.names = sorted(self.tools)
+        self.index = BM25Okapi([_words(f"{name} {self.tools[name]['description']}") for name in self.names])
+        self.candidates: list[str] = []
+
+    def ranked(self, intent: str) -> list[str]:
+        scores = self.index.get_scores(_words(intent))
+        return [name for _, name in sorted(zip(-scores, self.names))][:TOOL_ATTEMPTS]
+
+    def act(self, observation: str) -> str:
+        result = read_response(observation) if self.step is not None else None
+        refused = isinstance(result, dict) and result.get("status") == "error"
+        if refused and self.candidates and not self.done:  # wrong tool for these arguments: try the next one
+            return self._call(self.step, self.candidates.pop(0))
+        return super().act(observation)
+
+    def _emit(self, step: Step) -> str:
+        self.step = step
+        if step.tool == "system_reconnect":
+            return call_text(step.tool, step.arguments)
+        self.candidates = self.ranked(step.intent)
+        return self._call(step, self.candidates.pop(0))
+
+    def _call(self, step: Step, name: str) -> str:
+        wanted = self.tools[name]["parameters"]
+        values = list(step.arguments.values())
+        arguments = {key: step.arguments.get(key, values[i] if i < len(values) else "") for i, key in enumerate(wanted)}
+        return call_text(name, arguments)
+
+
+class RandomAgent:
+    """Calls random shown tools with arguments drawn from the task's own values."""
+
+    def __init__(self, task: Task, tools: list[dict], seed: int = 0):
+        self.rng = random.Random(f"random/{seed}/{task.instruction}")
+        self.tools = tools
+        self.values = [v for v in task.params.values() if isinstance(v, (str, int, float))]
+
+    def act(self, observation: str) -> str:
+        tool = self.rng.choice(self.tools)
+        arguments = {key: self.rng.choice(self.values) if self.values else "" for key in tool["parameters"]}
+        return call_text(tool["name"], arguments)
+
+
+AGENTS = {"oracle": Oracle, "no_retry": NoRetry, "skip_verification": SkipVerification, "retrieval": Retrieval,
+          "random": RandomAgent}

@@ -1,0 +1,93 @@
+"""Rule functions of the complex_mcp pipeline: paths and plain parameters in, files out.
+
+DAG: episodes_{agents,saturation,failures} -> tables -> figures, verdict; timing (MCP throughput,
+seconds per task) beside.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ..common.io import read_csv, write_csv, write_json
+
+
+def episodes(table: str, *, experiment: str, worlds: list[int], tasks_per_template: int, agents: list[str],
+             failure_rate: float, failure_rates: list[float], distractors: list[int], max_turns: int,
+             max_idle: int) -> None:
+    """Every episode of one experiment: one row per (world, task, agent setting) with the judge's score."""
+    from .episodes import Limits
+    from .experiments import run
+
+    rows = run(experiment, worlds, tasks_per_template, Limits(max_turns, max_idle), agents=agents,
+               failure_rate=failure_rate, failure_rates=failure_rates, distractors=distractors)
+    write_csv(table, pd.DataFrame(rows))
+
+
+def tables(agents: str, saturation: str, failures: str, by_level: str, saturation_table: str, failure_table: str,
+           status: str, judge_variants: str) -> None:
+    """Success, completion and misbehaviour per agent and level; success against exposed tools and failure
+    rate; tool-status counts; the judge's released exclude-keys behaviour beside the intended one."""
+    from . import summary
+
+    main, sweep, rates = read_csv(agents), read_csv(saturation), read_csv(failures)
+    write_csv(by_level, summary.by_level(main))
+    write_csv(saturation_table, summary.saturation(sweep))
+    write_csv(failure_table, summary.failure_rates(rates))
+    write_csv(status, summary.tool_status(main))
+    write_csv(judge_variants, summary.judge_variants(main))
+
+
+def timing(throughput: str, per_task: str, machine: str, *, calls: int, repeats: int, worlds: list[int],
+           max_turns: int, max_idle: int) -> None:
+    """Tool calls per second through the in-memory MCP session (and straight on the sandbox), and seconds
+    per task per agent: interleaved repeats, medians (docs/ARCHITECTURE.md, "Measured outputs")."""
+    from ..common.timing import write_machine
+    from .throughput import measure
+
+    call_rates, task_seconds = measure(calls=calls, repeats=repeats, worlds=worlds, max_turns=max_turns,
+                                       max_idle=max_idle)
+    write_csv(throughput, call_rates)
+    write_csv(per_task, task_seconds)
+    write_machine(machine)
+
+
+def figure_agents(by_level: str, status: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
+    save_figure(plots.agents(read_csv(by_level), read_csv(status)), png, pdf)
+
+
+def figure_saturation(saturation_table: str, by_level: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
+    save_figure(plots.saturation(read_csv(saturation_table), read_csv(by_level)), png, pdf)
+
+
+def figure_failures(failure_table: str, png: str, pdf: str) -> None:
+    from ..common.figures import save_figure
+    from . import plots
+
+    save_figure(plots.failures(read_csv(failure_table)), png, pdf)
+
+
+def verdict(agents: str, saturation: str, failures: str, claims: str, metrics: str) -> None:
+    """Judge the spec's claims and collect the headline numbers."""
+    from ..common.claims import verdict_word, write_claims
+    from . import summary
+    from . import verdict as verdicts
+
+    main, sweep, rates = read_csv(agents), read_csv(saturation), read_csv(failures)
+    judged = [verdicts.oracle_solves_everything(main), verdicts.retrieval_saturation(sweep),
+              verdicts.over_confidence_costs(main), verdicts.defeatism_costs(main, rates)]
+    for claim in judged:
+        print(f"{claim.id}: {verdict_word(claim.holds)} -- {claim.headline}", flush=True)
+    write_claims(claims, judged)
+    overall = summary.by_level(main)
+    overall = overall[overall["level"] == "all"]
+    write_json(metrics, {
+        "success": {r.agent: r.success for r in overall.itertuples()},
+        "completion": {r.agent: r.completion for r in overall.itertuples()},
+        "episodes": int(len(main) + len(sweep) + len(rates)),
+    })

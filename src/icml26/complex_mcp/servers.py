@@ -1,0 +1,111 @@
+"""The tools as real MCP servers (the official SDK's ``MCPServer``, FastMCP before mcp 2), reached through in-memory client sessions.
+
+One server per app (system, chat, shop, flight) over a shared :class:`~icml26.complex_mcp.apps.Sandbox`,
+and one per distractor family; ``Toolbox`` holds a client session to each, lists their tools and routes a
+call to the server that owns it. In-memory sessions need no socket; ``serve_http`` runs the same servers
+over streamable HTTP on localhost for a user's own agent. Untrusted calls are checked before they reach a
+server (unknown tool, arguments that are not an object or are too long) and MCP validates the argument
+types; every problem comes back as an ``error`` result, never an exception.
+"""
+
+from __future__ import annotations
+
+import json
+from contextlib import AsyncExitStack
+from typing import Any
+
+from mcp.client.client import Client
+from mcp.server.mcpserver import MCPServer
+
+from .apps import TOOLS, Sandbox
+from .distractors import distractor_tools
+from .protocol import MAX_ARGUMENT_CHARS
+
+
+def _tools(sandbox: Sandbox):
+    """(server name, function, tool name, description) of every tool, apps first, in a fixed order."""
+    for app, names in TOOLS.items():
+        for name in names:
+            method = getattr(sandbox, name)
+            yield app, method, name, (method.__doc__ or name).strip().splitlines()[0]
+    for tool in distractor_tools():
+        yield tool.server, tool.function, tool.name, tool.description
+
+
+def build_servers(sandbox: Sandbox) -> dict[str, MCPServer]:
+    """One server per app and per distractor family."""
+    servers: dict[str, MCPServer] = {}
+    for server_name, function, name, description in _tools(sandbox):
+        server = servers.setdefault(server_name, MCPServer(f"complex_mcp {server_name}", log_level="WARNING"))
+        server.add_tool(function, name=name, description=description, structured_output=True)
+    return servers
+
+
+def combined_server(sandbox: Sandbox) -> MCPServer:
+    """Every tool on one server: a single endpoint for a user's own agent over HTTP."""
+    server = MCPServer("complex_mcp", log_level="WARNING")
+    for _, function, name, description in _tools(sandbox):
+        server.add_tool(function, name=name, description=description, structured_output=True)
+    return server
+
+
+def serve_http(seed: int, failure_rate: float = 0.0, host: str = "127.0.0.1", port: int = 8000) -> None:
+    """Serve world ``seed`` over streamable HTTP at ``http://host:port/mcp`` (blocks until interrupted)."""
+    from .world import build_world
+
+    combined_server(Sandbox(build_world(seed), failure_rate)).run(transport="streamable-http", host=host, port=port)
+
+
+def error(message: str) -> dict:
+    return {"status": "error", "output": message}
+
+
+class Toolbox:
+    """Client sessions to every server: ``await toolbox.call(name, arguments) -> result dict``."""
+
+    def __init__(self, servers: dict[str, MCPServer]):
+        self.servers = servers
+        self.sessions: dict[str, Any] = {}
+        self.owner: dict[str, str] = {}
+        self.tools: list[dict] = []
+        self._stack = AsyncExitStack()
+
+    async def __aenter__(self) -> Toolbox:
+        for name, server in self.servers.items():
+            session = await self._stack.enter_async_context(Client(server))
+            self.sessions[name] = session
+            for tool in (await session.list_tools()).tools:
+                self.owner[tool.name] = name
+                self.tools.append({"name": tool.name, "description": tool.description or "", "server": name,
+                                   "parameters": list(tool.input_schema.get("properties", {}))})
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self._stack.aclose()
+
+    async def call(self, name: str, arguments: Any) -> dict:
+        if name not in self.owner:
+            return error(f"unknown tool {name!r}")
+        if not isinstance(arguments, dict):
+            return error("arguments must be a JSON object")
+        if len(json.dumps(arguments, default=str)) > MAX_ARGUMENT_CHARS:
+            return error(f"arguments longer than {MAX_ARGUMENT_CHARS} characters")
+        result = await self.sessions[self.owner[name]].call_tool(name, arguments)
+        text = "".join(getattr(block, "text", "") for block in result.content)
+        if result.is_error:
+            return error(text.strip() or "tool error")
+        if isinstance(result.structured_content, dict) and "status" in result.structured_content:
+            return result.structured_content
+        return error(f"tool {name!r} returned an unexpected result")
+
+
+if __name__ == "__main__":  # python -m icml26.complex_mcp.servers --seed 0 --port 8000
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Serve a ComplexMCP sandbox world over streamable HTTP.")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--failure-rate", type=float, default=0.0)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    args = parser.parse_args()
+    serve_http(args.seed, args.failure_rate, args.host, args.port)

@@ -1,0 +1,148 @@
+"""Through the real MCP servers: round trips, untrusted calls, the oracle on every task, the sandbox's
+isolation from the host, and the agents' distinguishing behaviours."""
+
+import asyncio
+import builtins
+import json
+import socket
+
+import pytest
+
+from icml26.complex_mcp.apps import TOOLS, Sandbox
+from icml26.complex_mcp.episodes import Limits, run_episode
+from icml26.complex_mcp.servers import Toolbox, build_servers
+from icml26.complex_mcp.tasks import TEMPLATES, gold_state, make_task, prepare
+from icml26.complex_mcp.world import build_world
+
+
+def with_toolbox(body):
+    async def main():
+        sandbox = Sandbox(build_world(0))
+        async with Toolbox(build_servers(sandbox)) as toolbox:
+            return await body(toolbox, sandbox)
+    return asyncio.run(main())
+
+
+def test_hundreds_of_tools_and_structured_content_equals_the_text():
+    async def body(toolbox, sandbox):
+        assert len(toolbox.tools) > 200 and len({t["name"] for t in toolbox.tools}) == len(toolbox.tools)
+        assert {t["name"] for t in toolbox.tools} >= {name for names in TOOLS.values() for name in names}
+        session = toolbox.sessions["shop"]
+        result = await session.call_tool("shop_list_shops", {"category": "books"})
+        assert result.structured_content == json.loads(result.content[0].text)
+        assert result.structured_content == sandbox.shop_list_shops("books")
+    with_toolbox(body)
+
+
+def test_untrusted_calls_get_error_results_never_exceptions():
+    async def body(toolbox, sandbox):
+        bad = [await toolbox.call("no_such_tool", {}),
+               await toolbox.call("shop_add_to_cart", {"sid": "x", "tid": "y", "count": "many"}),  # wrong type
+               await toolbox.call("shop_add_to_cart", {"sid": "x"}),  # missing arguments
+               await toolbox.call("chat_send_message", {"cid": "c", "content": "x" * 5000}),  # oversized
+               await toolbox.call("math_divide", ["not", "an", "object"])]
+        assert [r["status"] for r in bad] == ["error"] * 5
+        assert (await toolbox.call("math_divide", {"a": 1, "b": 0}))["status"] == "failed"  # a tool's own refusal
+        assert (await toolbox.call("units_celsius_to_fahrenheit", {"value": 100}))["output"] == 212
+    with_toolbox(body)
+
+
+def episodes(agent, worlds=(0, 1), failure_rate=0.1, distractors=None):
+    async def body(toolbox, sandbox):
+        rows = []
+        for seed in worlds:
+            world = build_world(seed)
+            for template in TEMPLATES:
+                task = make_task(world, template, 0)
+                rows.append(await run_episode(toolbox, sandbox, agent, task, world, failure_rate=failure_rate,
+                                              failure_seed=1, distractors=distractors, limits=Limits()))
+        return rows
+    return with_toolbox(body)
+
+
+def test_the_oracle_solves_every_task_on_every_seed_despite_failures():
+    rows = episodes("oracle", worlds=(0, 1, 2), failure_rate=0.2)
+    assert all(r["success"] == 1 and r["misbehave"] == 0 for r in rows)
+    assert sum(r["failed"] for r in rows) > 0  # failures did happen and were recovered from
+
+
+def test_every_task_changes_something_on_most_worlds():
+    changed = 0
+    for seed in range(4):
+        world = build_world(seed)
+        for template in TEMPLATES:
+            task = make_task(world, template, 0)
+            start = prepare(world, task)
+            changed += gold_state(task, start) != start.snapshot()
+    assert changed >= 0.9 * 4 * len(TEMPLATES)
+
+
+def test_no_retry_gives_up_and_skip_verification_assumes():
+    assert sum(r["success"] for r in episodes("no_retry", failure_rate=0.0)) == 2 * len(TEMPLATES)  # nothing fails
+    assert sum(r["success"] for r in episodes("no_retry", failure_rate=0.3)) < 2 * len(TEMPLATES)
+    skip = episodes("skip_verification", worlds=(0, 1, 2, 3), failure_rate=0.0)
+    assert sum(r["success"] for r in skip) < len(skip)
+    assert all(r["success"] for r in skip if r["template"] == "message")  # nothing to verify there
+
+
+def test_random_agent_and_retrieval_with_gold_tools_only():
+    assert sum(r["success"] for r in episodes("random", failure_rate=0.0)) <= 2
+    gold_only = episodes("retrieval", failure_rate=0.0, distractors=0)
+    assert sum(r["success"] for r in gold_only) >= 0.8 * len(gold_only)
+
+
+def test_episodes_never_touch_the_host_filesystem_or_network(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"the sandbox tried to reach the host: {args[:1]}")
+
+    async def body(toolbox, sandbox):
+        monkeypatch.setattr(builtins, "open", refuse)
+        monkeypatch.setattr(socket, "socket", refuse)
+        world = build_world(5)
+        for agent in ("oracle", "random"):
+            for template in TEMPLATES:
+                await run_episode(toolbox, sandbox, agent, make_task(world, template, 1), world, failure_rate=0.2,
+                                  failure_seed=0, distractors=None, limits=Limits(max_turns=20))
+        await toolbox.call("security_get_password", {"site": "../../etc/passwd"})
+    with_toolbox(body)
+
+
+@pytest.mark.parametrize("template", sorted(TEMPLATES))
+def test_gold_state_is_deterministic(template):
+    world = build_world(2)
+    task = make_task(world, template, 0)
+    assert gold_state(task, prepare(world, task)) == gold_state(make_task(world, template, 0), prepare(world, task))
+
+
+def test_http_mode_serves_the_same_tools_on_localhost():
+    import threading
+    import time
+
+    import uvicorn
+    from mcp.client.client import Client
+
+    from icml26.complex_mcp.servers import combined_server
+
+    sandbox = Sandbox(build_world(0))
+    with socket.socket() as probe:  # a free port
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(combined_server(sandbox).streamable_http_app(), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 60  # a guard against a hang, not a time limit
+    while not server.started and time.time() < deadline:
+        time.sleep(0.05)
+
+    async def call():
+        async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+            tools = (await client.list_tools()).tools
+            result = await client.call_tool("shop_list_categories", {})
+            return len(tools), result.structured_content
+    try:
+        count, content = asyncio.run(call())
+    finally:
+        server.should_exit = True
+        thread.join(timeout=60)
+    assert count > 200 and content == sandbox.shop_list_categories()

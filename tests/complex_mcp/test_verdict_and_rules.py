@@ -1,0 +1,74 @@
+"""Verdicts on synthetic episode tables (each comes out true and false), and the rule functions end to end."""
+
+import json
+
+import pandas as pd
+
+from icml26.complex_mcp import rules, verdict
+
+
+def rows(agent, successes, **extra):
+    return [{"agent": agent, "world": i // 7, "template": f"t{i % 7}", "task": 0, "level": 1 + i % 3, "success": s,
+             **extra} for i, s in enumerate(successes)]
+
+
+def test_paired_drop_is_an_exact_mcnemar_test():
+    better, worse = pd.Series([1] * 10 + [0] * 2), pd.Series([0] * 8 + [1] * 4)
+    test = verdict.paired_drop(better, worse)
+    assert (test["only_better"], test["only_worse"]) == (8, 2)
+    assert abs(test["p_value"] - 56 / 1024) < 1e-12  # P(Binomial(10, 1/2) >= 8)
+    assert verdict.paired_drop(pd.Series([1, 1]), pd.Series([1, 1]))["p_value"] == 1.0
+
+
+def test_oracle_claim():
+    assert verdict.oracle_solves_everything(pd.DataFrame(rows("oracle", [1] * 21))).holds
+    assert not verdict.oracle_solves_everything(pd.DataFrame(rows("oracle", [1] * 20 + [0]))).holds
+
+
+def test_over_confidence_and_defeatism_claims_come_out_both_ways():
+    oracle = rows("oracle", [1] * 21)
+    costly = pd.DataFrame(oracle + rows("skip_verification", [0] * 10 + [1] * 11) + rows("no_retry", [0] * 12 + [1] * 9))
+    free = pd.DataFrame(oracle + rows("skip_verification", [1] * 21) + rows("no_retry", [1] * 20 + [0]))
+    sweep = pd.DataFrame(rows("no_retry", [1] * 21, failure_rate=0.0) + rows("no_retry", [0] * 21, failure_rate=0.3))
+    assert verdict.over_confidence_costs(costly).holds and not verdict.over_confidence_costs(free).holds
+    assert verdict.defeatism_costs(costly, sweep).holds and not verdict.defeatism_costs(free, sweep).holds
+
+
+def test_saturation_claim_comes_out_both_ways():
+    def table(high_successes):
+        return pd.DataFrame(rows("retrieval", [1] * 21, distractors=0) + rows("retrieval", high_successes, distractors=199))
+    assert verdict.retrieval_saturation(table([0] * 15 + [1] * 6)).holds
+    assert not verdict.retrieval_saturation(table([1] * 20 + [0])).holds
+
+
+def test_rule_functions_end_to_end(tmp_path):
+    settings = dict(worlds=[0], tasks_per_template=1, agents=["oracle", "skip_verification", "no_retry", "retrieval",
+                                                                 "random"],
+                    failure_rate=0.1, failure_rates=[0.0, 0.3], distractors=[0, 199], max_turns=40, max_idle=2)
+    paths = {}
+    for experiment in ("agents", "saturation", "failures"):
+        paths[experiment] = str(tmp_path / f"episodes_{experiment}.csv")
+        rules.episodes(paths[experiment], experiment=experiment, **settings)
+    again = tmp_path / "again.csv"
+    rules.episodes(str(again), experiment="agents", **settings)
+    assert again.read_bytes() == (tmp_path / "episodes_agents.csv").read_bytes()
+    out = {name: str(tmp_path / f"{name}.csv") for name in ("by_level", "saturation_table", "failure_table", "status",
+                                                            "judge_variants")}
+    rules.tables(paths["agents"], paths["saturation"], paths["failures"], **out)
+    by_level = pd.read_csv(out["by_level"])
+    assert set(by_level["agent"]) == set(settings["agents"]) and (by_level["success"].between(0, 1)).all()
+    rules.verdict(paths["agents"], paths["saturation"], paths["failures"], str(tmp_path / "claims.json"),
+                  str(tmp_path / "metrics.json"))
+    claims = json.loads((tmp_path / "claims.json").read_text())
+    assert [c["id"] for c in claims] == ["oracle_reaches_100_percent", "tool_retrieval_saturates",
+                                         "over_confidence_costs_success", "defeatism_costs_success"]
+    assert claims[0]["holds"] is True
+    for figure in ("agents", "saturation", "failures"):
+        png, pdf = tmp_path / f"{figure}.png", tmp_path / f"{figure}.pdf"
+        if figure == "agents":
+            rules.figure_agents(out["by_level"], out["status"], str(png), str(pdf))
+        elif figure == "saturation":
+            rules.figure_saturation(out["saturation_table"], out["by_level"], str(png), str(pdf))
+        else:
+            rules.figure_failures(out["failure_table"], str(png), str(pdf))
+        assert png.stat().st_size > 0 and pdf.stat().st_size > 0

@@ -1,0 +1,121 @@
+# complex_mcp: interdependent, failure-prone MCP tools and three agent bottlenecks (spec: shared/papers/complex_mcp.md).
+# episodes_{agents,saturation,failures} -> tables -> figures, verdict; timing beside.
+# Each rule calls one function of icml26.complex_mcp.rules (see docs/ARCHITECTURE.md).
+
+CM = register("complex_mcp")
+CM_EXPERIMENTS = ["agents", "saturation", "failures"]
+CM_EPISODES = {k: CM.cfg[k] for k in ("worlds", "tasks_per_template", "agents", "failure_rate", "failure_rates",
+                                      "distractors", "max_turns", "max_idle")}
+
+
+def cm_report(name, kind="tables", ext="csv"):
+    return report(f"{CM.results}/{kind}/{name}.{ext}", caption=f"../report/complex_mcp/{name}.rst",
+                  category="complex_mcp", subcategory=kind)
+
+
+rule complex_mcp:
+    """Target: every complex_mcp output at the configured scale."""
+    input:
+        paper_outputs(CM),
+        expand(f"{CM.results}/figures/{{name}}.png", name=["agents", "saturation", "failures"]),
+        f"{CM.timing}/throughput.csv",
+
+
+rule complex_mcp_episodes:
+    output:
+        table=f"{CM.data}/episodes_{{experiment}}.csv",
+    wildcard_constraints:
+        experiment="|".join(CM_EXPERIMENTS),
+    params:
+        func="icml26.complex_mcp.rules:episodes",
+        experiment=lambda w: w.experiment,
+        **CM_EPISODES,
+    resources:
+        **CM.cfg["resources"],
+    script:
+        CALL
+
+
+rule complex_mcp_tables:
+    input:
+        agents=f"{CM.data}/episodes_agents.csv",
+        saturation=f"{CM.data}/episodes_saturation.csv",
+        failures=f"{CM.data}/episodes_failures.csv",
+    output:
+        by_level=cm_report("success_by_level"),
+        saturation_table=cm_report("saturation"),
+        failure_table=cm_report("failure_rates"),
+        status=cm_report("tool_status"),
+        judge_variants=cm_report("judge_variants"),
+    params:
+        func="icml26.complex_mcp.rules:tables",
+    script:
+        CALL
+
+
+rule complex_mcp_timing:
+    output:
+        throughput=f"{CM.timing}/throughput.csv",
+        per_task=f"{CM.timing}/seconds_per_task.csv",
+        machine=f"{CM.timing}/machine.json",
+    params:
+        func="icml26.complex_mcp.rules:timing",
+        max_turns=CM.cfg["max_turns"],
+        max_idle=CM.cfg["max_idle"],
+        **CM.cfg["timing"],
+    script:
+        CALL
+
+
+rule complex_mcp_figure_agents:
+    input:
+        by_level=rules.complex_mcp_tables.output.by_level,
+        status=rules.complex_mcp_tables.output.status,
+    output:
+        png=cm_report("agents", "figures", "png"),
+        pdf=f"{CM.results}/figures/agents.pdf",
+    params:
+        func="icml26.complex_mcp.rules:figure_agents",
+    script:
+        CALL
+
+
+rule complex_mcp_figure_saturation:
+    input:
+        saturation_table=rules.complex_mcp_tables.output.saturation_table,
+        by_level=rules.complex_mcp_tables.output.by_level,
+    output:
+        png=report(f"{CM.results}/figures/saturation.png", caption="../report/complex_mcp/saturation_figure.rst",
+                   category="complex_mcp", subcategory="figures"),
+        pdf=f"{CM.results}/figures/saturation.pdf",
+    params:
+        func="icml26.complex_mcp.rules:figure_saturation",
+    script:
+        CALL
+
+
+rule complex_mcp_figure_failures:
+    input:
+        failure_table=rules.complex_mcp_tables.output.failure_table,
+    output:
+        png=cm_report("failures", "figures", "png"),
+        pdf=f"{CM.results}/figures/failures.pdf",
+    params:
+        func="icml26.complex_mcp.rules:figure_failures",
+    script:
+        CALL
+
+
+rule complex_mcp_verdict:
+    input:
+        agents=f"{CM.data}/episodes_agents.csv",
+        saturation=f"{CM.data}/episodes_saturation.csv",
+        failures=f"{CM.data}/episodes_failures.csv",
+    output:
+        claims=report(f"{CM.results}/claims.json", caption="../report/complex_mcp/claims.rst",
+                      category="complex_mcp", subcategory="verdict"),
+        metrics=f"{CM.results}/metrics.json",
+    params:
+        func="icml26.complex_mcp.rules:verdict",
+    script:
+        CALL
