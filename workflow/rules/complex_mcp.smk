@@ -5,7 +5,7 @@
 CM = register("complex_mcp")
 CM_EXPERIMENTS = ["agents", "saturation", "failures"]
 CM_EPISODES = {k: CM.cfg[k] for k in ("worlds", "tasks_per_template", "agents", "failure_rate", "failure_rates",
-                                      "distractors", "max_turns", "max_idle")}
+                                      "distractors", "max_turns", "max_idle", "llm")}
 
 
 def cm_report(name, kind="tables", ext="csv"):

@@ -152,5 +152,49 @@ class RandomAgent:
         return call_text(tool["name"], arguments)
 
 
-AGENTS = {"oracle": Oracle, "no_retry": NoRetry, "skip_verification": SkipVerification, "retrieval": Retrieval,
-          "random": RandomAgent}
+SCRIPTED = {"oracle": Oracle, "no_retry": NoRetry, "skip_verification": SkipVerification, "retrieval": Retrieval,
+            "random": RandomAgent}
+
+
+class LanguageModelAgent:
+    """A causal LM from a local Hugging Face checkpoint folder as the agent (``paper`` scale: the user's model).
+
+    Its prompt is the transcript (the harness's introduction, its own replies, the responses) as plain text;
+    it answers by greedy decoding (or sampling at ``temperature``) through the shared LM toolkit. When the
+    transcript outgrows the model's context, the oldest exchanges are dropped and the introduction kept; if
+    the introduction alone does not fit, the toolkit's error names both lengths (expose fewer tools).
+    """
+
+    def __init__(self, task: Task, tools: list[dict], seed: int = 0, *, checkpoint: str, max_new_tokens: int = 128,
+                 temperature: float = 0.0):
+        from ..common.lm.model import context_length, load_model
+        from ..common.lm.tokenizer import load_tokenizer
+
+        self.tokenizer, self.model = load_tokenizer(checkpoint), load_model(checkpoint)
+        self.context, self.max_new_tokens, self.temperature, self.seed = (context_length(self.model), max_new_tokens,
+                                                                          temperature, seed)
+        self.turns: list[str] = []
+
+    def _ids(self, text: str) -> list[int]:
+        return self.tokenizer(text, add_special_tokens=False)["input_ids"]
+
+    def act(self, observation: str) -> str:
+        from ..common.lm.sampling import generate
+
+        self.turns.append(observation)
+        room = self.context - self.max_new_tokens
+        while len(self.turns) > 1 and len(self._ids("\n".join(self.turns))) > room:
+            del self.turns[1:3]  # the oldest reply and response after the introduction
+        prompt = self._ids("\n".join(self.turns) + "\n")
+        if self.tokenizer.bos_token_id is not None:
+            prompt = [self.tokenizer.bos_token_id, *prompt]
+        samples = generate(self.model, [prompt], max_new_tokens=self.max_new_tokens,
+                           stop_ids=[self.tokenizer.eos_token_id], pad_id=self.tokenizer.pad_token_id or 0,
+                           greedy=self.temperature == 0, temperature=self.temperature or 1.0, seed=self.seed)
+        reply = self.tokenizer.decode(samples.continuations()[0], skip_special_tokens=True)
+        self.turns.append(reply)
+        self.seed += 1
+        return reply
+
+
+AGENTS = {**SCRIPTED, "llm": LanguageModelAgent}  # llm needs checkpoint=... (the config's llm.checkpoint)

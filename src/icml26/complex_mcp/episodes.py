@@ -42,14 +42,15 @@ def introduction(task: Task, tools: list[dict]) -> str:
 
 
 async def run_episode(toolbox: Toolbox, sandbox: Sandbox, agent_name: str, task: Task, world: World, *,
-                      failure_rate: float, failure_seed: int, distractors: int | None, limits: Limits) -> dict:
+                      failure_rate: float, failure_seed: int, distractors: int | None, limits: Limits,
+                      agent_options: dict | None = None) -> dict:
     start = prepare(world, task)
     gold = gold_state(task, start)
     sandbox.reset(start, failure_rate, failure_seed)
     old = start.snapshot()
     tools = exposed_tools(toolbox, task.gold_tools(start), distractors, failure_seed)
     shown = {t["name"] for t in tools}
-    agent = AGENTS[agent_name](task, tools, seed=failure_seed)
+    agent = AGENTS[agent_name](task, tools, seed=failure_seed, **(agent_options or {}))
     observation, statuses, idle, turns, calls = introduction(task, tools), Counter(), 0, 0, 0
     while turns < limits.max_turns:
         turns += 1

@@ -26,14 +26,19 @@ FAILURE_AGENTS = ("oracle", "no_retry", "skip_verification")
 
 
 def grid(experiment: str, *, agents: list[str], failure_rate: float, failure_rates: list[float],
-         distractors: list[int]) -> Iterator[tuple[str, float, int | None]]:
-    """(agent, failure rate, distractors) of every episode per task, in a fixed order."""
+         distractors: list[int], llm: dict) -> Iterator[tuple[str, float, int | None, dict]]:
+    """(agent, failure rate, distractors, agent options) of every episode per task, in a fixed order. With
+    ``llm.checkpoint`` set, the agents experiment adds the user's model as agent ``llm``, shown the gold
+    tools and ``llm.distractors`` others (every tool's description would not fit a small context)."""
     if experiment == "agents":
-        yield from ((agent, failure_rate, None) for agent in agents)
+        yield from ((agent, failure_rate, None, {}) for agent in agents)
+        if llm.get("checkpoint"):
+            options = {k: llm[k] for k in ("checkpoint", "max_new_tokens", "temperature")}
+            yield "llm", failure_rate, llm["distractors"], options
     elif experiment == "saturation":
-        yield from (("retrieval", 0.0, k) for k in distractors)
+        yield from (("retrieval", 0.0, k, {}) for k in distractors)
     elif experiment == "failures":
-        yield from ((agent, rate, None) for rate in failure_rates for agent in FAILURE_AGENTS)
+        yield from ((agent, rate, None, {}) for rate in failure_rates for agent in FAILURE_AGENTS)
     else:
         raise ValueError(f"experiment must be one of {EXPERIMENTS}, got {experiment!r}")
 
@@ -48,9 +53,10 @@ async def _run(experiment: str, worlds: list[int], tasks_per_template: int, limi
             for template in TEMPLATES:
                 for index in range(tasks_per_template):
                     task = make_task(world, template, index)
-                    for agent, rate, distractors in grid(experiment, **grid_args):
+                    for agent, rate, distractors, options in grid(experiment, **grid_args):
                         row = await run_episode(toolbox, sandbox, agent, task, world, failure_rate=rate,
-                                                failure_seed=index, distractors=distractors, limits=limits)
+                                                failure_seed=index, distractors=distractors, limits=limits,
+                                                agent_options=options)
                         rows.append({**row, "task": index})
             done = [r for r in rows if r["world"] == seed]
             print(f"{experiment}: world {seed}: {len(done)} episodes, success {sum(r['success'] for r in done) / len(done):.2f}"

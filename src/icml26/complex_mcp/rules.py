@@ -13,13 +13,14 @@ from ..common.io import read_csv, write_csv, write_json
 
 def episodes(table: str, *, experiment: str, worlds: list[int], tasks_per_template: int, agents: list[str],
              failure_rate: float, failure_rates: list[float], distractors: list[int], max_turns: int,
-             max_idle: int) -> None:
-    """Every episode of one experiment: one row per (world, task, agent setting) with the judge's score."""
+             max_idle: int, llm: dict) -> None:
+    """Every episode of one experiment: one row per (world, task, agent setting) with the judge's score; with
+    ``llm.checkpoint`` (``paper`` scale) the user's causal LM joins the agents experiment as ``llm``."""
     from .episodes import Limits
     from .experiments import run
 
     rows = run(experiment, worlds, tasks_per_template, Limits(max_turns, max_idle), agents=agents,
-               failure_rate=failure_rate, failure_rates=failure_rates, distractors=distractors)
+               failure_rate=failure_rate, failure_rates=failure_rates, distractors=distractors, llm=llm)
     write_csv(table, pd.DataFrame(rows))
 
 

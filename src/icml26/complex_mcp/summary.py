@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-AGENT_ORDER = ["oracle", "skip_verification", "no_retry", "retrieval", "random"]
+AGENT_ORDER = ["oracle", "skip_verification", "no_retry", "retrieval", "random", "llm"]
 
 
 def _ordered(frame: pd.DataFrame) -> pd.DataFrame:

@@ -11,7 +11,7 @@ import time
 
 import pandas as pd
 
-from .agents import AGENTS
+from .agents import SCRIPTED
 from .apps import Sandbox
 from .episodes import Limits, run_episode
 from .servers import Toolbox, build_servers
@@ -39,10 +39,10 @@ async def _measure(calls: int, repeats: int, worlds: list[int], limits: Limits) 
         rates = pd.DataFrame([
             {"path": "in-memory MCP client session", "calls_per_second": calls / pd.Series(mcp_seconds).median()},
             {"path": "direct Python call", "calls_per_second": calls / pd.Series(direct_seconds).median()}])
-        seconds: dict[str, list[float]] = {agent: [] for agent in AGENTS}
+        seconds: dict[str, list[float]] = {agent: [] for agent in SCRIPTED}
         tasks = [(world, make_task(world, template, 0)) for world in map(build_world, worlds) for template in TEMPLATES]
         for _ in range(repeats):
-            for agent in AGENTS:
+            for agent in SCRIPTED:
                 start = time.perf_counter()
                 for world, task in tasks:
                     await run_episode(toolbox, sandbox, agent, task, world, failure_rate=0.1, failure_seed=0,
