@@ -42,9 +42,10 @@ def test_saturation_claim_comes_out_both_ways():
 
 
 def test_rule_functions_end_to_end(tmp_path):
-    settings = dict(worlds=[0], tasks_per_template=1, llm={"checkpoint": None}, agents=["oracle", "skip_verification", "no_retry", "retrieval",
-                                                                 "random"],
-                    failure_rate=0.1, failure_rates=[0.0, 0.3], distractors=[0, 199], max_turns=40, max_idle=2)
+    settings = {"worlds": [0], "tasks_per_template": 1, "llm": {"checkpoint": None},
+                "agents": ["oracle", "skip_verification", "no_retry", "retrieval", "random"],
+                "failure_rate": 0.1, "failure_rates": [0.0, 0.3], "distractors": [0, 199], "max_turns": 40,
+                "max_idle": 2}
     paths = {}
     for experiment in ("agents", "saturation", "failures"):
         paths[experiment] = str(tmp_path / f"episodes_{experiment}.csv")

@@ -283,7 +283,7 @@ def figure_annealing_time(table: str, png: str, pdf: str) -> None:
 def verdict(factorised_table: str, horizon_table: str, errors: str, modes: str, sweep: str, oracle_table: str,
             claims: str, metrics: str, *, reference_smoothing: str, fast_preconditioner: str) -> None:
     """Judge the spec's claims and collect the headline numbers."""
-    from ..common.claims import write_claims
+    from ..common.claims import verdict_word, write_claims
     from . import verdict as verdicts
 
     kl, need, err = read_csv(factorised_table), read_csv(horizon_table), read_csv(errors)
@@ -294,7 +294,7 @@ def verdict(factorised_table: str, horizon_table: str, errors: str, modes: str, 
         verdicts.annealing_recovers_mode_weights(err),
     ]
     for claim in judged:
-        print(f"{claim.id}: {'holds' if claim.holds else 'does NOT hold'} -- {claim.measured}", flush=True)
+        print(f"{claim.id}: {verdict_word(claim.holds)} -- {claim.measured}", flush=True)
     write_claims(claims, judged)
     oracle = read_csv(oracle_table)
     mode_table = read_csv(modes)

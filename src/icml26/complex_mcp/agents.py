@@ -69,11 +69,11 @@ class ProgramAgent:
             if self.reconnecting:  # the reconnect's answer: retry the step
                 self.reconnecting = False
                 return self._emit(self.step)
-            if is_network_error(result) and self.retry_network and not self.stop_on_failure:
-                if self.retries < MAX_RETRIES:
-                    self.retries += 1
-                    self.reconnecting = True
-                    return call_text("system_reconnect", {})
+            if (is_network_error(result) and self.retry_network and not self.stop_on_failure
+                    and self.retries < MAX_RETRIES):
+                self.retries += 1
+                self.reconnecting = True
+                return call_text("system_reconnect", {})
             if self.stop_on_failure and isinstance(result, dict) and result.get("status") != "ok":
                 self.done = True
                 return f"The service keeps failing ({result.get('output')}); this cannot be done right now. {END}"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from contextlib import AsyncExitStack
-from typing import Any
+from typing import Any, Self
 
 from mcp.client.client import Client
 from mcp.server.mcpserver import MCPServer
@@ -70,7 +70,7 @@ class Toolbox:
         self.tools: list[dict] = []
         self._stack = AsyncExitStack()
 
-    async def __aenter__(self) -> Toolbox:
+    async def __aenter__(self) -> Self:
         for name, server in self.servers.items():
             session = await self._stack.enter_async_context(Client(server))
             self.sessions[name] = session

@@ -94,9 +94,9 @@ def cheapest_item(category: str, item: str, careful: bool) -> Generator[Step, di
         items = yield Step(f"list the items, prices and stock of shop {shop.get('name')}", "shop_list_items",
                            {"sid": shop.get("sid")}, verify=careful and best is not None)
         for row in _rows(items):
-            if row.get("name") == item and (not careful or row.get("stock", 0) > 0):
-                if best is None or row["price"] < best[0]:
-                    best = (row["price"], shop.get("sid"), row.get("tid"))
+            in_stock = not careful or row.get("stock", 0) > 0
+            if row.get("name") == item and in_stock and (best is None or row["price"] < best[0]):
+                best = (row["price"], shop.get("sid"), row.get("tid"))
         if best is not None and not careful:
             break
     return best
@@ -225,7 +225,7 @@ def make_task(world: World, template: str, index: int) -> Task:
     level, program = TEMPLATES[template]
     names = sorted(c["name"] for c in world.contacts.values())
     shops = [(sid, s) for sid, s in world.shops.items()]
-    sid, shop = rng.choice(shops)
+    _, shop = rng.choice(shops)
     item = rng.choice(sorted({i["name"] for i in shop["items"].values()}))
     routes = sorted({(f["origin"], f["destination"]) for f in world.flights.values()})
     origin, destination = rng.choice(routes)

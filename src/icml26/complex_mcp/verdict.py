@@ -23,7 +23,7 @@ def paired_drop(better: pd.Series, worse: pd.Series) -> dict:
     """Exact one-sided McNemar test that ``worse`` (0/1 per pair) succeeds less often than ``better``."""
     wins, losses = int(((better == 1) & (worse == 0)).sum()), int(((better == 0) & (worse == 1)).sum())
     p = binomtest(wins, wins + losses, 0.5, alternative="greater").pvalue if wins + losses else 1.0
-    return {"better_success": float(better.mean()), "worse_success": float(worse.mean()), "pairs": int(len(better)),
+    return {"better_success": float(better.mean()), "worse_success": float(worse.mean()), "pairs": len(better),
             "only_better": wins, "only_worse": losses, "p_value": float(p)}
 
 

@@ -159,14 +159,14 @@ def figure_pareto(summary: str, png: str, pdf: str) -> None:
 
 
 def verdict(synthetic_summary: str, real_summary: str, case_summary: str, claims: str, metrics: str) -> None:
-    from ..common.claims import write_claims
+    from ..common.claims import verdict_word, write_claims
     from . import verdict as verdicts
 
     syn, real, case = read_csv(synthetic_summary), read_csv(real_summary), read_csv(case_summary)
     judged = [verdicts.recovers_planted_subgroup(syn), verdicts.beats_variants_on_counter(syn),
               verdicts.on_pareto_front(real)]
     for claim in judged:
-        print(f"{claim.id}: {'holds' if claim.holds else 'does NOT hold'} -- {claim.measured}", flush=True)
+        print(f"{claim.id}: {verdict_word(claim.holds)} -- {claim.measured}", flush=True)
     write_claims(claims, judged)
     write_json(metrics, {
         "synthetic": {f"{r.dataset}/{r.method}": {"f1": r.f1_mean, "test_epe": r.test_epe_mean,

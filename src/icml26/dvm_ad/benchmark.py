@@ -17,7 +17,7 @@ from sklearn.metrics import roc_auc_score
 
 from ..common.determinism import seed_everything
 from . import data
-from .estimator import DVMAD, KEEP_MODES, REFERENCES
+from .estimator import KEEP_MODES, REFERENCES, PyODStyle
 
 
 def _pyod(name: str, seed: int):
@@ -78,7 +78,7 @@ def evaluate(X: np.ndarray, y: np.ndarray, *, seeds: list[int], test_size: float
         for keep in KEEP_MODES:
             for reference in REFERENCES:
                 start = time.perf_counter()
-                scores = DVMAD(reference=reference, keep=keep, epsilon=epsilon).fit(normal).decision_function(X_test)
+                scores = PyODStyle(reference=reference, keep=keep, epsilon=epsilon).fit(normal).decision_function(X_test)
                 method = "DVM-AD" if (keep, reference) == ("both", "max") else "DVM-AD ablation"
                 rows.append({"seed": seed, "method": method, "keep": keep, "reference": reference,
                              "auroc": auroc(y_test, scores)})

@@ -18,6 +18,14 @@ deviation; constant columns keep scale 1):
    training rows' leave-one-out nearest-neighbour distances, so a score above 1
    flags an anomaly.
 
+Conventions: scikit-learn's, like ``LocalOutlierFactor``. With ``novelty=True`` (the default: fit on
+normal rows, score new ones) ``score_samples`` is minus the anomaly score (higher is more normal),
+``decision_function = score_samples - offset_`` with ``offset_ = -1`` (negative for outliers) and
+``predict`` gives -1 (outlier) / +1. Scoring the training rows themselves that way would match each row to
+itself (distance 0), so with ``novelty=False`` only ``fit_predict`` is offered, and it scores each training
+row against the others (leave-one-out). ``anomaly_score`` (higher is more anomalous, > 1 flags) is pyod's
+direction, which the benchmark's AUROC uses; :class:`PyODStyle` wraps the detector in pyod's conventions.
+
 Optional Ledoit-Wolf shrinkage (``shrinkage=True``) shrinks both scatter
 matrices towards a scaled identity with scikit-learn's estimate of the
 intensity; then ``l`` is no longer confined to ``[0, 1]``.
@@ -29,7 +37,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, OutlierMixin
 from sklearn.covariance import ledoit_wolf_shrinkage
 from sklearn.neighbors import NearestNeighbors
-from sklearn.utils.validation import check_array, check_is_fitted
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 REFERENCES = ("max", "min", "farthest")
 KEEP_MODES = ("both", "compressive", "structure", "all")
@@ -39,16 +48,19 @@ class DVMAD(OutlierMixin, BaseEstimator):
     """Discriminant Vector Machine for anomaly detection.
 
     >>> detector = DVMAD().fit(X_normal)
-    >>> detector.decision_function(X)   # > 1 means anomalous
+    >>> detector.predict(X)            # -1 outlier, +1 inlier
+    >>> detector.anomaly_score(X)      # > 1 means anomalous
+    >>> DVMAD(novelty=False).fit_predict(X)   # outliers among the training rows themselves
     """
 
     def __init__(self, reference: str = "max", epsilon: float = 0.1, keep: str = "both",
-                 shrinkage: bool = False, quantile: float = 0.95):
+                 shrinkage: bool = False, quantile: float = 0.95, novelty: bool = True):
         self.reference = reference
         self.epsilon = epsilon
         self.keep = keep
         self.shrinkage = shrinkage
         self.quantile = quantile
+        self.novelty = novelty
 
     def _validate_params(self) -> None:
         if self.reference not in REFERENCES:
@@ -60,9 +72,9 @@ class DVMAD(OutlierMixin, BaseEstimator):
         if not 0.0 < self.quantile <= 1.0:
             raise ValueError(f"quantile must lie in (0, 1], got {self.quantile!r}")
 
-    def fit(self, X, y=None) -> "DVMAD":
+    def fit(self, X, y=None) -> DVMAD:
         self._validate_params()
-        X = check_array(X, dtype=float, ensure_min_samples=2)
+        X = validate_data(self, X, dtype=float, ensure_min_samples=2)
         self.mean_ = X.mean(axis=0)
         scale = X.std(axis=0)
         self.scale_ = np.where(scale > 0, scale, 1.0)
@@ -84,6 +96,8 @@ class DVMAD(OutlierMixin, BaseEstimator):
         loo = self._neighbours.kneighbors(self.embedding_[:-1], n_neighbors=2)[0][:, 1]
         threshold = float(np.quantile(loo, self.quantile))
         self.threshold_ = threshold if threshold > 0 else 1.0
+        self.training_anomaly_scores_ = loo / self.threshold_  # leave-one-out: each row against the others
+        self.offset_ = -1.0
         return self
 
     def _reference(self, Z: np.ndarray) -> np.ndarray:
@@ -98,22 +112,64 @@ class DVMAD(OutlierMixin, BaseEstimator):
         mask = {"both": low | high, "compressive": low, "structure": high, "all": np.ones_like(low)}[self.keep]
         return mask if mask.any() else np.ones_like(mask)
 
-    def decision_function(self, X) -> np.ndarray:
+    def anomaly_score(self, X) -> np.ndarray:
         """Nearest-neighbour distance in the discriminant space over the training threshold (> 1: anomaly)."""
         check_is_fitted(self, "components_")
-        X = check_array(X, dtype=float)
-        if X.shape[1] != self.mean_.shape[0]:
-            raise ValueError(f"X has {X.shape[1]} features, the detector was fitted on {self.mean_.shape[0]}")
+        X = validate_data(self, X, dtype=float, reset=False)
         projected = ((X - self.mean_) / self.scale_) @ self.components_
         distance = self._neighbours.kneighbors(projected, n_neighbors=1)[0][:, 0]
         return distance / self.threshold_
 
+    def _novelty(self) -> bool:
+        if not self.novelty:
+            raise AttributeError("scoring new rows needs novelty=True; for the training rows use fit_predict "
+                                 "with novelty=False")
+        return True
+
+    @available_if(_novelty)
     def score_samples(self, X) -> np.ndarray:
-        """scikit-learn's convention: higher is more normal."""
-        return -self.decision_function(X)
+        """Minus the anomaly score: higher is more normal."""
+        return -self.anomaly_score(X)
+
+    @available_if(_novelty)
+    def decision_function(self, X) -> np.ndarray:
+        """``score_samples - offset_`` = 1 - anomaly score: negative for outliers."""
+        return self.score_samples(X) - self.offset_
+
+    @available_if(_novelty)
+    def predict(self, X) -> np.ndarray:
+        """-1 for outliers (anomaly score above 1), +1 for inliers."""
+        return np.where(self.decision_function(X) >= 0, 1, -1)
+
+    def _outlier_detection(self) -> bool:
+        if self.novelty:
+            raise AttributeError("fit_predict scores the training rows themselves: use novelty=False "
+                                 "(with novelty=True, fit then predict new rows)")
+        return True
+
+    @available_if(_outlier_detection)
+    def fit_predict(self, X, y=None) -> np.ndarray:
+        """Fit, then -1 / +1 for each training row scored against the other rows (leave-one-out)."""
+        return np.where(self.fit(X).training_anomaly_scores_ > 1.0, -1, 1)
+
+
+class PyODStyle:
+    """DVM-AD in pyod's conventions, for benchmarks written against pyod detectors: ``decision_function``
+    higher is more anomalous, ``predict`` gives 1 for anomalies and 0 for normal rows, ``decision_scores_``
+    are the training rows' (leave-one-out) scores."""
+
+    def __init__(self, **params):
+        self.detector = DVMAD(**params)
+
+    def fit(self, X, y=None) -> PyODStyle:
+        self.detector.fit(X)
+        self.decision_scores_ = self.detector.training_anomaly_scores_
+        return self
+
+    def decision_function(self, X) -> np.ndarray:
+        return self.detector.anomaly_score(X)
 
     def predict(self, X) -> np.ndarray:
-        """1 for anomalies, 0 for normal rows (pyod's convention)."""
         return (self.decision_function(X) > 1.0).astype(int)
 
 

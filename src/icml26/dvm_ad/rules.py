@@ -76,13 +76,13 @@ def figure_ablation(ablation: str, png: str, pdf: str) -> None:
 
 def verdict(leaderboard: str, ablation: str, claims: str, metrics: str) -> None:
     """Judge the spec's claims and collect the headline numbers."""
-    from ..common.claims import write_claims
+    from ..common.claims import verdict_word, write_claims
     from . import verdict as verdicts
 
     board, ablation_table = read_csv(leaderboard), read_csv(ablation)
     judged = [verdicts.best_on_adbench(board), verdicts.both_ends_beat_one_end(ablation_table)]
     for claim in judged:
-        print(f"{claim.id}: {'holds' if claim.holds else 'does NOT hold'} -- {claim.measured}", flush=True)
+        print(f"{claim.id}: {verdict_word(claim.holds)} -- {claim.measured}", flush=True)
     write_claims(claims, judged)
     write_json(metrics, {
         "leaderboard": {r.method: {"mean_auroc": r.mean_auroc, "average_rank": r.average_rank}

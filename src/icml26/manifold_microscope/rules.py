@@ -281,14 +281,14 @@ def figure_accuracy(table: str, png: str, pdf: str) -> None:
 
 
 def verdict(table: str, classes: str, bound_table: str, vae_table: str, claims: str, metrics: str) -> None:
-    from ..common.claims import write_claims
+    from ..common.claims import verdict_word, write_claims
     from . import verdict as verdicts
 
     frame, per_class, scaling, layers = read_csv(table), read_csv(classes), read_csv(bound_table), read_csv(vae_table)
     judged = [verdicts.estimators_recover_toy_geometry(frame), verdicts.hausdorff_between_envelopes(scaling),
               verdicts.vae_layer_geometry(layers)]
     for claim in judged:
-        print(f"{claim.id}: {claim.holds} -- {claim.measured}", flush=True)
+        print(f"{claim.id}: {verdict_word(claim.holds)} -- {claim.measured}", flush=True)
     write_claims(claims, judged)
     write_json(metrics, {
         "estimator_relative_error": {f"{r.toy}/n={r.n}/{r.estimator}/{r.quantity}": r.relative_error

@@ -98,7 +98,7 @@ def figure_traces(table: str, png: str, pdf: str, *, eta: float, gamma: float, D
 def verdict(slopes: str, best: str, traces: str, oracles: str, claims: str, metrics: str, *,
             eta: float, gamma: float, Delta: float) -> None:
     """Judge the spec's claims and collect the headline numbers."""
-    from ..common.claims import write_claims
+    from ..common.claims import verdict_word, write_claims
     from . import verdict as verdicts
 
     slope_table = read_csv(slopes)
@@ -117,6 +117,6 @@ def verdict(slopes: str, best: str, traces: str, oracles: str, claims: str, metr
         **trace_numbers,
     }
     for claim in judged:
-        print(f"{claim.id}: {'holds' if claim.holds else 'does NOT hold'} -- {claim.measured}", flush=True)
+        print(f"{claim.id}: {verdict_word(claim.holds)} -- {claim.measured}", flush=True)
     write_claims(claims, judged)
     write_json(metrics, numbers)

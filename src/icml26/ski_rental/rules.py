@@ -185,7 +185,7 @@ def figure_error(table: str, png: str, pdf: str, *, B: int, lam: float, R: float
 
 def verdict(evaluation: str, sweep: str, oracles: str, claims: str, metrics: str, *, R_grid: list[float]) -> None:
     """Judge the spec's claims and collect the headline numbers."""
-    from ..common.claims import write_claims
+    from ..common.claims import verdict_word, write_claims
     from . import verdict as verdicts
 
     evaluation_table = read_csv(evaluation)
@@ -213,6 +213,6 @@ def verdict(evaluation: str, sweep: str, oracles: str, claims: str, metrics: str
     for _, extra in judged:
         numbers.update(extra)
     for claim, _ in judged:
-        print(f"{claim.id}: {'holds' if claim.holds else 'does NOT hold'} -- {claim.measured}", flush=True)
+        print(f"{claim.id}: {verdict_word(claim.holds)} -- {claim.measured}", flush=True)
     write_claims(claims, [claim for claim, _ in judged])
     write_json(metrics, numbers)
