@@ -114,3 +114,13 @@ def check_settings(slug: str, section: dict[str, Any]) -> None:
         problems += [f"{slug}.{p}" for p in importlib.import_module(f"icml26.{slug}.settings").problems(section)]
     if problems:
         raise ConfigError(_invalid(problems))
+
+
+def settings_from(cls, block: dict[str, Any], key: str):
+    """A settings dataclass from a config block; an unknown key is a ConfigError naming it (``key.name``)."""
+    import dataclasses
+
+    unknown = sorted(set(block) - {f.name for f in dataclasses.fields(cls)})
+    if unknown:
+        raise ConfigError(f"{key}.{unknown[0]}: unknown setting")
+    return cls(**block)

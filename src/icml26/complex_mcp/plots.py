@@ -51,13 +51,7 @@ def saturation(table: pd.DataFrame, by_level: pd.DataFrame) -> plt.Figure:
     if len(oracle):
         ax.axhline(float(oracle.iloc[0]), color="k", lw=1, label="oracle (names its tools)")
     ax.set_xscale("log")
-    ax.set_xlabel("tools exposed to the agent (gold + distractors)")
-    ax.set_ylabel("success rate")
-    ax.set_ylim(0, 1.05)
-    ax.legend(fontsize=7)
-    ax.set_title("tool retrieval saturation")
-    fig.tight_layout()
-    return fig
+    return _success_figure(fig, ax, "tools exposed to the agent (gold + distractors)", "tool retrieval saturation")
 
 
 def failures(table: pd.DataFrame) -> plt.Figure:
@@ -65,10 +59,14 @@ def failures(table: pd.DataFrame) -> plt.Figure:
     fig, ax = plt.subplots(figsize=(5.6, 3.6))
     for i, (agent, rows) in enumerate(table.groupby("agent", sort=False)):
         ax.plot(rows["failure_rate"], rows["success"], "o-", color=f"C{i}", label=agent)
-    ax.set_xlabel("network failure rate per call")
+    return _success_figure(fig, ax, "network failure rate per call", "recovering from failures (strategic defeatism)")
+
+
+def _success_figure(fig: plt.Figure, ax: plt.Axes, xlabel: str, title: str) -> plt.Figure:
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("success rate")
     ax.set_ylim(0, 1.05)
     ax.legend(fontsize=7)
-    ax.set_title("recovering from failures (strategic defeatism)")
+    ax.set_title(title)
     fig.tight_layout()
     return fig

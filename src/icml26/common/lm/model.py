@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +17,7 @@ import torch
 from transformers import AutoConfig, AutoModelForCausalLM, LlamaConfig, LlamaForCausalLM, PreTrainedModel
 from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
 
-from ..config import ConfigError
+from ..config import ConfigError, settings_from
 from ..io import temporary_sibling
 from ..sources import fail
 
@@ -35,10 +35,7 @@ class ModelSettings:
 
     @classmethod
     def from_config(cls, block: dict[str, Any], key: str = "model") -> ModelSettings:
-        unknown = sorted(set(block) - {f.name for f in fields(cls)})
-        if unknown:
-            raise ConfigError(f"{key}.{unknown[0]}: unknown setting")
-        settings = cls(**block)
+        settings = settings_from(cls, block, key)
         if settings.checkpoint is None and settings.hidden_size % settings.heads:
             raise ConfigError(f"{key}.hidden_size: {settings.hidden_size} is not a multiple of {key}.heads "
                               f"({settings.heads})")

@@ -9,13 +9,13 @@ permutation per epoch: the same seed and data give the same weights on CPU.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 import torch
 from transformers import PreTrainedModel, get_cosine_schedule_with_warmup
 
-from ..config import ConfigError
+from ..config import ConfigError, settings_from
 from .sampling import check_fits
 
 IGNORE = -100  # the label transformers' loss skips
@@ -35,10 +35,7 @@ class SFTSettings:
 
     @classmethod
     def from_config(cls, block: dict[str, Any], key: str = "sft") -> SFTSettings:
-        unknown = sorted(set(block) - {f.name for f in fields(cls)})
-        if unknown:
-            raise ConfigError(f"{key}.{unknown[0]}: unknown setting")
-        settings = cls(**block)
+        settings = settings_from(cls, block, key)
         if settings.warmup_steps >= settings.steps:
             raise ConfigError(f"{key}.warmup_steps: {settings.warmup_steps} is not below {key}.steps ({settings.steps})")
         return settings
