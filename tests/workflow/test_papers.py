@@ -117,13 +117,6 @@ def test_a_lost_table_or_figure_is_rebuilt_with_only_what_depends_on_it(smoke_ru
     assert "Nothing to be done" in snakemake(repo, "-n", "--cores", "1", *SMOKE).stdout
 
 
-def test_report_works_after_building_a_subset_of_papers(smoke_runs, tmp_path):
-    repo = copy_repository(tmp_path / "subset" / "icml26")
-    snakemake(repo, "ski_rental", "--cores", "2", *SMOKE)
-    snakemake(repo, "--cores", "1", *SMOKE, "--report", "report.html")  # no summary.md, one paper of many
-    assert "pareto.png" in (repo / "report.html").read_text(errors="replace")
-
-
 def test_editing_the_shared_figure_module_reruns_only_figure_jobs(smoke_runs):
     repo = smoke_runs[0]
     planned = planned_after_edit(repo, repo / "src" / "icml26" / "common" / "figures.py") - {"all"}

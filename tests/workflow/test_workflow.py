@@ -90,6 +90,12 @@ def test_html_report(smoke_run):
     assert "pareto.png" in html and "error_sweep.png" in html
 
 
+def test_report_works_after_building_a_subset_of_papers(smoke_run):
+    # only ski_rental is built there: no summary.md, one paper of many (the all-papers report: test_papers.py)
+    snakemake(smoke_run, "--cores", "1", *SMOKE, "--report", "subset_report.html")
+    assert "pareto.png" in (smoke_run / "subset_report.html").read_text(errors="replace")
+
+
 def test_interrupted_run_resumes_to_identical_outputs(smoke_run, tmp_path):
     repo = copy_repository(tmp_path / "interrupted")
     proc = subprocess.Popen(
