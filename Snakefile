@@ -2,6 +2,7 @@
 #   snakemake --cores 2                      every registered paper + summary, quick scale
 #   snakemake ski_rental --cores 2           one paper
 #   snakemake ski_rental --cores 2 --configfile config/smoke.yaml   (target first)
+#   snakemake --cores 2 --config "papers=[ski_rental, dvm_ad]"        a subset, with its own summary
 # Conventions: docs/ARCHITECTURE.md. Adding a paper: docs/ADDING_A_PAPER.md.
 
 from snakemake.utils import min_version
@@ -19,9 +20,9 @@ include: "workflow/rules/common.smk"
 report: summary_page()
 
 
-for _paper in registered_papers(workflow.basedir):  # workflow/papers.yaml
+for _slug in selected_papers():  # workflow/papers.yaml, or the config's `papers` subset
 
-    include: f"workflow/rules/{_paper.slug}.smk"
+    include: f"workflow/rules/{_slug}.smk"
 
 
 include: "workflow/rules/summary.smk"

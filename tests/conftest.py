@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -134,7 +135,9 @@ SHARE_SMOKE_RUN = ("tests/workflow/test_slurm.py", "tests/workflow/test_workflow
 
 def pytest_xdist_make_scheduler(config, log):
     """`make test` runs two pytest-xdist workers, handed work a test file at a time (so a module fixture, a
-    smoke run or a started cluster, is built once), with the files in :data:`SHARE_SMOKE_RUN` as one unit.
+    smoke run or a started cluster, is built once), with the files in :data:`SHARE_SMOKE_RUN` as one unit and
+    each half of test_papers.py's smoke runs (tests parametrized ``[halfN-...]``) as a unit of its own, so
+    the two halves are built side by side.
 
     By hand rather than ``--dist loadgroup``: xdist 3.8 marks groups by rewriting ``item._nodeid``, which
     pytest 9 no longer reads, so its groups silently come apart.
@@ -144,18 +147,22 @@ def pytest_xdist_make_scheduler(config, log):
     class ByFile(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
             file = nodeid.split("::")[0]
-            return "ski_rental smoke run" if file in SHARE_SMOKE_RUN else file
+            if file in SHARE_SMOKE_RUN:
+                return "ski_rental smoke run"
+            half = re.search(r"\[(half\d+)", nodeid)
+            return f"{file}::{half.group(1)}" if half else file
 
     return ByFile(config, log)
 
 
 def pytest_collection_modifyitems(config, items):
     """Hand out the longest units first, so no worker ends on a long tail: the SLURM tests and the ski_rental
-    smoke run (mostly waiting on the scheduler, so the other worker computes meanwhile), then every paper's
-    smoke run (test_papers.py), then the other workflow files, then the unit tests."""
+    smoke run (mostly waiting on the scheduler, so the other worker computes meanwhile), then the two halves
+    of every paper's smoke run (test_papers.py), then the other workflow files, then the unit tests."""
     def key(item):
         file = item.nodeid.split("::")[0]
-        return (file not in SHARE_SMOKE_RUN, file != "tests/workflow/test_papers.py",
+        half = re.search(r"\[(half\d+)", item.nodeid)  # grouped, so one process builds each half once
+        return (file not in SHARE_SMOKE_RUN, file != "tests/workflow/test_papers.py", half.group(1) if half else "",
                 not item.get_closest_marker("workflow"))
 
     items.sort(key=key)

@@ -27,60 +27,89 @@ from tests.conftest import (
 pytestmark = pytest.mark.workflow
 PAPERS = [paper.slug for paper in papers(ROOT)]
 SMOKE = ("--configfile", "config/smoke.yaml")
+# Two smoke runs of half the papers each (the config's `papers` subset, with its own summary and report), so
+# the two xdist workers build them side by side (tests/conftest.py hands out each half as one unit).
+HALVES = [PAPERS[0::2], PAPERS[1::2]]
+HALF_OF = {slug: index for index, half in enumerate(HALVES) for slug in half}
+
+
+def smoke(half: int) -> tuple[str, ...]:
+    return (*SMOKE, "--config", f"papers=[{', '.join(HALVES[half])}]")
+
+
+def per_paper(items, key=lambda item: item):
+    """Parametrize ``(smoke_runs, paper)`` with each paper's half."""
+    return pytest.mark.parametrize("smoke_runs, paper", [
+        pytest.param(HALF_OF[key(item)], item, id=f"half{HALF_OF[key(item)]}-{key(item)}") for item in items],
+        indirect=["smoke_runs"])
+
+
+per_half = pytest.mark.parametrize("smoke_runs", [pytest.param(h, id=f"half{h}") for h in range(len(HALVES))],
+                                   indirect=True)
 
 
 @pytest.fixture(scope="module")
-def smoke_runs(tmp_path_factory):
-    """Every paper and the summary at smoke scale, run by Snakemake in one fresh directory and replayed from
-    its recorded calls in a second (half the cost of a second Snakemake run), and the HTML report of the first."""
-    first = copy_repository(tmp_path_factory.mktemp("papers_a") / "icml26")
+def smoke_runs(request, tmp_path_factory):
+    """One half of the papers and their summary at smoke scale, run by Snakemake in one fresh directory and
+    replayed from its recorded calls in a second (half the cost of a second Snakemake run), and the HTML
+    report of the first: ``(first, second, half)``."""
+    half = request.param
+    first = copy_repository(tmp_path_factory.mktemp(f"papers_{half}_a") / "icml26")
     calls = first.parent / "calls.jsonl"
-    snakemake(first, "--cores", "2", *SMOKE, env={**tool_env(), RECORD_ENV: str(calls)})
-    second = copy_repository(tmp_path_factory.mktemp("papers_b") / "icml26")
+    snakemake(first, "--cores", "2", *smoke(half), env={**tool_env(), RECORD_ENV: str(calls)})
+    second = copy_repository(tmp_path_factory.mktemp(f"papers_{half}_b") / "icml26")
     run(["python", "-m", "icml26.common.replay", str(calls)], second)
-    snakemake(first, "--cores", "1", *SMOKE, "--report", "report.html")
-    return [first, second]
+    snakemake(first, "--cores", "1", *smoke(half), "--report", "report.html")
+    return first, second, half
 
 
-@pytest.mark.parametrize("paper", PAPERS)
-def test_smoke_run_is_complete_and_byte_identical_in_two_directories(paper, smoke_runs):
-    first, second = smoke_runs
-    assert "Nothing to be done" in snakemake(first, paper, "-n", "--cores", "1", *SMOKE).stdout
+def test_the_halves_cover_every_registered_paper_once():
+    assert sorted(HALVES[0] + HALVES[1]) == sorted(PAPERS) and not set(HALVES[0]) & set(HALVES[1])
+
+
+@per_paper(PAPERS)
+def test_smoke_run_is_complete_and_byte_identical_in_two_directories(smoke_runs, paper):
+    first, second, half = smoke_runs
+    assert "Nothing to be done" in snakemake(first, paper, "-n", "--cores", "1", *smoke(half)).stdout
     out = first / "results" / "smoke" / paper
     files = [p for p in out.rglob("*") if p.is_file()]
     assert {"claims.json", "metrics.json"} <= {p.name for p in files}
     assert [p for p in files if p.stat().st_size == 0] == []
     assert (out / "figures").is_dir() and (out / "tables").is_dir()
-    digests = [tree_digest(repo / "results" / "smoke" / paper, repo / "data" / "smoke" / paper) for repo in smoke_runs]
+    digests = [tree_digest(repo / "results" / "smoke" / paper, repo / "data" / "smoke" / paper) for repo in (first, second)]
     assert digests[0] == digests[1]
     html = (first / "report.html").read_text(errors="replace")
     assert [p.name for p in (out / "figures").glob("*.png") if p.name not in html] == []
 
 
+@per_half
 def test_report_opens_on_the_summary_of_verdicts(smoke_runs):
-    html = (smoke_runs[0] / "report.html").read_text(errors="replace")
+    first, _, half = smoke_runs
+    html = (first / "report.html").read_text(errors="replace")
     assert "Claim verdicts at smoke scale" in html
-    for paper in PAPERS:
-        claims = json.loads((smoke_runs[0] / "results" / "smoke" / paper / "claims.json").read_text())
+    for paper in HALVES[half]:
+        claims = json.loads((first / "results" / "smoke" / paper / "claims.json").read_text())
         assert all(claim["id"] in html for claim in claims), paper
 
 
-@pytest.mark.parametrize("paper", PAPERS)
-def test_every_claim_has_a_headline_and_existing_evidence(paper, smoke_runs):
+@per_paper(PAPERS)
+def test_every_claim_has_a_headline_and_existing_evidence(smoke_runs, paper):
     out = smoke_runs[0] / "results" / "smoke" / paper
     for claim in json.loads((out / "claims.json").read_text()):
         assert claim["headline"].strip(), claim["id"]
         assert claim["evidence"] and all((out / path).is_file() for path in claim["evidence"]), claim["id"]
 
 
-@pytest.mark.parametrize("paper", [p for p in papers(ROOT) if p.timing], ids=lambda p: p.slug)
-def test_papers_registered_with_timing_write_it(paper, smoke_runs):
+@per_paper([p for p in papers(ROOT) if p.timing], key=lambda p: p.slug)
+def test_papers_registered_with_timing_write_it(smoke_runs, paper):
     assert any((smoke_runs[0] / "results" / "smoke" / paper.slug / "timing").rglob("*.csv"))
 
 
+@per_half
 def test_summary_lists_every_paper_s_verdicts(smoke_runs):
     summary = (smoke_runs[0] / "results" / "smoke" / "summary.md").read_text()
-    for paper in PAPERS:
+    assert all(f"## {paper}\n" not in summary for paper in HALVES[1 - smoke_runs[2]])  # the subset only
+    for paper in HALVES[smoke_runs[2]]:
         claims = json.loads((smoke_runs[0] / "results" / "smoke" / paper / "claims.json").read_text())
         assert f"| [{paper}](#{paper}) | {len(claims)} |" in summary and f"## {paper}\n" in summary, paper
         assert all(f"| {claim['id']} | " in summary for claim in claims)
@@ -97,29 +126,31 @@ def _downstream(jobs: list[dict], rules: set[str]) -> set[str]:
     return found
 
 
+@per_half
 def test_a_lost_table_or_figure_is_rebuilt_with_only_what_depends_on_it(smoke_runs):
-    repo = smoke_runs[0]
-    jobs = dag_jobs(repo, "--cores", "1", *SMOKE)
+    repo, _, half = smoke_runs
+    jobs = dag_jobs(repo, "--cores", "1", *smoke(half))
     lost = []
-    for paper in PAPERS:
+    for paper in HALVES[half]:
         out = repo / "results" / "smoke" / paper
         lost += [min((out / "tables").glob("*.csv")), min((out / "figures").glob("*.png"))]
     makers = {job["rule"] for job in jobs if {str(p.relative_to(repo)) for p in lost} & set(job["output"])}
     for path in lost:
         path.rename(path.with_name(path.name + ".lost"))  # rename keeps the file's time for the restore
     try:
-        planned = planned_rules(repo, "--cores", "1", *SMOKE)
+        planned = planned_rules(repo, "--cores", "1", *smoke(half))
     finally:
         for path in lost:
             path.with_name(path.name + ".lost").rename(path)
-    assert len(makers) >= len(PAPERS) and makers <= planned
+    assert len(makers) >= len(HALVES[half]) and makers <= planned
     assert planned <= _downstream(jobs, makers), planned - _downstream(jobs, makers)
-    assert "Nothing to be done" in snakemake(repo, "-n", "--cores", "1", *SMOKE).stdout
+    assert "Nothing to be done" in snakemake(repo, "-n", "--cores", "1", *smoke(half)).stdout
 
 
+@per_half
 def test_editing_the_shared_figure_module_reruns_only_figure_jobs(smoke_runs):
-    repo = smoke_runs[0]
-    planned = planned_after_edit(repo, repo / "src" / "icml26" / "common" / "figures.py") - {"all"}
-    assert planned and all("_figure_" in rule or rule in PAPERS for rule in planned), planned
-    assert {rule.split("_figure_")[0] for rule in planned if "_figure_" in rule} == set(PAPERS)
-    assert "Nothing to be done" in snakemake(repo, "-n", "--cores", "2", *SMOKE).stdout
+    repo, _, half = smoke_runs
+    planned = planned_after_edit(repo, repo / "src" / "icml26" / "common" / "figures.py", *smoke(half)[2:]) - {"all"}
+    assert planned and all("_figure_" in rule or rule in HALVES[half] for rule in planned), planned
+    assert {rule.split("_figure_")[0] for rule in planned if "_figure_" in rule} == set(HALVES[half])
+    assert "Nothing to be done" in snakemake(repo, "-n", "--cores", "2", *smoke(half)).stdout

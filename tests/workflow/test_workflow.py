@@ -35,6 +35,15 @@ def test_invalid_scale_is_named(repo):
     assert proc.returncode != 0 and "scale: 'huge' is not one of" in proc.stdout + proc.stderr
 
 
+def test_a_subset_of_papers_builds_alone_and_an_unknown_one_is_named(repo):
+    out = snakemake(repo, "-n", "--cores", "1", *SMOKE, "--config", "papers=[massart_drift]").stdout
+    assert "massart_drift_verdict" in out and "summary" in out and "ski_rental_" not in out
+    (repo / "bad.yaml").write_text("papers: [nope]\n")
+    proc = snakemake(repo, "-n", "--configfile", "bad.yaml", check=False)
+    text = proc.stdout + proc.stderr
+    assert proc.returncode != 0 and "papers names nope, not registered" in text and "Traceback" not in text
+
+
 def test_failing_job_is_reported_and_leaves_no_output(smoke_run, tmp_path):
     repo = copy_repository(tmp_path / "failing")
     predictions = repo / "data" / "smoke" / "ski_rental" / "predictions.csv"

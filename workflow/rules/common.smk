@@ -13,7 +13,7 @@ from icml26.common.registry import papers as registered_papers
 ROOT = Path(workflow.basedir)
 SCHEMAS = ROOT / "workflow" / "schemas"
 CALL = "../scripts/call.py"  # the one script every rule runs (relative to workflow/rules/)
-GLOBAL_KEYS = ("scale", "device", "threads")
+GLOBAL_KEYS = ("scale", "device", "threads", "papers")
 PAPERS = []  # slugs of registered papers, in include order; register() appends each
 
 
@@ -35,6 +35,17 @@ def check_config(section=None):
 
 check_config()
 SCALE = config["scale"]
+REGISTERED = [paper.slug for paper in registered_papers(ROOT)]  # workflow/papers.yaml
+
+
+def selected_papers():
+    """The registered papers this run includes: the config's optional `papers` list, else all of them."""
+    wanted = config.get("papers", REGISTERED)
+    unknown = [slug for slug in wanted if slug not in REGISTERED]
+    if unknown:
+        config_error(f"invalid config: papers names {', '.join(unknown)}, not registered; registered papers: "
+                     + ", ".join(REGISTERED))
+    return [slug for slug in REGISTERED if slug in wanted]
 
 
 def register(slug):
@@ -124,10 +135,10 @@ def complete_rules():
     - the function as its docstring (`snakemake --list-rules`).
     Also stops on a config section that names no registered paper (a typo would be ignored otherwise).
     """
-    unknown = sorted(set(config) - set(GLOBAL_KEYS) - set(PAPERS))
+    unknown = sorted(set(config) - set(GLOBAL_KEYS) - set(REGISTERED))
     if unknown:
         config_error(f"invalid config: unknown section(s) {', '.join(unknown)}; registered papers: "
-                     + ", ".join(PAPERS))
+                     + ", ".join(REGISTERED))
     src = ROOT / "src"
     promised = {slug: [] for slug in PAPERS}
     for declared in list(workflow.rules):
