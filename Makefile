@@ -43,7 +43,8 @@ paper:  ## every registered paper at paper scale on this machine (see `slurm` fo
 report:  ## HTML report of whatever has been built (any subset of papers)
 	$(BIN)/snakemake --cores 1 $(CONFIG) --report results/$(SCALE)/report.html
 
-XDIST := -n $(CORES) --no-loadscope-reorder  # how work is shared and ordered: tests/conftest.py
+# One worker more than cores: the SLURM tests mostly wait on the scheduler. Sharing and order: tests/conftest.py
+XDIST := -n $(shell expr $(CORES) + 1) --no-loadscope-reorder
 
 test:  ## the full suite, as CI runs it
 	$(BIN)/python -m pytest $(XDIST)

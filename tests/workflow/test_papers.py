@@ -7,6 +7,8 @@ run, `snakemake -n` has nothing left to do for it.
 """
 
 import json
+import re
+import statistics
 
 import pytest
 
@@ -27,9 +29,29 @@ from tests.conftest import (
 pytestmark = pytest.mark.workflow
 PAPERS = [paper.slug for paper in papers(ROOT)]
 SMOKE = ("--configfile", "config/smoke.yaml")
+
+
+def smoke_seconds() -> dict[str, float]:
+    """Each paper's smoke run in seconds as last measured (benchmarks/RESULTS.md), to balance the halves."""
+    table = (ROOT / "benchmarks" / "RESULTS.md").read_text()
+    return {slug: float(s) for slug, s in re.findall(r"^\| (\w+) smoke run \| ([\d.]+) \|", table, flags=re.M)}
+
+
+def balanced_halves(slugs: list[str], cost: dict[str, float]) -> list[list[str]]:
+    """Two groups of about equal measured cost (longest first, each to the lighter group; unmeasured papers
+    count as the median)."""
+    default = statistics.median(cost.values()) if cost else 1.0
+    halves, loads = [[], []], [0.0, 0.0]
+    for slug in sorted(slugs, key=lambda s: (-cost.get(s, default), s)):
+        lighter = loads.index(min(loads))
+        halves[lighter].append(slug)
+        loads[lighter] += cost.get(slug, default)
+    return [sorted(half) for half in halves]
+
+
 # Two smoke runs of half the papers each (the config's `papers` subset, with its own summary and report), so
-# the two xdist workers build them side by side (tests/conftest.py hands out each half as one unit).
-HALVES = [PAPERS[0::2], PAPERS[1::2]]
+# two xdist workers build them side by side (tests/conftest.py hands out each half as one unit).
+HALVES = balanced_halves(PAPERS, smoke_seconds())
 HALF_OF = {slug: index for index, half in enumerate(HALVES) for slug in half}
 
 
@@ -41,11 +63,11 @@ def per_paper(items, key=lambda item: item):
     """Parametrize ``(smoke_runs, paper)`` with each paper's half."""
     return pytest.mark.parametrize("smoke_runs, paper", [
         pytest.param(HALF_OF[key(item)], item, id=f"half{HALF_OF[key(item)]}-{key(item)}") for item in items],
-        indirect=["smoke_runs"])
+        indirect=["smoke_runs"], scope="module")  # module: one smoke run per half, not one per test
 
 
 per_half = pytest.mark.parametrize("smoke_runs", [pytest.param(h, id=f"half{h}") for h in range(len(HALVES))],
-                                   indirect=True)
+                                   indirect=True, scope="module")
 
 
 @pytest.fixture(scope="module")
@@ -63,8 +85,10 @@ def smoke_runs(request, tmp_path_factory):
     return first, second, half
 
 
-def test_the_halves_cover_every_registered_paper_once():
+def test_the_halves_cover_every_registered_paper_once_and_balance_the_measured_cost():
     assert sorted(HALVES[0] + HALVES[1]) == sorted(PAPERS) and not set(HALVES[0]) & set(HALVES[1])
+    assert balanced_halves(["a", "b", "c", "d"], {"a": 10, "b": 6, "c": 5, "d": 1}) == [["a", "d"], ["b", "c"]]
+    assert balanced_halves(["x", "new"], {"x": 3.0}) == [["new"], ["x"]]  # unmeasured: the median (3.0)
 
 
 @per_paper(PAPERS)
