@@ -34,7 +34,7 @@ SMOKE = ("--configfile", "config/smoke.yaml")
 def smoke_seconds() -> dict[str, float]:
     """Each paper's smoke run in seconds as last measured (benchmarks/RESULTS.md), to balance the halves."""
     table = (ROOT / "benchmarks" / "RESULTS.md").read_text()
-    return {slug: float(s) for slug, s in re.findall(r"^\| (\w+) smoke run \| ([\d.]+) \|", table, flags=re.M)}
+    return {slug: float(s) for slug, s in re.findall(r"^\| (\w+) smoke run \| ([\d.]+) \|", table, flags=re.MULTILINE)}
 
 
 def balanced_halves(slugs: list[str], cost: dict[str, float]) -> list[list[str]]:
