@@ -133,6 +133,12 @@ def smoke_run(tmp_path_factory) -> Path:
 SHARE_SMOKE_RUN = ("tests/workflow/test_slurm.py", "tests/workflow/test_workflow.py")
 
 
+def smoke_half(nodeid: str) -> str | None:
+    """``halfN`` for test_papers.py's tests parametrized ``[halfN-...]``, else None."""
+    found = re.search(r"\[(half\d+)", nodeid)
+    return found.group(1) if found else None
+
+
 def pytest_xdist_make_scheduler(config, log):
     """`make test` runs two pytest-xdist workers, handed work a test file at a time (so a module fixture, a
     smoke run or a started cluster, is built once), with the files in :data:`SHARE_SMOKE_RUN` as one unit and
@@ -149,8 +155,8 @@ def pytest_xdist_make_scheduler(config, log):
             file = nodeid.split("::")[0]
             if file in SHARE_SMOKE_RUN:
                 return "ski_rental smoke run"
-            half = re.search(r"\[(half\d+)", nodeid)
-            return f"{file}::{half.group(1)}" if half else file
+            half = smoke_half(nodeid)
+            return f"{file}::{half}" if half else file
 
     return ByFile(config, log)
 
@@ -161,8 +167,8 @@ def pytest_collection_modifyitems(config, items):
     of every paper's smoke run (test_papers.py), then the other workflow files, then the unit tests."""
     def key(item):
         file = item.nodeid.split("::")[0]
-        half = re.search(r"\[(half\d+)", item.nodeid)  # grouped, so one process builds each half once
-        return (file not in SHARE_SMOKE_RUN, file != "tests/workflow/test_papers.py", half.group(1) if half else "",
+        half = smoke_half(item.nodeid) or ""  # grouped, so one process builds each half once
+        return (file not in SHARE_SMOKE_RUN, file != "tests/workflow/test_papers.py", half,
                 not item.get_closest_marker("workflow"))
 
     items.sort(key=key)

@@ -10,16 +10,15 @@ import pytest
 
 from icml26.complex_mcp.apps import TOOLS, Sandbox
 from icml26.complex_mcp.episodes import Limits, run_episode
-from icml26.complex_mcp.servers import Toolbox, build_servers
+from icml26.complex_mcp.servers import Toolbox
 from icml26.complex_mcp.tasks import TEMPLATES, gold_state, make_task, prepare
 from icml26.complex_mcp.world import build_world
 
 
 def with_toolbox(body):
     async def main():
-        sandbox = Sandbox(build_world(0))
-        async with Toolbox(build_servers(sandbox)) as toolbox:
-            return await body(toolbox, sandbox)
+        async with Toolbox.for_sandbox(0) as toolbox:
+            return await body(toolbox, toolbox.sandbox)
     return asyncio.run(main())
 
 
@@ -54,7 +53,7 @@ def episodes(agent, worlds=(0, 1), failure_rate=0.1, distractors=None):
             world = build_world(seed)
             for template in TEMPLATES:
                 task = make_task(world, template, 0)
-                rows.append(await run_episode(toolbox, sandbox, agent, task, world, failure_rate=failure_rate,
+                rows.append(await run_episode(toolbox, agent, task, world, failure_rate=failure_rate,
                                               failure_seed=1, distractors=distractors, limits=Limits()))
         return rows
     return with_toolbox(body)
@@ -101,7 +100,7 @@ def test_episodes_never_touch_the_host_filesystem_or_network(monkeypatch):
         world = build_world(5)
         for agent in ("oracle", "random"):
             for template in TEMPLATES:
-                await run_episode(toolbox, sandbox, agent, make_task(world, template, 1), world, failure_rate=0.2,
+                await run_episode(toolbox, agent, make_task(world, template, 1), world, failure_rate=0.2,
                                   failure_seed=0, distractors=None, limits=Limits(max_turns=20))
         await toolbox.call("security_get_password", {"site": "../../etc/passwd"})
     with_toolbox(body)

@@ -15,29 +15,17 @@ run here; a substitution stated in the docs), each isolating one of the paper's 
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from typing import Any
 
 from rank_bm25 import BM25Okapi
 
-from .protocol import END, call_text
+from .protocol import END, call_text, read_response
 from .tasks import Step, Task
 
 MAX_RETRIES = 3  # per step, after a network error
 TOOL_ATTEMPTS = 3  # retrieval agent: ranked tools tried when a call is refused
-
-
-def read_response(observation: str) -> Any:
-    """The first ``<response>`` payload of an observation (None if there is none or it is not JSON)."""
-    match = re.search(r"<response>(.*?)</response>", observation, flags=re.DOTALL)
-    if not match:
-        return None
-    try:
-        return json.loads(match.group(1))
-    except json.JSONDecodeError:
-        return None
 
 
 def is_network_error(result: Any) -> bool:

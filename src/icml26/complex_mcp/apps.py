@@ -37,6 +37,11 @@ def failed(output: str) -> Result:
     return {"status": "failed", "output": output}
 
 
+def error(output: str) -> Result:
+    """The call itself was invalid (unknown tool, bad arguments); ``failed`` is a tool's own refusal."""
+    return {"status": "error", "output": output}
+
+
 class Sandbox:
     """The tools over one :class:`World`. ``reset`` starts an episode; tools mutate ``self.world``."""
 

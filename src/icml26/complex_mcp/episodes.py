@@ -14,10 +14,10 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .agents import AGENTS
-from .apps import Sandbox
+from .apps import error
 from .judge import INTENDED_EXCLUDE_KEYS, RELEASED_WORLD_EXCLUDE_KEYS, judge
 from .protocol import parse, response_text
-from .servers import Toolbox, error
+from .servers import Toolbox
 from .tasks import Task, gold_state, prepare
 from .world import World
 
@@ -41,11 +41,12 @@ def introduction(task: Task, tools: list[dict]) -> str:
     return f"Task: {task.instruction}\nTools:\n{listing}\nCall tools as <tool>{{...}}</tool>; say [END] when done."
 
 
-async def run_episode(toolbox: Toolbox, sandbox: Sandbox, agent_name: str, task: Task, world: World, *,
+async def run_episode(toolbox: Toolbox, agent_name: str, task: Task, world: World, *,
                       failure_rate: float, failure_seed: int, distractors: int | None, limits: Limits,
                       agent_options: dict | None = None) -> dict:
     start = prepare(world, task)
     gold = gold_state(task, start)
+    sandbox = toolbox.sandbox  # the world the toolbox serves: reset to this task's start
     sandbox.reset(start, failure_rate, failure_seed)
     old = start.snapshot()
     tools = exposed_tools(toolbox, task.gold_tools(start), distractors, failure_seed)

@@ -15,9 +15,8 @@ import asyncio
 import time
 from collections.abc import Iterator
 
-from .apps import Sandbox
 from .episodes import Limits, run_episode
-from .servers import Toolbox, build_servers
+from .servers import Toolbox
 from .tasks import TEMPLATES, make_task
 from .world import build_world
 
@@ -44,17 +43,16 @@ def grid(experiment: str, *, agents: list[str], failure_rate: float, failure_rat
 
 
 async def _run(experiment: str, worlds: list[int], tasks_per_template: int, limits: Limits, **grid_args) -> list[dict]:
-    sandbox = Sandbox(build_world(worlds[0]))
     rows: list[dict] = []
     start = time.perf_counter()
-    async with Toolbox(build_servers(sandbox)) as toolbox:
+    async with Toolbox.for_sandbox(worlds[0]) as toolbox:
         for seed in worlds:
             world = build_world(seed)
             for template in TEMPLATES:
                 for index in range(tasks_per_template):
                     task = make_task(world, template, index)
                     for agent, rate, distractors, options in grid(experiment, **grid_args):
-                        row = await run_episode(toolbox, sandbox, agent, task, world, failure_rate=rate,
+                        row = await run_episode(toolbox, agent, task, world, failure_rate=rate,
                                                 failure_seed=index, distractors=distractors, limits=limits,
                                                 agent_options=options)
                         rows.append({**row, "task": index})

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 END = "[END]"
 MAX_ARGUMENT_CHARS = 4000  # an argument blob longer than this is refused (untrusted input)
@@ -60,3 +61,14 @@ def call_text(name: str, arguments: dict) -> str:
 
 def response_text(result: dict) -> str:
     return f"<response>{json.dumps(result, sort_keys=True, default=str)}</response>"
+
+
+def read_response(observation: str) -> Any:
+    """The first ``<response>`` payload of an observation (None if there is none or it is not JSON)."""
+    match = re.search(r"<response>(.*?)</response>", observation, flags=re.DOTALL)
+    if not match:
+        return None
+    try:
+        return json.loads(match.group(1))
+    except json.JSONDecodeError:
+        return None

@@ -17,7 +17,7 @@ from typing import Any, Self
 from mcp.client.client import Client
 from mcp.server.mcpserver import MCPServer
 
-from .apps import TOOLS, Sandbox
+from .apps import TOOLS, Sandbox, error
 from .distractors import distractor_tools
 from .protocol import MAX_ARGUMENT_CHARS
 
@@ -32,21 +32,19 @@ def _tools(sandbox: Sandbox):
         yield tool.server, tool.function, tool.name, tool.description
 
 
-def build_servers(sandbox: Sandbox) -> dict[str, MCPServer]:
-    """One server per app and per distractor family."""
+def build_servers(sandbox: Sandbox, one_server: bool = False) -> dict[str, MCPServer]:
+    """One server per app and per distractor family, or every tool on one server named ``complex_mcp`` (a
+    single endpoint for a user's own agent over HTTP)."""
     servers: dict[str, MCPServer] = {}
     for server_name, function, name, description in _tools(sandbox):
-        server = servers.setdefault(server_name, MCPServer(f"complex_mcp {server_name}", log_level="WARNING"))
+        key = "complex_mcp" if one_server else server_name
+        server = servers.setdefault(key, MCPServer(f"complex_mcp {key}".strip(), log_level="WARNING"))
         server.add_tool(function, name=name, description=description, structured_output=True)
     return servers
 
 
 def combined_server(sandbox: Sandbox) -> MCPServer:
-    """Every tool on one server: a single endpoint for a user's own agent over HTTP."""
-    server = MCPServer("complex_mcp", log_level="WARNING")
-    for _, function, name, description in _tools(sandbox):
-        server.add_tool(function, name=name, description=description, structured_output=True)
-    return server
+    return build_servers(sandbox, one_server=True)["complex_mcp"]
 
 
 def serve_http(seed: int, failure_rate: float = 0.0, host: str = "127.0.0.1", port: int = 8000) -> None:
@@ -56,19 +54,25 @@ def serve_http(seed: int, failure_rate: float = 0.0, host: str = "127.0.0.1", po
     combined_server(Sandbox(build_world(seed), failure_rate)).run(transport="streamable-http", host=host, port=port)
 
 
-def error(message: str) -> dict:
-    return {"status": "error", "output": message}
-
-
 class Toolbox:
-    """Client sessions to every server: ``await toolbox.call(name, arguments) -> result dict``."""
+    """Client sessions to every server: ``await toolbox.call(name, arguments) -> result dict``.
 
-    def __init__(self, servers: dict[str, MCPServer]):
-        self.servers = servers
+    ``async with Toolbox.for_sandbox(world_seed) as toolbox`` serves a fresh sandbox (``toolbox.sandbox``),
+    which episodes then reset to each task's world."""
+
+    def __init__(self, servers: dict[str, MCPServer], sandbox: Sandbox | None = None):
+        self.servers, self.sandbox = servers, sandbox
         self.sessions: dict[str, Any] = {}
         self.owner: dict[str, str] = {}
         self.tools: list[dict] = []
         self._stack = AsyncExitStack()
+
+    @classmethod
+    def for_sandbox(cls, world_seed: int) -> Toolbox:
+        from .world import build_world
+
+        sandbox = Sandbox(build_world(world_seed))
+        return cls(build_servers(sandbox), sandbox)
 
     async def __aenter__(self) -> Self:
         for name, server in self.servers.items():

@@ -12,9 +12,8 @@ import time
 import pandas as pd
 
 from .agents import SCRIPTED
-from .apps import Sandbox
 from .episodes import Limits, run_episode
-from .servers import Toolbox, build_servers
+from .servers import Toolbox
 from .tasks import TEMPLATES, make_task
 from .world import build_world
 
@@ -24,8 +23,8 @@ def measure(*, calls: int, repeats: int, worlds: list[int], max_turns: int, max_
 
 
 async def _measure(calls: int, repeats: int, worlds: list[int], limits: Limits) -> tuple[pd.DataFrame, pd.DataFrame]:
-    sandbox = Sandbox(build_world(worlds[0]))
-    async with Toolbox(build_servers(sandbox)) as toolbox:
+    async with Toolbox.for_sandbox(worlds[0]) as toolbox:
+        sandbox = toolbox.sandbox
         mcp_seconds, direct_seconds = [], []
         for _ in range(repeats):  # interleaved: MCP, direct, MCP, direct, ...
             start = time.perf_counter()
@@ -45,7 +44,7 @@ async def _measure(calls: int, repeats: int, worlds: list[int], limits: Limits) 
             for agent in SCRIPTED:
                 start = time.perf_counter()
                 for world, task in tasks:
-                    await run_episode(toolbox, sandbox, agent, task, world, failure_rate=0.1, failure_seed=0,
+                    await run_episode(toolbox, agent, task, world, failure_rate=0.1, failure_seed=0,
                                       distractors=None, limits=limits)
                 seconds[agent].append((time.perf_counter() - start) / len(tasks))
     per_task = pd.DataFrame([{"agent": agent, "seconds_per_task": float(pd.Series(s).median()), "tasks": len(tasks)}
