@@ -62,6 +62,17 @@ def test_seed_everything_gives_reproducible_generators_and_global_state():
     assert not np.array_equal(seed_everything(4).random(5), a)
 
 
+def test_seed_everything_makes_torch_deterministic_without_loading_its_compiler():
+    import subprocess
+    import sys
+
+    probe = ("import sys, torch; from icml26.common.determinism import seed_everything; seed_everything(0); "
+             "print(torch.are_deterministic_algorithms_enabled(), "
+             "torch.is_deterministic_algorithms_warn_only_enabled(), 'torch._inductor' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["True", "True", "False"]
+
+
 def test_pin_threads_rejects_zero():
     pin_threads(1)
     with pytest.raises(ValueError):
