@@ -1,0 +1,32 @@
+"""Cross-key constraints on optifluence's settings (checked by ``register`` before any job runs)."""
+
+from collections.abc import Iterator
+from pathlib import Path
+
+
+def problems(cfg: dict) -> Iterator[str]:
+    archs = cfg["architectures"]
+    for key, names in (("target", [cfg["target"]]), ("transfer", cfg["transfer"])):
+        unknown = [n for n in names if n not in archs]
+        if unknown:
+            yield f"{key}: {', '.join(unknown)} not among architectures ({', '.join(archs)})"
+    if cfg["target"] in cfg["transfer"]:
+        yield f"transfer: {cfg['target']} is the target architecture, not a transfer one"
+    if archs.get(cfg["target"], {}).get("kind") != "mlp":
+        yield "target: IF-Init's last-layer influence is built for an mlp target architecture"
+    if cfg["unrolling"]["truncation"] in cfg["ablation"]:
+        yield f"ablation: {cfg['unrolling']['truncation']} is unrolling.truncation itself (the optifluence type)"
+    too_long = [k for k in [cfg["unrolling"]["truncation"], *cfg["ablation"]] if k > cfg["training"]["steps"]]
+    if too_long:
+        yield f"unrolling.truncation / ablation: {too_long} exceed training.steps ({cfg['training']['steps']})"
+    kinds = 5 + len(cfg["ablation"])  # seed sets drawn from the candidates (ood is generated)
+    if cfg["canaries_per_type"] * kinds > cfg["split"]["candidates"]:
+        yield (f"split.candidates: {cfg['split']['candidates']} cannot seed {kinds} canary sets of "
+               f"canaries_per_type = {cfg['canaries_per_type']} without sharing images")
+    if cfg["audit"]["models"] * min(cfg["audit"]["base_fraction"], 0.5) < 6:
+        yield "audit.models: too few for LiRA's leave-one-out Gaussian fits (need >= 2 IN and OUT per canary)"
+    path = cfg["dataset"]["path"]
+    if cfg["dataset"]["name"] == "npz" and not path:
+        yield "dataset.path: the npz dataset needs the path of the user's .npz file"
+    if path and not Path(path).exists():
+        yield f"dataset.path: {path} does not exist"

@@ -1,0 +1,205 @@
+# optifluence: optimised canaries for privacy auditing (spec: shared/papers/optifluence.md).
+# seeds (split, reference model, self-influence, heuristic canaries) -> optimise_{type} -> audit_{arch}
+# -> tables (LiRA) -> figures, verdict; timing (vmap vs a loop, seconds per optimisation step) beside.
+# Each rule calls one function of icml26.optifluence.rules (see docs/ARCHITECTURE.md).
+
+OF = register("optifluence")
+OF_ABLATION = OF.cfg["ablation"]
+OF_TRUNCATION = {"unrolled_random": OF.cfg["unrolling"]["truncation"], "optifluence": OF.cfg["unrolling"]["truncation"],
+                 **{f"optifluence_k{k}": k for k in OF_ABLATION}}
+OF_TYPES = ["random_in", "mislabeled", "ood", "ifinit", *OF_TRUNCATION]
+OF_ARCHS = [OF.cfg["target"], *OF.cfg["transfer"]]
+
+
+def of_sources(name, path):
+    """The dataset files the first rule reads (none for the digits inside scikit-learn)."""
+    from icml26.optifluence.data import source_files
+
+    return source_files(name, path)
+
+
+def of_architecture(name):
+    return {"name": name, **OF.cfg["architectures"][name]}
+
+
+def of_report(name, kind="tables", ext="csv"):
+    return report(f"{OF.results}/{kind}/{name}.{ext}", caption=f"../report/optifluence/{name}.rst",
+                  category="optifluence", subcategory=kind)
+
+
+rule optifluence:
+    """Target: every optifluence output at the configured scale."""
+    input:
+        paper_outputs(OF),
+        expand(f"{OF.results}/figures/{{name}}.png", name=["roc", "transfer", "ablation"]),
+        f"{OF.timing}/vmap_speedup.csv",
+
+
+rule optifluence_seeds:
+    input:
+        sources=of_sources(**OF.cfg["dataset"]),
+    output:
+        images=f"{OF.data}/images.npz",
+        seed_sets=f"{OF.data}/seed_sets.npz",
+        influence_table=of_report("influence"),
+    params:
+        func="icml26.optifluence.rules:seeds",
+        dataset=OF.cfg["dataset"]["name"],
+        split=OF.cfg["split"],
+        architecture=of_architecture(OF.cfg["target"]),
+        training=OF.cfg["training"],
+        damping=OF.cfg["influence"]["damping"],
+        canaries_per_type=OF.cfg["canaries_per_type"],
+        ablation=OF_ABLATION,
+        seed=OF.cfg["seed"],
+    threads: paper_threads(OF)
+    resources:
+        **OF.cfg["resources"],
+    script:
+        CALL
+
+
+rule optifluence_optimise:
+    input:
+        images=rules.optifluence_seeds.output.images,
+        seed_sets=rules.optifluence_seeds.output.seed_sets,
+    output:
+        canaries=f"{OF.data}/optimised/{{kind}}.npz",
+        trace=f"{OF.data}/traces/{{kind}}.csv",
+        timing=f"{OF.timing}/optimise_steps/{{kind}}.csv",
+    wildcard_constraints:
+        kind="|".join(OF_TRUNCATION),
+    params:
+        func="icml26.optifluence.rules:optimise",
+        kind=lambda w: w.kind,
+        truncation=lambda w: OF_TRUNCATION[w.kind],
+        architecture=of_architecture(OF.cfg["target"]),
+        training=OF.cfg["training"],
+        unrolling={k: v for k, v in OF.cfg["unrolling"].items() if k != "truncation"},
+        seed=OF.cfg["seed"],
+    threads: paper_threads(OF)
+    resources:
+        **OF.cfg["resources"],
+    script:
+        CALL
+
+
+rule optifluence_audit:
+    input:
+        images=rules.optifluence_seeds.output.images,
+        seed_sets=rules.optifluence_seeds.output.seed_sets,
+        optimised=expand(f"{OF.data}/optimised/{{kind}}.npz", kind=list(OF_TRUNCATION)),
+    output:
+        scores=f"{OF.data}/scores/{{arch}}.npz",
+    wildcard_constraints:
+        arch="|".join(OF_ARCHS),
+    params:
+        func="icml26.optifluence.rules:audit",
+        architecture=lambda w: of_architecture(w.arch),
+        training=OF.cfg["training"],
+        types=OF_TYPES,
+        audit=OF.cfg["audit"],
+        seed=OF.cfg["seed"],
+    threads: paper_threads(OF)
+    resources:
+        **OF.cfg["resources"],
+    script:
+        CALL
+
+
+rule optifluence_tables:
+    input:
+        scores=expand(f"{OF.data}/scores/{{arch}}.npz", arch=OF_ARCHS),
+    output:
+        tpr_table=of_report("tpr"),
+        roc_table=f"{OF.results}/tables/roc.csv",
+        accuracy_table=of_report("accuracy"),
+        ablation_table=of_report("ablation"),
+    params:
+        func="icml26.optifluence.rules:tables",
+        architectures=OF_ARCHS,
+        target=OF.cfg["target"],
+        truncation=OF.cfg["unrolling"]["truncation"],
+        ablation=OF_ABLATION,
+        fpr=OF.cfg["fpr"],
+    script:
+        CALL
+
+
+rule optifluence_timing:
+    input:
+        images=rules.optifluence_seeds.output.images,
+        steps=expand(f"{OF.timing}/optimise_steps/{{kind}}.csv", kind=list(OF_TRUNCATION)),
+    output:
+        vmap_table=f"{OF.timing}/vmap_speedup.csv",
+        step_table=f"{OF.timing}/optimise_step_seconds.csv",
+        machine=f"{OF.timing}/machine.json",
+    params:
+        func="icml26.optifluence.rules:timing",
+        architecture=of_architecture(OF.cfg["target"]),
+        training=OF.cfg["training"],
+        timing=OF.cfg["timing"],
+    script:
+        CALL
+
+
+rule optifluence_figure_roc:
+    input:
+        roc_table=rules.optifluence_tables.output.roc_table,
+        tpr_table=rules.optifluence_tables.output.tpr_table,
+    output:
+        png=of_report("roc", "figures", "png"),
+        pdf=f"{OF.results}/figures/roc.pdf",
+    params:
+        func="icml26.optifluence.rules:figure_roc",
+        target=OF.cfg["target"],
+        fpr=OF.cfg["fpr"],
+    script:
+        CALL
+
+
+rule optifluence_figure_transfer:
+    input:
+        tpr_table=rules.optifluence_tables.output.tpr_table,
+        accuracy_table=rules.optifluence_tables.output.accuracy_table,
+    output:
+        png=of_report("transfer", "figures", "png"),
+        pdf=f"{OF.results}/figures/transfer.pdf",
+    params:
+        func="icml26.optifluence.rules:figure_transfer",
+        architectures=OF_ARCHS,
+        fpr=OF.cfg["fpr"],
+    script:
+        CALL
+
+
+rule optifluence_figure_ablation:
+    input:
+        ablation_table=rules.optifluence_tables.output.ablation_table,
+        traces=expand(f"{OF.data}/traces/{{kind}}.csv", kind=list(OF_TRUNCATION)),
+    output:
+        png=report(f"{OF.results}/figures/ablation.png", caption="../report/optifluence/ablation_figure.rst",
+                   category="optifluence", subcategory="figures"),
+        pdf=f"{OF.results}/figures/ablation.pdf",
+    params:
+        func="icml26.optifluence.rules:figure_ablation",
+        fpr=OF.cfg["fpr"],
+    script:
+        CALL
+
+
+rule optifluence_verdict:
+    input:
+        tpr_table=rules.optifluence_tables.output.tpr_table,
+        accuracy_table=rules.optifluence_tables.output.accuracy_table,
+    output:
+        claims=report(f"{OF.results}/claims.json", caption="../report/optifluence/claims.rst",
+                      category="optifluence", subcategory="verdict"),
+        metrics=f"{OF.results}/metrics.json",
+    params:
+        func="icml26.optifluence.rules:verdict",
+        target=OF.cfg["target"],
+        transfer=OF.cfg["transfer"],
+        fpr=OF.cfg["fpr"],
+    script:
+        CALL
