@@ -106,6 +106,7 @@ CROSS_KEY = {  # one broken cross-key constraint per paper that has them, and th
     "complex_mcp": (lambda c: c.update(agents=["oracle", "random"]), "agents must include skip_verification, no_retry"),
     "manifold_microscope": (lambda c: c["vae"].update(checkpoints=[c["vae"]["iterations"] + 1]),
                             "vae.checkpoints: every checkpoint must be <= vae.iterations"),
+    "optifluence": (lambda c: c.update(transfer=["resnet"]), "transfer: resnet not among architectures"),
     "seizure_benchmark": (lambda c: c.update(algorithms=["nonesuch"]), "'nonesuch' has no entry"),
     "ski_rental": (lambda c: c["figures"].update(lam=0.77), "figures.lam must be one of"),
 }

@@ -70,12 +70,14 @@ def _labels(labels: np.ndarray, path: Path) -> np.ndarray:
 
 
 def _user_npz(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    import zipfile
+
     try:
         with np.load(path, allow_pickle=False) as data:
             if not {"images", "labels"} <= set(data.files):
                 fail(path, f"needs arrays 'images' and 'labels', found {sorted(data.files)}")
             images, labels = data["images"], data["labels"]
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as error:
         fail(path, f"not a readable .npz file ({error})")
     if images.ndim != 3 or images.shape[1] != images.shape[2]:
         fail(path, f"'images' must be N x H x H, got shape {images.shape}")

@@ -91,6 +91,7 @@ def optimise(init: np.ndarray, labels: np.ndarray, base_x: np.ndarray, base_y: n
         with torch.no_grad():
             x.clamp_(0.0, 1.0)
         seconds.append(time.perf_counter() - start)
+        gap = gap.detach()
         rows.append({"step": it, "gap_mean": float(gap.mean()), "gap_min": float(gap.min())})
         print(f"{name}: outer step {it + 1}/{unrolling.outer_steps}, mean phi_IN - phi_OUT {rows[-1]['gap_mean']:.3f} "
               f"({sum(seconds):.1f} s)", flush=True)

@@ -1,0 +1,142 @@
+"""Data loaders (each source format: good, truncated, garbled, wrong shape), the verdicts (each can come out
+false), and the rule functions end to end on a user's own tiny dataset (the paper-scale data path)."""
+
+import gzip
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from icml26.common.sources import SourceError
+from icml26.optifluence import data, rules, verdict
+
+
+def _idx(path, array, dims):
+    header = bytes([0, 0, 8, dims]) + b"".join(int(n).to_bytes(4, "big") for n in array.shape)
+    path.write_bytes(gzip.compress(header + array.astype(np.uint8).tobytes()))
+
+
+def _fashion(folder, n=6, truncate=False, wrong_dims=False, label=3):
+    images = np.arange(n * 28 * 28).reshape(n, 28, 28) % 256
+    _idx(folder / data.FASHION_FILES[0], images if not wrong_dims else images.reshape(n, -1), 3 if not wrong_dims else 2)
+    _idx(folder / data.FASHION_FILES[1], np.full(n, label), 1)
+    if truncate:
+        raw = gzip.decompress((folder / data.FASHION_FILES[0]).read_bytes())
+        (folder / data.FASHION_FILES[0]).write_bytes(gzip.compress(raw[:-100]))
+    return data.source_files("fashion_mnist", str(folder))
+
+
+def test_digits_ship_with_scikit_learn_and_split_into_disjoint_parts():
+    images, labels = data.load("digits", [])
+    assert images.shape == (1797, 8, 8) and 0 <= images.min() and images.max() == 1.0
+    parts = data.split(images, labels, 100, 50, seed=0)
+    assert len(parts["base_y"]) == 100 and len(parts["cand_y"]) == 50 and len(parts["test_y"]) == 1647
+    assert data.classes(parts) == 10
+    with pytest.raises(ValueError, match="must leave test images"):
+        data.split(images, labels, 1000, 797, seed=0)
+
+
+def test_fashion_mnist_files_parse_and_bad_ones_fail_naming_the_file(tmp_path):
+    images, labels = data.load("fashion_mnist", _fashion(tmp_path))
+    assert images.shape == (6, 28, 28) and images.max() <= 1.0 and (labels == 3).all()
+    for kwargs, problem in (({"truncate": True}, "truncated"), ({"wrong_dims": True}, "IDX file of 3"),
+                            ({"label": 12}, "labels must be 0..9")):
+        folder = tmp_path / problem.split()[0]
+        folder.mkdir()
+        with pytest.raises(SourceError, match=f"{folder}.*{problem}"):
+            data.load("fashion_mnist", _fashion(folder, **kwargs))
+    garbled = tmp_path / "garbled"
+    garbled.mkdir()
+    files = _fashion(garbled)
+    (garbled / data.FASHION_FILES[0]).write_bytes(b"not gzip at all")
+    with pytest.raises(SourceError, match="not a readable gzip file"):
+        data.load("fashion_mnist", files)
+
+
+def test_the_user_s_npz_loads_and_bad_ones_fail_naming_the_file(tmp_path):
+    good = tmp_path / "mine.npz"
+    data.write_fixture(good)
+    images, labels = data.load("npz", [str(good)])
+    assert images.shape == (40, 6, 6) and images.max() <= 1.0 and set(labels) <= {0, 1, 2}
+    cases = {"missing.npz": ({"images": np.zeros((3, 4, 4))}, "needs arrays 'images' and 'labels'"),
+             "shape.npz": ({"images": np.zeros((3, 4, 5)), "labels": np.zeros(3, int)}, "N x H x H"),
+             "labels.npz": ({"images": np.zeros((3, 4, 4)), "labels": np.zeros(2, int)}, "'labels' must be 3")}
+    for name, (arrays, problem) in cases.items():
+        np.savez(tmp_path / name, **arrays)
+        with pytest.raises(SourceError, match=f"{name}: .*{problem}"):
+            data.load("npz", [str(tmp_path / name)])
+    (tmp_path / "garbled.npz").write_bytes(b"PK\x03\x04 garbage")
+    with pytest.raises(SourceError, match="garbled.npz: not a readable .npz"):
+        data.load("npz", [str(tmp_path / "garbled.npz")])
+    with pytest.raises(SourceError, match="nowhere.npz: source file not found"):
+        data.load("npz", [str(tmp_path / "nowhere.npz")])
+
+
+def _table(values: dict[str, dict[str, float]], width=0.02, n_in=5000) -> pd.DataFrame:
+    return pd.DataFrame([{"architecture": arch, "type": kind, "tpr": t, "tpr_low": max(t - width, 0),
+                          "tpr_high": min(t + width, 1), "n_in": n_in}
+                         for arch, kinds in values.items() for kind, t in kinds.items()])
+
+
+STRONG = {"random_in": 0.05, "mislabeled": 0.4, "ood": 0.3, "optifluence": 0.9}
+WEAK = {"random_in": 0.05, "mislabeled": 0.8, "ood": 0.3, "optifluence": 0.81}
+
+
+def test_verdicts_hold_on_separated_tables_and_fail_otherwise():
+    good = _table({"a": STRONG, "b": STRONG, "c": STRONG})
+    assert verdict.beats_heuristics(good, "a", 0.001).holds is True
+    assert verdict.times_in_distribution(good, "a", 0.001).holds is True
+    assert verdict.transfers(good, ["b", "c"], 0.001).holds is True
+    close = _table({"a": WEAK, "b": STRONG, "c": WEAK})
+    assert verdict.beats_heuristics(close, "a", 0.001).holds is False  # 0.81 vs 0.80: intervals overlap
+    assert verdict.transfers(close, ["b", "c"], 0.001).holds is False  # c fails
+    flat = _table({"a": {**STRONG, "random_in": 0.3}})
+    assert verdict.times_in_distribution(flat, "a", 0.001).holds is False  # 3x
+    zero = _table({"a": {**STRONG, "random_in": 0.0}}, n_in=100)
+    assert verdict.times_in_distribution(zero, "a", 0.001).measured["ratio"] == pytest.approx(90.0)  # 0.9 / (1/100)
+    assert verdict.transfers(good, [], 0.001).holds is None
+
+
+def test_rule_functions_end_to_end_on_a_user_dataset(tmp_path):
+    mine = tmp_path / "mine.npz"
+    data.write_fixture(mine, n=60, side=4)
+    p = {name: str(tmp_path / name) for name in ("images.npz", "seeds.npz", "influence.csv", "tpr.csv", "roc.csv",
+                                                   "accuracy.csv", "ablation.csv", "claims.json", "metrics.json")}
+    arch, training = {"name": "mlp", "kind": "mlp", "size": 6}, {"steps": 4, "lr": 0.3, "momentum": 0.9,
+                                                                  "weight_decay": 0.0}
+    rules.seeds([str(mine)], p["images.npz"], p["seeds.npz"], p["influence.csv"], dataset="npz",
+                split={"base": 20, "candidates": 30, "seed": 0}, architecture=arch, training=training,
+                damping=0.1, canaries_per_type=2, ablation=[1], seed=0)
+    unrolling = {"models_in": 2, "models_out": 2, "outer_steps": 2, "outer_lr": 0.1, "base_fraction": 0.5,
+                 "checkpoint": True}
+    optimised = []
+    for kind, k in (("unrolled_random", 2), ("optifluence", 2), ("optifluence_k1", 1)):
+        optimised.append(str(tmp_path / f"{kind}.npz"))
+        rules.optimise(p["images.npz"], p["seeds.npz"], optimised[-1], str(tmp_path / f"{kind}.csv"),
+                       str(tmp_path / f"{kind}_t.csv"), kind=kind, truncation=k, architecture=arch,
+                       training=training, unrolling=unrolling, seed=0)
+    types = ["random_in", "mislabeled", "ood", "ifinit", "unrolled_random", "optifluence", "optifluence_k1"]
+    scores = []
+    for name, kind in (("mlp", "mlp"), ("cnn", "cnn")):
+        scores.append(str(tmp_path / f"scores_{name}.npz"))
+        rules.audit(p["images.npz"], p["seeds.npz"], optimised, scores[-1], architecture={**arch, "name": name,
+                    "kind": kind}, training=training, types=types,
+                    audit={"models": 8, "base_fraction": 0.5, "chunk": 3, "seed": 0}, seed=0)
+    rules.tables(scores, p["tpr.csv"], p["roc.csv"], p["accuracy.csv"], p["ablation.csv"], architectures=["mlp", "cnn"],
+                 target="mlp", truncation=2, ablation=[1], fpr=0.1)
+    tpr = pd.read_csv(p["tpr.csv"])
+    assert len(tpr) == 2 * len(types) and (tpr["n_in"] == 8).all() and (tpr["n_out"] == 8).all()
+    assert pd.read_csv(p["ablation.csv"])["truncation"].tolist() == [1, 2]
+    rules.verdict(p["tpr.csv"], p["accuracy.csv"], p["claims.json"], p["metrics.json"], target="mlp",
+                  transfer=["cnn"], fpr=0.1)
+    claims = json.loads((tmp_path / "claims.json").read_text())
+    assert [c["id"] for c in claims] == ["optimised_canaries_beat_heuristics", "four_times_in_distribution",
+                                         "canaries_transfer_across_architectures"]
+    assert all(isinstance(c["holds"], bool) for c in claims)
+
+
+@pytest.mark.skipif(not data.FASHION_MNIST.is_dir(), reason="dataset-fashion-mnist not installed (make setup)")
+def test_debian_s_fashion_mnist_loads_as_the_paper_scale_data():
+    images, labels = data.load("fashion_mnist", data.source_files("fashion_mnist", None))
+    assert images.shape == (60000, 28, 28) and sorted(set(labels.tolist())) == list(range(10))
