@@ -1,11 +1,18 @@
 """Batched training against a loop, the CNN against torch's convolution, and the spec's unrolling oracles:
 hypergradient vs finite differences on a 2-step inner loop, truncation k = T vs a plain full unrolling."""
 
-import pytest
 import torch
 
-from icml26.optifluence.models import (CNN, Architecture, Training, hinge, population, train, train_one_by_one,
-                                       weighted_loss)
+from icml26.optifluence.models import (
+    CNN,
+    Architecture,
+    Training,
+    hinge,
+    population,
+    train,
+    train_one_by_one,
+    weighted_loss,
+)
 from icml26.optifluence.unroll import detectability
 
 TRAINING = Training(steps=3, lr=0.5, momentum=0.9, weight_decay=0.01)
