@@ -51,8 +51,9 @@ def transfer(tpr: pd.DataFrame, accuracy: pd.DataFrame, architectures: list[str]
                label=f"{arch}{' (optimised on)' if i == 0 else ''}, test acc. {acc[arch]:.2f}")
     ax.axhline(PAPER_TPR, color="k", ls="--", lw=1, label="paper: OptiFluence on CIFAR-10")
     ax.set_xticks(np.arange(len(kinds)) + 0.4 - width / 2, kinds, fontsize=8)
-    ax.set(ylabel=f"TPR at {fpr:.1%} FPR", ylim=(0, 1.05), title="canaries across architectures")
-    ax.legend(fontsize=7, loc="upper left")
+    ax.set(ylabel=f"TPR at {fpr:.1%} FPR", ylim=(0, 1.3), yticks=np.linspace(0, 1, 6),
+           title="canaries across architectures")
+    ax.legend(fontsize=7, loc="upper right", ncol=2)
     fig.tight_layout()
     return fig
 
@@ -65,6 +66,8 @@ def ablation(table: pd.DataFrame, traces: pd.DataFrame, fpr: float) -> plt.Figur
     left.errorbar(table["truncation"], table["tpr"], yerr=err, fmt="o-", color="C3", capsize=3)
     left.set(xscale="log", xlabel="truncation length k (unrolled training steps)", ylabel=f"TPR at {fpr:.1%} FPR",
              ylim=(0, 1.05), title="truncated backpropagation")
+    left.set_xticks(table["truncation"], [str(k) for k in table["truncation"]])
+    left.minorticks_off()
     for (kind, k), rows in traces.groupby(["type", "truncation"], sort=False):
         right.plot(rows["step"], rows["gap_mean"], label=f"{kind} (k = {k})")
     right.set(xlabel="outer step", ylabel="mean phi_IN - phi_OUT", title="canary objective")
