@@ -4,7 +4,7 @@ Runs in a fresh copy of the repository (so nothing here is touched) and writes
 benchmarks/RESULTS.md. Per-rule timings of every run are in Snakemake's own
 benchmark files, benchmarks/<scale>/<slug>/<rule>.tsv.
 
-    python benchmarks/measure.py [--papers ski_rental] [--repeat 3] [--skip-full]
+    python benchmarks/measure.py [--papers ski_rental] [--repeat 3] [--skip-full] [--scales smoke]
 
 ``--workdir DIR`` keeps the copy and its outputs (e.g. to compare the quick verdicts with the committed
 ones). ``--skip-full`` leaves out the no-op rebuild of everything, which first builds every paper at quick
@@ -69,6 +69,8 @@ def main() -> None:
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--skip-full", action="store_true", help="skip the no-op rebuild (needs every quick run)")
     parser.add_argument("--workdir", type=Path, help="run in this (new) folder and keep it, outputs included")
+    parser.add_argument("--scales", nargs="+", choices=["smoke", "quick"], default=["smoke", "quick"],
+                        help="the per-paper runs to measure (the others keep their previous rows)")
     args = parser.parse_args()
     cores = str(args.cores)
     papers = []
@@ -79,6 +81,8 @@ def main() -> None:
         dry_row = ("dry-run of the full DAG (quick)", statistics.median(dry), "< 5 s")
         for paper in args.papers:
             for scale, target in zip(("smoke", "quick"), TARGETS.get(paper, DEFAULT_TARGETS)):
+                if scale not in args.scales:
+                    continue
                 seconds = timed(["snakemake", paper, "--cores", cores, "--configfile", f"config/{scale}.yaml"], repo)
                 papers.append((f"{paper} {scale} run", seconds, target))
         if not args.skip_full:

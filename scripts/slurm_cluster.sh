@@ -5,7 +5,7 @@
 #
 #   scripts/slurm_cluster.sh start   # idempotent
 #   scripts/slurm_cluster.sh status
-#   scripts/slurm_cluster.sh stop
+#   scripts/slurm_cluster.sh stop    # also removes the config it wrote
 #
 # The config goes to /etc/slurm/slurm.conf, where every client (sbatch, squeue, and srun
 # inside batch jobs) looks; an existing config that this script did not write is left alone.
@@ -92,6 +92,9 @@ stop() {
   for pid in "$DIR/slurmd.pid" "$DIR/slurmctld.pid"; do
     running "$pid" && kill "$(cat "$pid")" || true
   done
+  # A config naming a controller that is gone makes every SLURM client wait for it (scontrol about 9 s),
+  # and Snakemake's SLURM executor plugin calls scontrol whenever Snakemake starts, even for local runs.
+  if [ -e "$CONF" ] && grep -qF "$MARKER" "$CONF"; then rm -f "$CONF"; fi
 }
 
 case "${1:-}" in

@@ -64,8 +64,10 @@ def times_in_distribution(tpr: pd.DataFrame, target: str, fpr: float) -> Claim:
                   "resolution": floor},
         comparator=">=", holds=bool(ratio >= PAPER_FACTOR),
         note="an in-distribution TPR below the resolution (one member in n_in) counts as the resolution",
-        headline=f"OptiFluence TPR {ours['tpr']:.3f} vs in-distribution {base['tpr']:.4f}: {ratio:.1f}x "
-        f"(paper: {PAPER_FACTOR:g}x)",
+        headline=f"OptiFluence TPR {ours['tpr']:.3f} vs in-distribution "
+        + (f"{base['tpr']:.4f}: {ratio:.1f}x" if base["tpr"] >= floor else
+           f"0 (no member found of {int(base['n_in'])}): at least {ratio:.0f}x")
+        + f" (paper: {PAPER_FACTOR:g}x)",
         evidence=EVIDENCE,
     )
 
