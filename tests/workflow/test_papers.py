@@ -73,8 +73,9 @@ per_half = pytest.mark.parametrize("smoke_runs", [pytest.param(h, id=f"half{h}")
 @pytest.fixture(scope="module")
 def smoke_runs(request, tmp_path_factory):
     """One half of the papers and their summary at smoke scale, run by Snakemake in one fresh directory and
-    replayed from its recorded calls in a second (half the cost of a second Snakemake run), and the HTML
-    report of the first: ``(first, second, half)``."""
+    replayed from its recorded calls in a second (half the cost of a second Snakemake run), the HTML
+    report of the first, and the rules a dry run of the first still plans (one dry run for the half, not one
+    per paper): ``(first, second, half, pending)``."""
     half = request.param
     first = copy_repository(tmp_path_factory.mktemp(f"papers_{half}_a") / "icml26")
     calls = first.parent / "calls.jsonl"
@@ -82,7 +83,7 @@ def smoke_runs(request, tmp_path_factory):
     second = copy_repository(tmp_path_factory.mktemp(f"papers_{half}_b") / "icml26")
     run(["python", "-m", "icml26.common.replay", str(calls)], second)
     snakemake(first, "--cores", "1", *smoke(half), "--report", "report.html")
-    return first, second, half
+    return first, second, half, planned_rules(first, "--cores", "1", *smoke(half))
 
 
 def test_the_halves_cover_every_registered_paper_once_and_balance_the_measured_cost():
@@ -93,8 +94,8 @@ def test_the_halves_cover_every_registered_paper_once_and_balance_the_measured_c
 
 @per_paper(PAPERS)
 def test_smoke_run_is_complete_and_byte_identical_in_two_directories(smoke_runs, paper):
-    first, second, half = smoke_runs
-    assert "Nothing to be done" in snakemake(first, paper, "-n", "--cores", "1", *smoke(half)).stdout
+    first, second, _, pending = smoke_runs
+    assert [rule for rule in pending if rule == paper or rule.startswith(f"{paper}_")] == []
     out = first / "results" / "smoke" / paper
     files = [p for p in out.rglob("*") if p.is_file()]
     assert {"claims.json", "metrics.json"} <= {p.name for p in files}
@@ -108,7 +109,7 @@ def test_smoke_run_is_complete_and_byte_identical_in_two_directories(smoke_runs,
 
 @per_half
 def test_report_opens_on_the_summary_of_verdicts(smoke_runs):
-    first, _, half = smoke_runs
+    first, _, half, _ = smoke_runs
     html = (first / "report.html").read_text(errors="replace")
     assert "Claim verdicts at smoke scale" in html
     for paper in HALVES[half]:
@@ -152,7 +153,7 @@ def _downstream(jobs: list[dict], rules: set[str]) -> set[str]:
 
 @per_half
 def test_a_lost_table_or_figure_is_rebuilt_with_only_what_depends_on_it(smoke_runs):
-    repo, _, half = smoke_runs
+    repo, _, half, _ = smoke_runs
     jobs = dag_jobs(repo, "--cores", "1", *smoke(half))
     lost = []
     for paper in HALVES[half]:
@@ -173,7 +174,7 @@ def test_a_lost_table_or_figure_is_rebuilt_with_only_what_depends_on_it(smoke_ru
 
 @per_half
 def test_editing_the_shared_figure_module_reruns_only_figure_jobs(smoke_runs):
-    repo, _, half = smoke_runs
+    repo, _, half, _ = smoke_runs
     planned = planned_after_edit(repo, repo / "src" / "icml26" / "common" / "figures.py", *smoke(half)[2:]) - {"all"}
     assert planned and all("_figure_" in rule or rule in HALVES[half] for rule in planned), planned
     assert {rule.split("_figure_")[0] for rule in planned if "_figure_" in rule} == set(HALVES[half])
