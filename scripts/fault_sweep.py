@@ -30,7 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from tests.conftest import copy_repository, tool_env, tree_digest  # noqa: E402
+from tests.conftest import copy_repository, copy_with_own_data, tool_env, tree_digest  # noqa: E402
 
 SMOKE = ("--configfile", "config/smoke.yaml")
 QUICK = ("--configfile", "config/quick.yaml")
@@ -55,8 +55,7 @@ class Sandbox:
     def __init__(self, where: Path):
         self.where = where
         self.data = where / "shared" / "data"
-        shutil.copytree(ROOT.parent / "shared" / "data", self.data)
-        self.repo = copy_repository(where / "icml26")
+        self.repo = copy_with_own_data(where)
         self.own = where / "own"
 
     def snakemake(self, *args: str, overlay: str | None = None) -> subprocess.CompletedProcess:

@@ -40,6 +40,13 @@ def copy_repository(dest: Path) -> Path:
     return dest
 
 
+def copy_with_own_data(where: Path) -> Path:
+    """A repository copy at ``where/icml26`` beside its own copy of ``../shared/data`` (a real copy, not the
+    link, so a test can change its bytes without touching the offline data)."""
+    shutil.copytree(ROOT.parent / "shared" / "data", where / "shared" / "data")
+    return copy_repository(where / "icml26")
+
+
 def tool_env() -> dict[str, str]:
     env = dict(os.environ)
     env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"

@@ -1,14 +1,13 @@
 """Inputs you can trust, through the workflow: every source file is a rule input, a changed byte reruns
 its readers, targets request every table and figure, a failing job says why in one console line."""
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from icml26.common.io import TMP_PREFIX
 from icml26.common.registry import papers
-from tests.conftest import ROOT, copy_repository, dag_jobs, planned_rules, snakemake
+from tests.conftest import ROOT, copy_repository, copy_with_own_data, dag_jobs, planned_rules, snakemake
 
 pytestmark = pytest.mark.workflow
 PAPERS = papers(ROOT)
@@ -26,9 +25,7 @@ READERS = {  # one file of each offline folder -> a file made by the rule that r
 def with_own_data(tmp_path_factory):
     """A repository copy beside its own copy of ../shared/data (so bytes can be changed), with the rules that
     read the sources run once."""
-    where = tmp_path_factory.mktemp("inputs")
-    shutil.copytree(ROOT.parent / "shared" / "data", where / "shared" / "data")
-    repo = copy_repository(where / "icml26")
+    repo = copy_with_own_data(tmp_path_factory.mktemp("inputs"))
     snakemake(repo, *READERS.values(), "--cores", "2", *QUICK)  # targets first: --configfile takes several
     return repo
 
