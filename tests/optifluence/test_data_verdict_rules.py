@@ -12,6 +12,12 @@ from icml26.common.sources import SourceError
 from icml26.optifluence import data, rules, verdict
 
 
+def _user_npz(path, n=40, side=6, seed=0):
+    """A tiny dataset of the user's own, in the ``npz`` format."""
+    rng = np.random.default_rng(seed)
+    np.savez(path, images=rng.integers(0, 256, (n, side, side)).astype(np.uint8), labels=rng.integers(0, 3, n))
+
+
 def _idx(path, array, dims):
     header = bytes([0, 0, 8, dims]) + b"".join(int(n).to_bytes(4, "big") for n in array.shape)
     path.write_bytes(gzip.compress(header + array.astype(np.uint8).tobytes()))
@@ -56,7 +62,7 @@ def test_fashion_mnist_files_parse_and_bad_ones_fail_naming_the_file(tmp_path):
 
 def test_the_user_s_npz_loads_and_bad_ones_fail_naming_the_file(tmp_path):
     good = tmp_path / "mine.npz"
-    data.write_fixture(good)
+    _user_npz(good)
     images, labels = data.load("npz", [str(good)])
     assert images.shape == (40, 6, 6) and images.max() <= 1.0 and set(labels) <= {0, 1, 2}
     cases = {"missing.npz": ({"images": np.zeros((3, 4, 4))}, "needs arrays 'images' and 'labels'"),
@@ -100,7 +106,7 @@ def test_verdicts_hold_on_separated_tables_and_fail_otherwise():
 
 def test_rule_functions_end_to_end_on_a_user_dataset(tmp_path):
     mine = tmp_path / "mine.npz"
-    data.write_fixture(mine, n=60, side=4)
+    _user_npz(mine, n=60, side=4)
     p = {name: str(tmp_path / name) for name in ("images.npz", "seeds.npz", "influence.csv", "tpr.csv", "roc.csv",
                                                    "accuracy.csv", "ablation.csv", "claims.json", "metrics.json")}
     arch, training = {"name": "mlp", "kind": "mlp", "size": 6}, {"steps": 4, "lr": 0.3, "momentum": 0.9,

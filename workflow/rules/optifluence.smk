@@ -3,11 +3,12 @@
 # -> tables (LiRA) -> figures, verdict; timing (vmap vs a loop, seconds per optimisation step) beside.
 # Each rule calls one function of icml26.optifluence.rules (see docs/ARCHITECTURE.md).
 
+from icml26.optifluence.canaries import all_types, truncations
+
 OF = register("optifluence")
 OF_ABLATION = OF.cfg["ablation"]
-OF_TRUNCATION = {"unrolled_random": OF.cfg["unrolling"]["truncation"], "optifluence": OF.cfg["unrolling"]["truncation"],
-                 **{f"optifluence_k{k}": k for k in OF_ABLATION}}
-OF_TYPES = ["random_in", "mislabeled", "ood", "ifinit", *OF_TRUNCATION]
+OF_TRUNCATION = truncations(OF.cfg["unrolling"]["truncation"], OF_ABLATION)  # optimised type -> k
+OF_TYPES = all_types(OF_ABLATION)
 OF_ARCHS = [OF.cfg["target"], *OF.cfg["transfer"]]
 
 

@@ -22,7 +22,6 @@ import numpy as np
 
 HEURISTIC = ("random_in", "mislabeled", "ood")
 BASE_TYPES = (*HEURISTIC, "ifinit", "unrolled_random", "optifluence")
-OPTIMISED_FROM = {"unrolled_random": "random", "optifluence": "influence"}  # the seed each optimised type takes
 
 
 def ablation_type(truncation: int) -> str:
@@ -33,8 +32,21 @@ def all_types(ablation: list[int]) -> list[str]:
     return [*BASE_TYPES, *(ablation_type(k) for k in ablation)]
 
 
-def optimised_types(ablation: list[int]) -> list[str]:
-    return ["unrolled_random", "optifluence", *(ablation_type(k) for k in ablation)]
+def truncations(truncation: int, ablation: list[int]) -> dict[str, int]:
+    """Each optimised type and the truncation length it is optimised with."""
+    return {"unrolled_random": truncation, "optifluence": truncation, **{ablation_type(k): k for k in ablation}}
+
+
+RANDOM_SEEDED = ("random_in", "mislabeled", "unrolled_random")
+
+
+def influence_ranked(ablation: list[int]) -> list[str]:
+    return ["ifinit", "optifluence", *(ablation_type(k) for k in ablation)]
+
+
+def seeds_needed(per_type: int, ablation: list[int]) -> int:
+    """Distinct candidate images the sets take (``ood`` is generated)."""
+    return per_type * (len(influence_ranked(ablation)) + len(RANDOM_SEEDED))
 
 
 def seed_sets(cand_x: np.ndarray, cand_y: np.ndarray, influence: np.ndarray, per_type: int, ablation: list[int],
@@ -42,9 +54,8 @@ def seed_sets(cand_x: np.ndarray, cand_y: np.ndarray, influence: np.ndarray, per
     """``{type: {"x", "y", "source"}}``: canaries of the heuristic types and IF-Init, start points of the
     optimised ones; ``source`` is the candidate index (-1: generated)."""
     rng = np.random.default_rng(seed)
-    ranked_types = ["ifinit", "optifluence", *(ablation_type(k) for k in ablation)]
-    random_types = ["random_in", "mislabeled", "unrolled_random"]
-    needed = per_type * (len(ranked_types) + len(random_types))
+    ranked_types = influence_ranked(ablation)
+    needed = seeds_needed(per_type, ablation)
     if needed > len(cand_y):
         raise ValueError(f"{needed} distinct seed images needed ({per_type} per type), only {len(cand_y)} candidates "
                          f"(raise split.candidates or lower canaries_per_type)")
@@ -52,7 +63,7 @@ def seed_sets(cand_x: np.ndarray, cand_y: np.ndarray, influence: np.ndarray, per
     taken = ranking[: per_type * len(ranked_types)]
     picks = {t: taken[i::len(ranked_types)] for i, t in enumerate(ranked_types)}
     rest = rng.permutation(np.setdiff1d(np.arange(len(cand_y)), taken))
-    for i, t in enumerate(random_types):
+    for i, t in enumerate(RANDOM_SEEDED):
         picks[t] = rest[i * per_type:(i + 1) * per_type]
     sets = {t: {"x": cand_x[idx], "y": cand_y[idx].copy(), "source": idx} for t, idx in picks.items()}
     sets["mislabeled"]["y"] = (sets["mislabeled"]["y"] + rng.integers(1, classes, per_type)) % classes

@@ -11,7 +11,6 @@ and ``labels`` (N integers). Pixels are scaled to [0, 1], the range canaries are
 from __future__ import annotations
 
 import gzip
-import os
 from pathlib import Path
 
 import numpy as np
@@ -107,9 +106,3 @@ def split(images: np.ndarray, labels: np.ndarray, base: int, candidates: int, se
 
 def classes(parts: dict[str, np.ndarray]) -> int:
     return int(parts["classes"][0])
-
-
-def write_fixture(path: str | os.PathLike, n: int = 40, side: int = 6, seed: int = 0) -> None:
-    """A tiny user dataset in the ``npz`` format (tests: the user's-own-data path)."""
-    rng = np.random.default_rng(seed)
-    np.savez(path, images=rng.integers(0, 256, (n, side, side)).astype(np.uint8), labels=rng.integers(0, 3, n))

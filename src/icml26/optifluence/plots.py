@@ -6,9 +6,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from .verdict import HEURISTIC, PAPER_TPR
+from .canaries import BASE_TYPES as TYPE_ORDER
+from .verdict import PAPER_TPR
 
-TYPE_ORDER = (*HEURISTIC, "ifinit", "unrolled_random", "optifluence")
 STYLE = {"random_in": ("C7", ":"), "mislabeled": ("C1", "--"), "ood": ("C4", "--"), "ifinit": ("C2", "-."),
          "unrolled_random": ("C0", "-"), "optifluence": ("C3", "-")}
 

@@ -3,6 +3,8 @@
 from collections.abc import Iterator
 from pathlib import Path
 
+from .canaries import seeds_needed
+
 
 def problems(cfg: dict) -> Iterator[str]:
     archs = cfg["architectures"]
@@ -19,10 +21,10 @@ def problems(cfg: dict) -> Iterator[str]:
     too_long = [k for k in [cfg["unrolling"]["truncation"], *cfg["ablation"]] if k > cfg["training"]["steps"]]
     if too_long:
         yield f"unrolling.truncation / ablation: {too_long} exceed training.steps ({cfg['training']['steps']})"
-    kinds = 5 + len(cfg["ablation"])  # seed sets drawn from the candidates (ood is generated)
-    if cfg["canaries_per_type"] * kinds > cfg["split"]["candidates"]:
-        yield (f"split.candidates: {cfg['split']['candidates']} cannot seed {kinds} canary sets of "
-               f"canaries_per_type = {cfg['canaries_per_type']} without sharing images")
+    needed = seeds_needed(cfg["canaries_per_type"], cfg["ablation"])
+    if needed > cfg["split"]["candidates"]:
+        yield (f"split.candidates: {cfg['split']['candidates']} cannot seed the canary sets without sharing "
+               f"images ({needed} needed at canaries_per_type = {cfg['canaries_per_type']})")
     if cfg["audit"]["models"] * min(cfg["audit"]["base_fraction"], 0.5) < 6:
         yield "audit.models: too few for LiRA's leave-one-out Gaussian fits (need >= 2 IN and OUT per canary)"
     path = cfg["dataset"]["path"]

@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from .canaries import truncations
 from .lira import auc, clopper_pearson, lira_online, roc_points, tpr_at_fpr
 
 ROC_GRID = np.logspace(-4, 0, 41)
@@ -40,7 +41,7 @@ def accuracy(arch: str, test_accuracy: np.ndarray, train_accuracy: np.ndarray) -
 
 def ablation(tpr: pd.DataFrame, target: str, truncation: int, lengths: list[int]) -> pd.DataFrame:
     """TPR and AUC of the optimised canaries on the target architecture against the truncation length."""
-    names = {"optifluence": truncation, **{f"optifluence_k{k}": k for k in lengths}}
+    names = {t: k for t, k in truncations(truncation, lengths).items() if t != "unrolled_random"}
     rows = tpr[(tpr["architecture"] == target) & tpr["type"].isin(names)].copy()
     rows.insert(0, "truncation", rows["type"].map(names))
     return rows.sort_values("truncation")[["truncation", "type", "tpr", "tpr_low", "tpr_high", "auc", "score_gap"]]
