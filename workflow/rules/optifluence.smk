@@ -76,7 +76,8 @@ rule optifluence_optimise:
         truncation=lambda w: OF_TRUNCATION[w.kind],
         architecture=of_architecture(OF.cfg["target"]),
         training=OF.cfg["training"],
-        unrolling={k: v for k, v in OF.cfg["unrolling"].items() if k != "truncation"},
+        unrolling={**{k: v for k, v in OF.cfg["unrolling"].items() if k != "truncation"},
+                   "base_fraction": OF.cfg["audit"]["base_fraction"]},
         seed=OF.cfg["seed"],
     threads: paper_threads(OF)
     resources:

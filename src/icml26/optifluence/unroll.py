@@ -32,7 +32,7 @@ class Unrolling:
     truncation: int
     outer_steps: int
     outer_lr: float
-    base_fraction: float = 0.5
+    base_fraction: float  # of the base pool each inner model trains on: the audit's, so the canary meets the same training
     checkpoint: bool = True
 
 
