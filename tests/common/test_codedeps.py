@@ -4,7 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from icml26.common.codedeps import function_sources
+from icml26.common import codedeps
+from icml26.common.codedeps import function_sources, rule_code
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -26,8 +27,8 @@ def test_a_figure_function_depends_on_the_plotting_modules_and_a_compute_functio
                 "icml26/common/determinism.py"} <= files
 
 
-def test_imports_relative_absolute_and_shadowed_names(tmp_path):
-    pkg = tmp_path / "icml26"
+def tiny_package(root: Path) -> None:
+    pkg = root / "icml26"
     (pkg / "p").mkdir(parents=True)
     for name in ("__init__.py", "p/__init__.py", "common/__init__.py", "common/determinism.py"):
         (pkg / name).parent.mkdir(parents=True, exist_ok=True)
@@ -43,6 +44,10 @@ def test_imports_relative_absolute_and_shadowed_names(tmp_path):
         "def _inner():\n    return LIMIT\n"
         "def job(unused):\n    return _inner() + unused\n"
         "def lazy():\n    import icml26.p.c\n")
+
+
+def test_imports_relative_absolute_and_shadowed_names(tmp_path):
+    tiny_package(tmp_path)
     files = {str(p.relative_to(tmp_path)) for p in function_sources("icml26.p.rules:job", tmp_path)}
     assert files == {"icml26/__init__.py", "icml26/p/__init__.py", "icml26/p/rules.py", "icml26/p/a.py",
                      "icml26/p/b.py", "icml26/p/c.py", "icml26/common/__init__.py", "icml26/common/runner.py",
@@ -51,3 +56,27 @@ def test_imports_relative_absolute_and_shadowed_names(tmp_path):
     assert "icml26/p/c.py" in lazy and "icml26/p/a.py" not in lazy
     with pytest.raises(LookupError, match="no 'missing'"):
         function_sources("icml26.p.rules:missing", tmp_path)
+
+
+def test_rule_code_is_kept_on_disk_until_a_byte_of_the_package_changes(tmp_path, monkeypatch):
+    tiny_package(tmp_path)
+    store = tmp_path / "cache" / "rule_code.json"
+    first = rule_code(["icml26.p.rules:job", "icml26.p.rules:lazy"], tmp_path, store)
+    assert first["icml26.p.rules:job"] == (function_sources("icml26.p.rules:job", tmp_path), "icml26.p.rules:job")
+
+    def unreachable(spec, src):
+        raise AssertionError("recomputed")
+
+    monkeypatch.setattr(codedeps, "function_sources", unreachable)
+    assert rule_code(["icml26.p.rules:job"], tmp_path, store)["icml26.p.rules:job"] == first["icml26.p.rules:job"]
+    (tmp_path / "icml26" / "p" / "c.py").write_text("import icml26.p.unused\n")  # one module changes
+    with pytest.raises(AssertionError, match="recomputed"):
+        rule_code(["icml26.p.rules:job"], tmp_path, store)
+    monkeypatch.undo()
+    codedeps.parse_module.cache_clear()
+    codedeps.module_closure.cache_clear()
+    files, _ = rule_code(["icml26.p.rules:job"], tmp_path, store)["icml26.p.rules:job"]
+    assert tmp_path / "icml26" / "p" / "unused.py" in files  # now reached through c.py
+    with pytest.raises(codedeps.RuleFunctionError, match="no 'missing'") as error:
+        rule_code(["icml26.p.rules:missing"], tmp_path, store)
+    assert error.value.spec == "icml26.p.rules:missing"

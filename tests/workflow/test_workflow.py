@@ -35,6 +35,15 @@ def test_invalid_scale_is_named(repo):
     assert proc.returncode != 0 and "scale: 'huge' is not one of" in proc.stdout + proc.stderr
 
 
+def test_a_rule_naming_a_function_that_does_not_exist_is_named_before_any_job(repo):
+    rules = repo / "workflow" / "rules" / "ski_rental.smk"
+    rules.write_text(rules.read_text().replace('"icml26.ski_rental.rules:verdict"', '"icml26.ski_rental.rules:nope"'))
+    proc = snakemake(repo, "-n", "--cores", "1", *SMOKE, check=False)
+    text = proc.stdout + proc.stderr
+    assert proc.returncode != 0 and "rule ski_rental_verdict: rules.py defines no 'nope'" in text
+    assert "Traceback" not in text
+
+
 def test_a_subset_of_papers_builds_alone_and_an_unknown_one_is_named(repo):
     out = snakemake(repo, "-n", "--cores", "1", *SMOKE, "--config", "papers=[massart_drift]").stdout
     assert "massart_drift_verdict" in out and "summary" in out and "ski_rental_" not in out

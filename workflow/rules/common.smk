@@ -1,12 +1,11 @@
 # Helpers every paper's rules use: config validation, register(), and the rule skeleton (complete_rules).
 # Paper .smk files contain rules only; they call these helpers.
 
-import ast
 import sys
 from pathlib import Path
 from types import SimpleNamespace
 
-from icml26.common.codedeps import function_sources, parse_module
+from icml26.common.codedeps import RuleFunctionError, rule_code
 from icml26.common.config import ConfigError, check_settings, paper_section, validate
 from icml26.common.registry import papers as registered_papers
 
@@ -117,14 +116,6 @@ def _wildcards_in_order(declared):
     return names
 
 
-def _summary_line(spec):
-    """`module:function` and the first line of the function's docstring (read from source, not imported)."""
-    module_name, _, func = spec.partition(":")
-    node = parse_module(module_name, ROOT / "src").definitions.get(func)
-    doc = ast.get_docstring(node) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
-    return f"{spec}" + (f": {doc.splitlines()[0]}" if doc else "")
-
-
 def complete_rules():
     """The rule skeleton, in one place: every rule that names a function in `params.func` gets
 
@@ -139,16 +130,16 @@ def complete_rules():
     if unknown:
         config_error(f"invalid config: unknown section(s) {', '.join(unknown)}; registered papers: "
                      + ", ".join(REGISTERED))
-    src = ROOT / "src"
     promised = {slug: [] for slug in PAPERS}
-    for declared in list(workflow.rules):
-        spec = getattr(declared.params, "func", None)
-        if not isinstance(spec, str):
-            continue
-        try:
-            code = function_sources(spec, src)
-        except (LookupError, FileNotFoundError, SyntaxError) as error:
-            config_error(f"rule {declared.name}: {error}")
+    declared_rules = [r for r in workflow.rules if isinstance(getattr(r.params, "func", None), str)]
+    try:  # kept between starts in .snakemake/ (icml26.common.codedeps.rule_code)
+        known = rule_code([r.params.func for r in declared_rules], ROOT / "src",
+                          ROOT / ".snakemake" / "icml26" / "rule_code.json")
+    except RuleFunctionError as error:
+        config_error(f"rule {next(r.name for r in declared_rules if r.params.func == error.spec)}: {error}")
+    for declared in declared_rules:
+        spec = declared.params.func
+        code, summary = known[spec]
         for modifier in ("input_modifier", "log_modifier", "benchmark_modifier"):  # None where undeclared
             if getattr(declared, modifier) is None:
                 setattr(declared, modifier, workflow.modifier.path_modifier)
@@ -161,7 +152,7 @@ def complete_rules():
         if declared.benchmark is None:
             declared.benchmark = f"benchmarks/{SCALE}/{slug}/{where}.tsv"
         if not declared.docstring:
-            declared.docstring = _summary_line(spec)
+            declared.docstring = summary
         if slug in promised:  # a paper's rule (the summary's function lives in icml26.common)
             promised[slug] += [str(f) for f in declared.output
                                if str(f).startswith(f"results/{SCALE}/{slug}/") and "{" not in str(f)]

@@ -14,11 +14,17 @@ Only modules of the ``icml26`` package are followed; third-party libraries are p
 ``pyproject.toml`` instead. The analysis is conservative for imported modules (all their imports count)
 and precise only within the rule function's own module, which is where the papers keep figure,
 compute and verdict functions side by side.
+
+Reading every module costs about a second per Snakemake start, so :func:`rule_code` keeps the answers
+on disk, valid for as long as no byte of the package's ``.py`` files changes.
 """
 
 from __future__ import annotations
 
 import ast
+import hashlib
+import json
+import os
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -168,3 +174,53 @@ def function_sources(spec: str, src: Path) -> list[Path]:
         for reference in used[name] & module.imported_names.keys():
             files |= module_closure(module.imported_names[reference], src)
     return sorted(files)
+
+
+class RuleFunctionError(LookupError):
+    """A rule names a function that is not in the project's source (``spec`` is the rule's ``module:function``)."""
+
+    def __init__(self, spec: str, error: BaseException):
+        super().__init__(str(error))
+        self.spec = spec
+
+
+def summary_line(spec: str, src: Path) -> str:
+    """``module:function`` and the first line of the function's docstring (read from source)."""
+    module_name, _, func = spec.partition(":")
+    node = parse_module(module_name, Path(src).resolve()).definitions.get(func)
+    doc = ast.get_docstring(node) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+    return spec + (f": {doc.splitlines()[0]}" if doc else "")
+
+
+def package_digest(src: Path) -> str:
+    """A digest of every ``.py`` file of the package, names and bytes (tens of milliseconds)."""
+    digest = hashlib.blake2b(digest_size=16)
+    for path in sorted((Path(src) / PACKAGE).rglob("*.py")):
+        digest.update(f"{path.relative_to(src)}\0".encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def rule_code(specs: list[str], src: Path, store: Path) -> dict[str, tuple[list[Path], str]]:
+    """``spec -> (function_sources, summary_line)`` for every rule function, answered from ``store`` (a
+    JSON file) when the package is byte-for-byte the one it was computed for, else computed and stored."""
+    src = Path(src).resolve()
+    digest = package_digest(src)
+    try:
+        kept = json.loads(store.read_text())
+        known = kept["functions"] if kept.get("package") == digest else {}
+    except (OSError, ValueError, KeyError, TypeError):
+        known = {}
+    missing = [spec for spec in specs if spec not in known]
+    for spec in missing:
+        try:
+            files = function_sources(spec, src)
+        except (LookupError, FileNotFoundError, SyntaxError) as error:
+            raise RuleFunctionError(spec, error) from error
+        known[spec] = {"files": [str(f.relative_to(src)) for f in files], "summary": summary_line(spec, src)}
+    if missing:
+        store.parent.mkdir(parents=True, exist_ok=True)
+        partial = store.with_name(f"{store.name}.{os.getpid()}.tmp")
+        partial.write_text(json.dumps({"package": digest, "functions": known}, sort_keys=True))
+        partial.replace(store)  # atomic: a Snakemake started beside this one reads the old or the new file
+    return {spec: ([src / f for f in known[spec]["files"]], known[spec]["summary"]) for spec in specs}
