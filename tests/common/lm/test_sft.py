@@ -19,12 +19,12 @@ def test_sft_on_a_copy_task_reaches_exact_match():
     generator = torch.Generator().manual_seed(0)
     words = ["".join("abcd"[i] for i in torch.randint(4, (4,), generator=generator)) for _ in range(400)]
     examples = [(encode(tokenizer, f"<bos>{w}<sep>"), encode(tokenizer, f"{w}<eos>")) for w in words]
-    model = build_model(ModelSettings(hidden_size=64, layers=2, heads=4, intermediate_size=128, context=16),
+    model = build_model(ModelSettings(hidden_size=32, layers=1, heads=4, intermediate_size=64, context=16),
                         tokenizer, seed=0)
     lines = []
-    losses = sft(model, examples[:300], SFTSettings(steps=300, batch_size=32, lr=3e-3, warmup_steps=20, log_every=100),
+    losses = sft(model, examples[:300], SFTSettings(steps=150, batch_size=32, lr=3e-3, warmup_steps=20, log_every=50),
                  seed=0, pad_id=tokenizer.pad_token_id, log=lines.append)
-    assert len(lines) == 3 and lines[-1].startswith("sft step 300/300: loss")
+    assert len(lines) == 3 and lines[-1].startswith("sft step 150/150: loss")
     assert losses[-1] < losses[0] / 10
     held_out = examples[300:]
     samples = generate(model, [p for p, _ in held_out], max_new_tokens=5, greedy=True,
