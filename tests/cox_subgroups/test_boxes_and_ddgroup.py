@@ -84,3 +84,19 @@ def test_selection_skips_boxes_below_the_support_floor(nonlinear):
     tiny = np.array([[0.0, 0.0], [0.05, 0.05]])
     chosen = selection.select([tiny], nonlinear, dom, min_fraction=0.1, alpha=1e-3)
     assert not chosen.qualified and np.array_equal(chosen.box, dom)
+
+
+def test_every_variant_s_candidates_equal_the_reference_code_s_on_a_fixed_instance():
+    """The paper's code (zleizzo/cox-subgroup) on Synth-Counter, n = 400: its boxes are stored in
+    reference_counter_boxes.json as (repeat, low, high) runs over the 2 x 50 grid, in grid order."""
+    import json
+    from pathlib import Path
+
+    reference = json.loads((Path(__file__).with_name("reference_counter_boxes.json")).read_text())
+    x, t, e = synthetic.sample("counter", 400, np.random.default_rng(1))
+    rows = selection.Rows.build(x, x, t, e)
+    for variant, runs in reference["boxes"].items():
+        expected = np.array([[low, high] for repeat, low, high in runs for _ in range(repeat)])
+        found = ddgroup.candidates(variant, rows.data, rows.Z, synthetic.domain("counter"), core_sizes=[0.05, 0.1],
+                                   thresholds=list(np.linspace(0, 0.49, 50)), alpha=0.0)
+        np.testing.assert_allclose([c["box"].ravel() for c in found], expected, rtol=0, atol=1e-12, err_msg=variant)

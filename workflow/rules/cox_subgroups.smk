@@ -7,8 +7,8 @@ CS = register("cox_subgroups")
 CS_SYN = CS.cfg["synthetic"]
 CS_REAL = CS.cfg["real"]
 CS_SETTINGS = CS.cfg["settings"]
-CS_SYN_RUNS = expand(f"{CS.data}/synthetic/{{dataset}}_seed{{seed}}.csv", dataset=CS_SYN["datasets"],
-                     seed=CS_SYN["seeds"])
+CS_SYN_RUNS = [f"{CS.data}/synthetic/{dataset}_seed{seed}.csv" for dataset in CS_SYN["datasets"]
+               for seed in CS_SYN[dataset]["seeds"]]
 CS_REAL_RUNS = expand(f"{CS.data}/real/{{name}}_seed{{seed}}.csv", name=CS_REAL["datasets"], seed=CS_REAL["seeds"])
 CS_CASE = CS.cfg["case_study"]
 CS_CASE_RUNS = expand(f"{CS.data}/case_study/{{case}}_seed{{seed}}.csv", case=list(CS_CASE["cases"]),
@@ -42,9 +42,9 @@ rule cox_subgroups_synthetic:
         func="icml26.cox_subgroups.rules:synthetic_run",
         dataset=lambda w: w.dataset,
         seed=lambda w: int(w.seed),
-        n_train=CS_SYN["n_train"],
-        n_test=CS_SYN["n_test"],
-        methods=CS.cfg["methods"],
+        n_train=lambda w: CS_SYN[w.dataset]["n_train"],
+        n_test=lambda w: CS_SYN[w.dataset]["n_test"],
+        methods=lambda w: CS_SYN[w.dataset]["methods"],
         settings=CS_SETTINGS,
     threads: paper_threads(CS)
     resources:

@@ -53,7 +53,11 @@ def partial_log_likelihood(data: Survival, beta: np.ndarray) -> float:
 
 
 def fit(data: Survival, alpha: float = 1e-3, max_iter: int = 50, tol: float = 1e-10) -> np.ndarray:
-    """Maximise the ridge-penalised partial likelihood by Newton's method with step halving."""
+    """Maximise the ridge-penalised partial likelihood by Newton's method with step halving.
+
+    With ``alpha = 0`` (the paper's unpenalised fit) separable data have no finite maximiser; the fit stops
+    where the Newton system becomes singular, as scikit-survival stops at its iteration limit.
+    """
     n, p = data.X.shape
     if not data.event.any():
         raise ValueError("Cox fit needs at least one event")
@@ -74,7 +78,12 @@ def fit(data: Survival, alpha: float = 1e-3, max_iter: int = 50, tol: float = 1e
         mean = s1 / s0[:, None]
         grad = (X[ev] - mean).sum(axis=0) - alpha * beta
         hess = -(s2 / s0[:, None, None] - mean[:, :, None] * mean[:, None, :]).sum(axis=0) - alpha * np.eye(p)
-        step = np.linalg.solve(hess, -grad)
+        try:
+            step = np.linalg.solve(hess, -grad)
+        except np.linalg.LinAlgError:  # alpha = 0 and no information left (separable data, constant column)
+            break
+        if not np.all(np.isfinite(step)):
+            break
         scale = 1.0
         while True:
             candidate = beta + scale * step

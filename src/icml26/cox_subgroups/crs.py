@@ -11,7 +11,7 @@ front of the point changes only two factors, so with ``S_k = sum_{j > k} a_j``
 
 an O(n) pass (the brute force is the tests' oracle). The tail score of the
 point at its observed rank ``m = #{group times < t*}``: failures
-``2 min(P(K <= m), P(K >= m))``, censored points ``P(K >= m)``; small means outlying.
+``2 min(P(K <= m), P(K >= m))``, censored points ``P(K >= m)``, in logs; small means outlying.
 """
 
 from __future__ import annotations
@@ -22,16 +22,25 @@ from scipy.special import logsumexp
 from .cox import Survival
 
 
+def _log_suffix(logits: np.ndarray) -> np.ndarray:
+    """``log sum_{j >= k} e^(logits_j)`` for ``k = 0..n`` (the last is ``-inf``), without leaving logs."""
+    return np.concatenate([np.logaddexp.accumulate(logits[::-1])[::-1], [-np.inf]])
+
+
 def log_rank_weights(x: np.ndarray, group: Survival, beta: np.ndarray) -> np.ndarray:
-    """Unnormalised ``log r_k`` for ``k = 0..n`` by the O(n) recursion."""
+    """Unnormalised ``log r_k`` for ``k = 0..n`` by the O(n) recursion, in logs throughout.
+
+    With ``S_k = sum_{j >= k} a_j`` the step's denominator ``S_k + a* - a_k`` is ``S_{k+1} + a*``; written
+    so, no difference of sums is taken, and a confident model (large ``|beta|``, weights beyond the float
+    range) stays finite where ``exp`` then ``log`` would give ``log 0 - log 0 = nan``.
+    """
     logits = group.X @ beta
-    a = np.exp(logits)
-    a_star = float(np.exp(np.dot(x, beta)))
-    suffix = np.concatenate([np.cumsum(a[::-1])[::-1], [0.0]])  # suffix[k] = sum_{j >= k} a_j (0-indexed)
+    log_star = float(np.dot(x, beta))
+    log_s = _log_suffix(logits)
     ev = group.event
     # k = 0: the point first; every member's risk set is its suffix, the point's is everything.
-    log_r0 = np.log(a_star) - np.log(suffix[0] + a_star) + np.sum(logits[ev] - np.log(suffix[:-1][ev]))
-    steps = np.log(suffix[:-1] + (~ev) * a_star) - np.log(suffix[:-1] + a_star - a)
+    log_r0 = log_star - np.logaddexp(log_s[0], log_star) + np.sum(logits[ev] - log_s[:-1][ev])
+    steps = np.where(ev, log_s[:-1], np.logaddexp(log_s[:-1], log_star)) - np.logaddexp(log_s[1:], log_star)
     return np.concatenate([[log_r0], log_r0 + np.cumsum(steps)])
 
 
@@ -39,13 +48,12 @@ def log_rank_weights_brute_force(x: np.ndarray, group: Survival, beta: np.ndarra
     """The same by building every ordering explicitly (O(n^2); the oracle)."""
     n = len(group)
     out = np.empty(n + 1)
-    a = np.exp(group.X @ beta)
-    a_star = float(np.exp(np.dot(x, beta)))
+    logits = group.X @ beta
+    log_star = float(np.dot(x, beta))
     for k in range(n + 1):
-        weights = np.concatenate([a[:k], [a_star], a[k:]])
+        order = np.concatenate([logits[:k], [log_star], logits[k:]])
         events = np.concatenate([group.event[:k], [True], group.event[k:]])
-        suffix = np.cumsum(weights[::-1])[::-1]
-        out[k] = np.sum(np.log(weights[events]) - np.log(suffix[events]))
+        out[k] = np.sum(order[events] - _log_suffix(order)[:-1][events])
     return out
 
 
@@ -54,18 +62,24 @@ def rank_probabilities(x: np.ndarray, group: Survival, beta: np.ndarray) -> np.n
     return np.exp(log_r - logsumexp(log_r))
 
 
-def tail_score(x: np.ndarray, t: float, event: bool, group: Survival, beta: np.ndarray) -> float:
-    """CRS tail probability of a point at its observed rank (see the module docstring)."""
+def log_tail_score(x: np.ndarray, t: float, event: bool, group: Survival, beta: np.ndarray) -> float:
+    """Log of the CRS tail probability of a point at its observed rank (see the module docstring).
+
+    Kept in logs because a far outlier's tail underflows to 0.0 as a probability, and the rejection step
+    ranks points by this score: ties at zero would hide which points are the most surprising. A failure's
+    doubled two-sided tail can exceed 1 (log > 0) for a central point; only the order is used, as in the
+    paper's code, so it is not clipped.
+    """
     log_r = log_rank_weights(x, group, beta)
     total = logsumexp(log_r)
     m = int(np.searchsorted(group.time, t, side="left"))
-    right = np.exp(logsumexp(log_r[m:]) - total)
+    right = logsumexp(log_r[m:]) - total
     if not event:
         return float(right)
-    left = np.exp(logsumexp(log_r[: m + 1]) - total)
-    return float(min(1.0, 2 * min(left, right)))
+    left = logsumexp(log_r[: m + 1]) - total
+    return float(np.log(2.0) + min(left, right))
 
 
-def tail_scores(points: Survival, group: Survival, beta: np.ndarray) -> np.ndarray:
-    return np.array([tail_score(points.X[i], points.time[i], bool(points.event[i]), group, beta)
+def log_tail_scores(points: Survival, group: Survival, beta: np.ndarray) -> np.ndarray:
+    return np.array([log_tail_score(points.X[i], points.time[i], bool(points.event[i]), group, beta)
                      for i in range(len(points))])

@@ -57,12 +57,12 @@ def core_group(data: cox.Survival, Z: np.ndarray, p: float, kind: str, alpha: fl
 def point_scores(kind: str, data: cox.Survival, core: cox.Survival, beta: np.ndarray) -> np.ndarray:
     """Per-point conformity to the core's model; low = reject.
 
-    ``epe``: CRS tail score. ``c_index``: fraction of the point's comparable pairs with core members that
+    ``epe``: log CRS tail score. ``c_index``: fraction of the point's comparable pairs with core members that
     the model orders correctly. ``partial_likelihood``: for a failure, log of its partial-likelihood factor
     in the core's risk set; for a censored point, log of its Breslow survival to its censoring time.
     """
     if kind == "epe":
-        return crs.tail_scores(data, core, beta)
+        return crs.log_tail_scores(data, core, beta)
     eta_core = core.X @ beta
     a_core = np.exp(eta_core)
     suffix = np.concatenate([np.cumsum(a_core[::-1])[::-1], [0.0]])

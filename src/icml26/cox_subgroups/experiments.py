@@ -38,7 +38,8 @@ def propose(method: str, train: selection.Rows, domain: np.ndarray, settings: di
 def run(train: selection.Rows, test: selection.Rows, domain: np.ndarray, truth: np.ndarray | None, *,
         methods: list[str], settings: dict, seed: int,
         z_scale: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Rows of (method, selected box, scores) and, separately, each method's seconds (they vary run to run).
+    """Rows of (method, selected box, scores, best F1 over its candidates) and, separately, each method's
+    seconds (they vary run to run).
 
     ``z_scale = (mean, std)`` reports boxes of standardised subgroup features in original units.
     """
@@ -51,6 +52,7 @@ def run(train: selection.Rows, test: selection.Rows, domain: np.ndarray, truth: 
                                   alpha=settings["cox_alpha"])
         seconds = time.perf_counter() - start
         scores = selection.evaluate(chosen, test, domain, truth)
+        scores["best_f1"] = selection.best_f1(candidates, domain, truth)
         box = chosen.box * spread + centre
         rows.append({"method": method, "candidates": len(candidates), **scores,
                      "box_low": ";".join(f"{v:.6g}" for v in box[0]),

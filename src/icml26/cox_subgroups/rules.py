@@ -125,7 +125,7 @@ def _rejection_summary(paths: list[str]) -> pd.DataFrame:
 
 def tables(synthetic_runs: list[str], real_runs: list[str], synthetic_summary: str, real_summary: str) -> None:
     syn = read_csvs(synthetic_runs)
-    write_csv(synthetic_summary, _summary(syn, ["f1", "test_epe", "test_c_index", "test_support"]))
+    write_csv(synthetic_summary, _summary(syn, ["f1", "best_f1", "test_epe", "test_c_index", "test_support"]))
     write_csv(real_summary, _rejection_summary(real_runs))
 
 
@@ -169,8 +169,9 @@ def verdict(synthetic_summary: str, real_summary: str, case_summary: str, claims
         print(f"{claim.id}: {verdict_word(claim.holds)} -- {claim.measured}", flush=True)
     write_claims(claims, judged)
     write_json(metrics, {
-        "synthetic": {f"{r.dataset}/{r.method}": {"f1": r.f1_mean, "test_epe": r.test_epe_mean,
-                                                   "c_index": r.test_c_index_mean} for r in syn.itertuples()},
+        "synthetic": {f"{r.dataset}/{r.method}": {"f1": r.f1_mean, "best_f1": r.best_f1_mean,
+                                                   "test_epe": r.test_epe_mean, "c_index": r.test_c_index_mean}
+                      for r in syn.itertuples()},
         "real": {f"{r.dataset}/{r.method}": {"test_epe": r.test_epe_mean, "rejection": r.rejection_mean,
                                               "c_index": r.test_c_index_mean, "pareto": bool(r.pareto)}
                  for r in real.itertuples()},
