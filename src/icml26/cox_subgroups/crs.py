@@ -4,14 +4,18 @@ Insert a point ``(x*, t*)`` at rank ``k = 0..n`` of the group's time order
 (``k`` group members before it) and score every ordering by the Cox rank
 likelihood, with the inserted point counted as a failure:
 ``r_k = prod_{failures i} a_i / sum_{j at or after i} a_j``, ``a = exp(beta^T x)``.
-The CRS distribution is ``r_k / sum r``. Moving the ``(k+1)``-th member in
-front of the point changes only two factors, so with ``S_k = sum_{j > k} a_j``
+The CRS distribution is ``r_k / sum r``. Moving member ``k`` (0-indexed) in
+front of the point changes only two factors, so with ``S_k = sum_{j >= k} a_j``
 
-    log r_{k+1} = log r_k + log(S_k + (1 - delta_{k+1}) a*) - log(S_k + a* - a_{k+1}),
+    log r_{k+1} = log r_k + log(S_k + (1 - delta_k) a*) - log(S_{k+1} + a*),
 
-an O(n) pass (the brute force is the tests' oracle). The tail score of the
-point at its observed rank ``m = #{group times < t*}``: failures
-``2 min(P(K <= m), P(K >= m))``, censored points ``P(K >= m)``, in logs; small means outlying.
+an O(n) pass (the brute force is the tests' oracle), computed in logs throughout
+(log-sum-exp suffixes, no difference of sums): a confident model (large ``|beta|``)
+has weights beyond the float range, where ``exp`` then ``log`` gives
+``log 0 - log 0 = nan`` and where the paper's code, which subtracts running sums,
+loses precision. The tail score of the point at its observed rank
+``m = #{group times < t*}``: failures ``2 min(P(K <= m), P(K >= m))``, censored
+points ``P(K >= m)``, in logs; small means outlying.
 """
 
 from __future__ import annotations
@@ -28,12 +32,7 @@ def _log_suffix(logits: np.ndarray) -> np.ndarray:
 
 
 def log_rank_weights(x: np.ndarray, group: Survival, beta: np.ndarray) -> np.ndarray:
-    """Unnormalised ``log r_k`` for ``k = 0..n`` by the O(n) recursion, in logs throughout.
-
-    With ``S_k = sum_{j >= k} a_j`` the step's denominator ``S_k + a* - a_k`` is ``S_{k+1} + a*``; written
-    so, no difference of sums is taken, and a confident model (large ``|beta|``, weights beyond the float
-    range) stays finite where ``exp`` then ``log`` would give ``log 0 - log 0 = nan``.
-    """
+    """Unnormalised ``log r_k`` for ``k = 0..n`` by the O(n) recursion (module docstring), in logs."""
     logits = group.X @ beta
     log_star = float(np.dot(x, beta))
     log_s = _log_suffix(logits)
