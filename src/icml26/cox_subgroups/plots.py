@@ -12,16 +12,20 @@ LABELS = {"base": "Base", "random": "Random", "survival_tree": "Survival tree", 
           "prim": "PRIM", "dg": "DDGroup", "dg_ci": "DG-CI", "dg_pl": "DG-PL", "dg_ne": "DG-NE"}
 
 
+def _by_method(summary: pd.DataFrame, dataset: str) -> tuple[pd.DataFrame, list[str], np.ndarray]:
+    """One dataset's rows indexed by method in LABELS order, that order, and the bar positions."""
+    g = summary[summary["dataset"] == dataset].set_index("method")
+    order = [m for m in LABELS if m in g.index]
+    return g.reindex(order), order, np.arange(len(order))
+
+
 def synthetic(summary: pd.DataFrame) -> plt.Figure:
     """Synth-Nonlinear: mean F1 and test EPE (+- one sd over seeds) per method, paper values as crosses, and the
     first claim's bars (DDGroup's F1 >= F1_MIN, its EPE at least EPE_MARGIN below Base's). Synth-Counter: the
     paper's best-of-candidates F1 (the claim) beside the min-training-EPE selection's F1."""
     fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+    g, order, x = _by_method(summary, "nonlinear")
     for ax, metric in zip(axes[:2], ("f1", "test_epe")):
-        g = summary[summary["dataset"] == "nonlinear"].set_index("method")
-        order = [m for m in LABELS if m in g.index]
-        x = np.arange(len(order))
-        g = g.reindex(order)
         ax.bar(x, g[f"{metric}_mean"], yerr=g[f"{metric}_std"], color="C0", alpha=0.8, capsize=2, label="measured")
         k = 0 if metric == "f1" else 1
         ax.plot(x, [PAPER_NONLINEAR.get(m, (np.nan,) * 3)[k] for m in order], "rx", ms=8, label="paper")
@@ -38,10 +42,7 @@ def synthetic(summary: pd.DataFrame) -> plt.Figure:
         ax.set_xticks(x, [LABELS[m] for m in order], rotation=45, ha="right")
         ax.set_title("Synth-Nonlinear: " + ("volume F1" if metric == "f1" else "test EPE"), fontsize=10)
     ax = axes[2]
-    g = summary[summary["dataset"] == "counter"].set_index("method")
-    order = [m for m in LABELS if m in g.index]
-    x = np.arange(len(order))
-    g = g.reindex(order)
+    g, order, x = _by_method(summary, "counter")
     ax.bar(x - 0.2, g["best_f1_mean"], 0.4, yerr=g["best_f1_std"], color="C0", alpha=0.8, capsize=2,
            label="best of candidates (paper's selection; the claim)")
     ax.bar(x + 0.2, g["f1_mean"], 0.4, yerr=g["f1_std"], color="C7", alpha=0.8, capsize=2,
