@@ -15,14 +15,14 @@ STAGES ?= $(if $(PAPER),$(PAPER)@$(SCALE),)
 
 setup: system-deps venv  ## system packages (SLURM, munge) and the Python environment
 
-system-deps:  ## Debian packages: SLURM and munge (the SLURM test), Fashion-MNIST (optifluence at paper scale)
+system-deps:  ## Debian packages: SLURM and munge (the SLURM test), Fashion-MNIST (optifluence at paper scale), Coq 8.16 (coins)
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null \
-				|| [ ! -d /usr/share/datasets/fashion-mnist ]; then \
+				|| [ ! -d /usr/share/datasets/fashion-mnist ] || ! command -v coqc >/dev/null; then \
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge \
-				dataset-fashion-mnist >/dev/null; \
+				dataset-fashion-mnist coq libcoq-stdlib >/dev/null; \
 		fi; \
-	else echo "system-deps: not root or no apt-get; install slurm-wlm, munge and dataset-fashion-mnist yourself"; fi
+	else echo "system-deps: not root or no apt-get; install slurm-wlm, munge, dataset-fashion-mnist, coq and libcoq-stdlib yourself"; fi
 
 venv: $(BIN)/snakemake  ## the pinned Python environment in .venv
 

@@ -1,0 +1,3 @@
+(* add: the sum. *)
+Definition spec (x y : Z) (result : Z) : Prop :=
+  result = x + y.

@@ -1,0 +1,159 @@
+# coins: Rocq (Coq) evaluation of program specifications by test-based proof obligations
+# (spec: shared/papers/coins.md). problems (HumanEval tests parsed and validated, random tests) ->
+# check_{problem} (gold spec, mutants, equivalent rewrites, a user's specs through coqc) -> summarise
+# -> figures, verdict; hostile specs and timing (seconds per obligation) beside.
+# Each rule calls one function of icml26.coins.rules (see docs/ARCHITECTURE.md).
+
+CO = register("coins")
+CO_PROBLEMS = [f"HumanEval_{n}" for n in CO.cfg["problems"]]
+CO_PACKAGE = "src/icml26/coins"
+
+
+def co_report(name, kind="tables", ext="csv"):
+    return report(f"{CO.results}/{kind}/{name}.{ext}", caption=f"../report/coins/{name}.rst",
+                  category="coins", subcategory=kind)
+
+
+def co_user_specs(wildcards):
+    """The user's candidate files for one problem (they are inputs: editing one reruns its check)."""
+    folder = CO.cfg["candidates_dir"]
+    return sorted(str(p) for p in Path(folder, wildcards.problem).glob("*.v")) if folder else []
+
+
+rule coins:
+    """Target: every coins output at the configured scale."""
+    input:
+        paper_outputs(CO),
+        expand(f"{CO.results}/figures/{{name}}.png", name=["kill_rate", "levels"]),
+        f"{CO.timing}/obligation_seconds.csv",
+
+
+rule coins_problems:
+    input:
+        f"{CO_PACKAGE}/problems.yaml",
+        [CO.cfg["source"]] if CO.cfg["source"] else [],
+    output:
+        problems_json=f"{CO.data}/problems.json",
+        tests_table=co_report("tests"),
+    params:
+        func="icml26.coins.rules:problems",
+        numbers=CO.cfg["problems"],
+        source=CO.cfg["source"],
+        random_tests=CO.cfg["obligations"]["random_tests"],
+        seed=CO.cfg["seed"],
+    script:
+        CALL
+
+
+rule coins_check:
+    input:
+        f"{CO_PACKAGE}/CoinsPrelude.v",
+        f"{CO_PACKAGE}/gold/{{problem}}.v",
+        co_user_specs,
+        problems_json=rules.coins_problems.output.problems_json,
+    output:
+        candidates_json=f"{CO.data}/candidates/{{problem}}.json",
+        outcomes=f"{CO.data}/outcomes/{{problem}}.csv",
+        files=f"{CO.data}/files/{{problem}}.csv",
+        timing=f"{CO.timing}/obligations/{{problem}}.csv",
+    wildcard_constraints:
+        problem="|".join(CO_PROBLEMS),
+    params:
+        func="icml26.coins.rules:check",
+        problem=lambda w: w.problem,
+        source=CO.cfg["source"],
+        mutation=CO.cfg["mutation"],
+        rewrites=CO.cfg["rewrites"],
+        user_dir=CO.cfg["candidates_dir"],
+        obligations=CO.cfg["obligations"],
+        limits=CO.cfg["limits"],
+        seed=CO.cfg["seed"],
+    threads: paper_threads(CO)
+    resources:
+        **CO.cfg["resources"],
+    script:
+        CALL
+
+
+rule coins_hostile:
+    input:
+        f"{CO_PACKAGE}/CoinsPrelude.v",
+    output:
+        table=co_report("hostile"),
+    params:
+        func="icml26.coins.rules:hostile",
+        limits=CO.cfg["hostile_limits"],
+    resources:
+        **CO.cfg["resources"],
+    script:
+        CALL
+
+
+rule coins_summarise:
+    input:
+        candidates=expand(f"{CO.data}/candidates/{{problem}}.json", problem=CO_PROBLEMS),
+        outcomes=expand(f"{CO.data}/outcomes/{{problem}}.csv", problem=CO_PROBLEMS),
+        files=expand(f"{CO.data}/files/{{problem}}.csv", problem=CO_PROBLEMS),
+    output:
+        specs_table=co_report("specs"),
+        kill_table=co_report("kill_rate"),
+        level_table=co_report("by_level"),
+        summary_table=co_report("summary"),
+    params:
+        func="icml26.coins.rules:summarise",
+    script:
+        CALL
+
+
+rule coins_timing:
+    input:
+        timings=expand(f"{CO.timing}/obligations/{{problem}}.csv", problem=CO_PROBLEMS),
+    output:
+        obligation_table=f"{CO.timing}/obligation_seconds.csv",
+        file_table=f"{CO.timing}/files.csv",
+        machine=f"{CO.timing}/machine.json",
+    params:
+        func="icml26.coins.rules:timing",
+    script:
+        CALL
+
+
+rule coins_figure_kill_rate:
+    input:
+        kill_table=rules.coins_summarise.output.kill_table,
+    output:
+        png=report(f"{CO.results}/figures/kill_rate.png", caption="../report/coins/kill_rate_figure.rst",
+                   category="coins", subcategory="figures"),
+        pdf=f"{CO.results}/figures/kill_rate.pdf",
+    params:
+        func="icml26.coins.rules:figure_kill_rate",
+    script:
+        CALL
+
+
+rule coins_figure_levels:
+    input:
+        level_table=rules.coins_summarise.output.level_table,
+    output:
+        png=report(f"{CO.results}/figures/levels.png", caption="../report/coins/levels.rst",
+                   category="coins", subcategory="figures"),
+        pdf=f"{CO.results}/figures/levels.pdf",
+    params:
+        func="icml26.coins.rules:figure_levels",
+    script:
+        CALL
+
+
+rule coins_verdict:
+    input:
+        specs_table=rules.coins_summarise.output.specs_table,
+        kill_table=rules.coins_summarise.output.kill_table,
+        hostile_table=rules.coins_hostile.output.table,
+    output:
+        claims=report(f"{CO.results}/claims.json", caption="../report/coins/claims.rst",
+                      category="coins", subcategory="verdict"),
+        metrics=f"{CO.results}/metrics.json",
+    params:
+        func="icml26.coins.rules:verdict",
+    script:
+        CALL
