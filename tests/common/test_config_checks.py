@@ -102,6 +102,7 @@ def test_a_float_where_an_integer_belongs_is_rejected_before_any_job(slug):
 CROSS_KEY = {  # one broken cross-key constraint per paper that has them, and the message it must give
     "annealed_langevin": (lambda c: c["particles"].update(weights=[0.5, 0.6, 0.1]), "particles.weights must sum to 1"),
     "cerebellar_control": (lambda c: c.update(faults=["no_such_fault"]), "faults names ['no_such_fault']"),
+    "coins": (lambda c: c.update(problems=[0]), "problems: HumanEval/0 has no gold spec"),
     "completep_rl": (lambda c: c.update(base_width=12345), "sweep.widths must contain"),
     "complex_mcp": (lambda c: c.update(agents=["oracle", "random"]), "agents must include skip_verification, no_retry"),
     "manifold_microscope": (lambda c: c["vae"].update(checkpoints=[c["vae"]["iterations"] + 1]),

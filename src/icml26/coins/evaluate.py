@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from . import differential
-from .harness import FileResult, Limits, Workspace
+from .harness import Limits, Workspace
 from .obligations import equivalence, for_tests, signature
 from .problems import Problem, TestCase
 
@@ -47,8 +47,10 @@ def verdict(outcomes: list[str]) -> str:
 
 
 def check(problem: Problem, tests: list[TestCase], random_tests: list[TestCase], candidates: list[Candidate],
-          gold: str, limits: Limits, rejects: int, random_rejects: int, log=print) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """``(obligations, files)``: one row per obligation (outcome, seconds) and one per candidate.
+          gold: str, limits: Limits, rejects: int, random_rejects: int,
+          log=print) -> tuple[pd.DataFrame, pd.DataFrame, float]:
+    """``(obligations, files, coqc seconds)``: one row per obligation (outcome, seconds), one per
+    candidate (status), and the wall clock spent in coqc.
 
     Pass 1 checks every candidate on the HumanEval tests and the equivalence with the gold spec.
     Pass 2 runs the random tests only for candidates that pass 1 did not refute: a refuted HumanEval
@@ -88,7 +90,8 @@ def check(problem: Problem, tests: list[TestCase], random_tests: list[TestCase],
                     log(f"{problem.task_id} pass {passing} {candidate.name}: {result.status}"
                         f"{' - ' + result.message if result.message else ''}", flush=True)
             log(f"{problem.task_id} pass {passing}: {len(chosen)} candidates checked", flush=True)
-    return pd.DataFrame(obligation_rows), pd.DataFrame(file_rows)
+        coqc_seconds = workspace.coqc_seconds
+    return pd.DataFrame(obligation_rows), pd.DataFrame(file_rows), coqc_seconds
 
 
 def spec_table(candidates: pd.DataFrame, obligations: pd.DataFrame, files: pd.DataFrame) -> pd.DataFrame:
@@ -116,8 +119,8 @@ def spec_table(candidates: pd.DataFrame, obligations: pd.DataFrame, files: pd.Da
         rows.append({
             "problem": c.problem, "candidate": c.name, "origin": c.origin, "operator": c.operator, "level": c.level,
             "status": file_status, "message": message,
-            "accept_proved": int((accepts == "proved").sum()), "accepts": int(len(accepts)),
-            "reject_proved": int((rejects == "proved").sum()), "rejects": int(len(rejects)),
+            "accept_proved": int((accepts == "proved").sum()), "accepts": len(accepts),
+            "reject_proved": int((rejects == "proved").sum()), "rejects": len(rejects),
             "refuted": int((tests["outcome"] == "refuted").sum()), "unknown": int((tests["outcome"] == "unknown").sum()),
             "soundness": float((accepts == "proved").mean()) if len(accepts) else float("nan"),
             "completeness": float((rejects == "proved").mean()) if len(rejects) else float("nan"),

@@ -106,8 +106,8 @@ def obligation_file(candidates: list[tuple[Screened, list[Obligation]]], signatu
             refute = "" if ob.kind == "equiv" else f' | apply coins_refuted; {search}; idtac "@@refuted"'
             lines += [
                 f"Lemma {ob.id} : {ob.goal}.",
-                f'Proof. idtac "@@{ob.id}"; first [ apply coins_proved; {search}; idtac "@@proved"{refute}'
-                f' | idtac "@@unknown"; apply coins_unknown ]. Qed.',
+                (f'Proof. idtac "@@{ob.id}"; first [ apply coins_proved; {search}; idtac "@@proved"{refute}'
+                 f' | idtac "@@unknown"; apply coins_unknown ]. Qed.'),
             ]
             names.append(f"C{index}.{ob.id}")
         lines += [f"End C{index}.", ""]
@@ -135,10 +135,11 @@ class Workspace:
         self.prelude.mkdir()
         (self.prelude / PRELUDE).write_text(resources.files(__package__).joinpath(PRELUDE).read_text(encoding="utf-8"))
         done = subprocess.run([coqc(), "-q", "-Q", ".", "Coins", PRELUDE], cwd=self.prelude,
-                              capture_output=True, text=True, timeout=120)
+                              capture_output=True, text=True, timeout=120, check=False)
         if done.returncode != 0:
             raise RuntimeError(f"{PRELUDE} does not compile: {done.stderr.strip()}")
         self._count = 0
+        self.coqc_seconds = 0.0  # wall clock spent in coqc on candidate files (timing outputs only)
 
     def close(self) -> None:
         self._dir.cleanup()
@@ -220,12 +221,13 @@ class Workspace:
         start = time.perf_counter()
         try:
             done = subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=budget,
-                                  preexec_fn=_limit(limits.memory_mb, budget))
+                                  check=False, preexec_fn=_limit(limits.memory_mb, budget))
             stdout, stderr, code = done.stdout, done.stderr, done.returncode
         except subprocess.TimeoutExpired as expired:
             stdout = expired.stdout.decode() if isinstance(expired.stdout, bytes) else (expired.stdout or "")
             stderr, code = "", None
         wall = time.perf_counter() - start
+        self.coqc_seconds += wall
         shutil.rmtree(folder, ignore_errors=True)
         return stdout, stderr, code, wall
 

@@ -16,10 +16,11 @@ import functools
 import gzip
 import json
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import yaml
 

@@ -18,10 +18,10 @@ def _rates(group: pd.DataFrame) -> dict:
     accidental = well_formed[(well_formed["random_label"] == "equivalent_on_random") & (well_formed["verdict"] != "incorrect")]
     judged = well_formed.drop(accidental.index)
     return {
-        "mutants": int(len(group)),
+        "mutants": len(group),
         "ill_formed": int((~group["verdict"].isin(WELL_FORMED)).sum()),
-        "accidental_equivalents": int(len(accidental)),
-        "judged": int(len(judged)),
+        "accidental_equivalents": len(accidental),
+        "judged": len(judged),
         "killed": int((judged["verdict"] == "incorrect").sum()),
         "survived_correct": int((judged["verdict"] == "correct").sum()),
         "unknown": int((judged["verdict"] == "unknown").sum()),
@@ -46,7 +46,7 @@ def by_level(specs: pd.DataFrame) -> pd.DataFrame:
     known = specs[specs["origin"].isin(["gold", "equivalent", "mutant"]) & specs["verdict"].isin(WELL_FORMED)]
     for level, group in known.groupby("level", sort=True):
         rows.append({
-            "level": int(level), "specs": int(len(group)), "mean_score": float(group["score"].mean()),
+            "level": int(level), "specs": len(group), "mean_score": float(group["score"].mean()),
             "correct": float((group["verdict"] == "correct").mean()),
             "incorrect": float((group["verdict"] == "incorrect").mean()),
             "unknown": float((group["verdict"] == "unknown").mean()),
@@ -60,7 +60,7 @@ def by_origin(specs: pd.DataFrame) -> pd.DataFrame:
     """Counts of each verdict (test-based and equivalence-based) by origin, with mean soundness and completeness."""
     rows = []
     for origin, group in specs.groupby("origin", sort=True):
-        row = {"origin": origin, "specs": int(len(group)),
+        row = {"origin": origin, "specs": len(group),
                "mean_soundness": float(group["soundness"].mean()), "mean_completeness": float(group["completeness"].mean())}
         for verdict in ("correct", "incorrect", "unknown"):
             row[verdict] = int((group["verdict"] == verdict).sum())

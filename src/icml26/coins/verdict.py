@@ -35,7 +35,7 @@ def discriminates(specs: pd.DataFrame) -> tuple[Claim, dict]:
     rewrite_pass = float((rewrites["verdict"] == "correct").mean()) if len(rewrites) else float("nan")
     holds = bool(gold_pass == 1.0 and kill > MOST and rewrite_pass == 1.0)
     measured = {"gold_pass_rate": gold_pass, "mutant_kill_rate": kill, "equivalent_pass_rate": rewrite_pass,
-                "gold_specs": int(len(gold)), "judged_mutants": int(len(judged)), "equivalent_rewrites": int(len(rewrites))}
+                "gold_specs": len(gold), "judged_mutants": len(judged), "equivalent_rewrites": len(rewrites)}
     failing = sorted(rewrites.loc[rewrites["verdict"] != "correct", "candidate"].astype(str) + "@" +
                      rewrites.loc[rewrites["verdict"] != "correct", "problem"].astype(str))
     claim = Claim(
@@ -60,7 +60,7 @@ def sound(specs: pd.DataFrame, hostile: pd.DataFrame) -> tuple[Claim, dict]:
     handled = int(hostile["handled"].astype(bool).sum())
     holds = bool(false_alarms == 0 and untrusted == 0 and handled == len(hostile))
     measured = {"refuted_obligations_of_correct_specs": false_alarms, "untrusted_files": untrusted,
-                "hostile_handled": handled, "hostile_specs": int(len(hostile))}
+                "hostile_handled": handled, "hostile_specs": len(hostile)}
     claim = Claim(
         id="verdicts_are_sound",
         statement=("The evaluation's verdicts are sound: no obligation of a gold spec or an equivalent rewrite is "
@@ -101,7 +101,7 @@ def verification_obscures(specs: pd.DataFrame) -> tuple[Claim, dict]:
     holds = bool(test_auc > equivalence_auc)
     measured = {"auroc_tests": test_auc, "auroc_equivalence": equivalence_auc,
                 "undecided_tests": undecided_tests, "undecided_equivalence": undecided_equivalence,
-                "correct_specs": int(len(correct)), "witnessed_wrong_mutants": int(len(different))}
+                "correct_specs": len(correct), "witnessed_wrong_mutants": len(different)}
     claim = Claim(
         id="verification_complexity_obscures_quality",
         statement=("Verification complexity obscures spec quality: proving equivalence with the gold spec (the "
