@@ -57,6 +57,26 @@ Ltac coins_inst_nat H :=
                     lazymatch type of Hk with ?A -> _ => clear Hk | _ => idtac end); go k'
     end in go 41%nat; clear H.
 
+(* refute a disjunction case by case with cheap closers only (false closed equalities and
+   comparisons), so a hypothesis like `In 101 [3; 2; 100]` closes the goal before other disjunctions
+   multiply the cases *)
+Ltac coins_kill H :=
+  cbn in H;
+  first [ contradiction
+        | discriminate H
+        | lazymatch type of H with
+          | ?a < ?b => coins_decide H (Z.ltb a b) Z.ltb_lt
+          | ?a <= ?b => coins_decide H (Z.leb a b) Z.leb_le
+          | (?a < ?b)%nat => coins_decide H (Nat.ltb a b) Nat.ltb_lt
+          | (?a <= ?b)%nat => coins_decide H (Nat.leb a b) Nat.leb_le
+          end ].
+
+Ltac coins_refute_cases H :=
+  lazymatch type of H with
+  | _ \/ _ => destruct H as [H | H]; [ coins_kill H | coins_refute_cases H ]
+  | _ => coins_kill H
+  end.
+
 (* drop every hypothesis that is a proposition (variables stay): a premise is proved on its own,
    so proving it cannot recurse into the implication it came from *)
 Ltac coins_forget := repeat match goal with H : ?T |- _ => lazymatch type of T with Prop => clear H end end.
@@ -89,6 +109,7 @@ Ltac coins_hyps := repeat (cbn in *; match goal with
    | H : _ -> ?a = ?a |- _ => clear H
    | H : _ -> True |- _ => clear H
    | H : forall i : nat, _ -> _ |- _ => coins_inst_nat H
+   | H : _ \/ _ |- _ => solve [ coins_refute_cases H ]
    | H : _ \/ _ |- _ => destruct H
    | H : (?e < ?n)%nat |- _ =>
        let n' := eval vm_compute in n in

@@ -73,6 +73,8 @@ def check(problem: Problem, tests: list[TestCase], random_tests: list[TestCase],
             if not chosen:
                 continue
             flat = [ob for obligations in groups.values() for ob in obligations]
+            log(f"{problem.task_id} pass {passing}: {len(chosen)} candidates x {len(flat)} obligations in one coqc "
+                "file", flush=True)
             results = workspace.run_batch([c.text for c in chosen], signature(problem), flat, limits, gold)
             for candidate, result in zip(chosen, results):
                 for group, obligations in groups.items():
@@ -89,7 +91,8 @@ def check(problem: Problem, tests: list[TestCase], random_tests: list[TestCase],
                 if result.status != "ok" or passing == 2:
                     log(f"{problem.task_id} pass {passing} {candidate.name}: {result.status}"
                         f"{' - ' + result.message if result.message else ''}", flush=True)
-            log(f"{problem.task_id} pass {passing}: {len(chosen)} candidates checked", flush=True)
+            log(f"{problem.task_id} pass {passing}: done, {sum(r.status == 'ok' for r in results)} of {len(chosen)} ran "
+                "to the end", flush=True)
         coqc_seconds = workspace.coqc_seconds
     return pd.DataFrame(obligation_rows), pd.DataFrame(file_rows), coqc_seconds
 

@@ -8,19 +8,31 @@ import pandas as pd
 
 
 def kill_rates(table: pd.DataFrame) -> plt.Figure:
-    """Kill rate per mutation operator: test-based obligations beside the equivalence proof, with the
-    accidental equivalents that random testing found printed over each pair."""
+    """Per mutation operator, what each method concludes about the judged mutants: killed (a refuted
+    obligation), left unknown, or judged correct; test-based obligations (left bar of each pair) beside
+    the equivalence proof with the gold spec (right bar). Above each pair: judged mutants and the
+    accidental equivalents left out."""
     rows = table.reset_index(drop=True)
     x = np.arange(len(rows))
-    fig, ax = plt.subplots(figsize=(max(6.0, 0.7 * len(rows) + 2), 3.6))
-    ax.bar(x - 0.2, rows["kill_rate"], 0.4, color="C0", label="test-based obligations (Coins)")
-    ax.bar(x + 0.2, rows["equivalence_kill_rate"], 0.4, color="C3", label="equivalence proof with the gold spec")
+    tests = {"killed": rows["kill_rate"], "unknown": rows["unknown"] / rows["judged"],
+             "judged correct": rows["survived_correct"] / rows["judged"]}
+    equivalence = {"killed": rows["equivalence_kill_rate"], "unknown": rows["equivalence_unknown_rate"],
+                   "judged correct": 1 - rows["equivalence_kill_rate"] - rows["equivalence_unknown_rate"]}
+    colours = {"killed": "C0", "unknown": "0.75", "judged correct": "C3"}
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.75 * len(rows) + 2.5), 3.8))
+    for offset, shares, hatch in ((-0.2, tests, ""), (0.2, equivalence, "//")):
+        bottom = np.zeros(len(rows))
+        for part, share in shares.items():
+            values = share.fillna(0).to_numpy()
+            ax.bar(x + offset, values, 0.38, bottom=bottom, color=colours[part], hatch=hatch, edgecolor="white",
+                   label=f"{part} ({'tests' if offset < 0 else 'equivalence proof'})")
+            bottom += values
     for i, r in rows.iterrows():
         ax.text(i, 1.03, f"n={r.judged}\n+{r.accidental_equivalents} eq.", ha="center", va="bottom", fontsize=6.5)
-    ax.axhline(0.5, color="0.5", lw=0.8, ls=":", label="half the mutants (the claim's 'most')")
+    ax.axhline(0.5, color="k", lw=0.8, ls=":", label="half (the claim's 'most')")
     ax.set_xticks(x, rows["operator"], rotation=35, ha="right")
     ax.set_ylim(0, 1.25)
-    ax.set_ylabel("share of mutants killed")
+    ax.set_ylabel("share of judged mutants")
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
     return fig

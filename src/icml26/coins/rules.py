@@ -20,9 +20,12 @@ def _limits(limits: dict):
 def problems(problems_json: str, tests_table: str, *, numbers: list[int], source: str | None,
              random_tests: int, seed: int) -> None:
     """Load the problems, parse and validate their tests, draw the random tests of differential testing."""
+    from ..common.sources import checked
     from . import differential
     from . import problems as catalogue
 
+    if source is not None:
+        checked(source)
     records, rows = [], []
     for problem in catalogue.load(numbers, source):
         tests = catalogue.validated_tests(problem)

@@ -64,14 +64,15 @@ def sound(specs: pd.DataFrame, hostile: pd.DataFrame) -> tuple[Claim, dict]:
     claim = Claim(
         id="verdicts_are_sound",
         statement=("The evaluation's verdicts are sound: no obligation of a gold spec or an equivalent rewrite is "
-                   "refuted, every proof is closed under the global context (Print Assumptions), and every hostile "
-                   "spec is rejected or contained."),
+                   "refuted, every proof is closed under the global context (Print Assumptions), no spec proved "
+                   "equivalent to the gold one is refuted on a test, and every hostile spec is rejected or contained."),
         paper_value=None, measured=measured, comparator="all", holds=holds,
         note=("A proved obligation is a kernel-checked theorem about one trusted test; a mutant whose HumanEval "
               "obligations are all proved yet random testing shows it differs is a gap of the tests, counted in "
               "tables/kill_rate.csv (survived_correct), not an unsound proof."),
         headline=(f"{false_alarms} refuted obligations on {len(correct_by_construction)} correct specs; "
-                  f"{untrusted} files with an assumption; {handled} of {len(hostile)} hostile specs rejected or contained"),
+                  f"{untrusted} files with an assumption; {contradictions} specs both proved equivalent and refuted; "
+                  f"{handled} of {len(hostile)} hostile specs rejected or contained"),
         evidence=["tables/specs.csv", "tables/hostile.csv"],
     )
     return claim, measured
