@@ -45,6 +45,9 @@ def test_soundness_fails_on_a_false_alarm_an_assumption_or_an_unhandled_hostile_
     untrusted.loc[3, "status"] = "untrusted"
     assert not verdict.sound(untrusted, HOSTILE)[0].holds
     assert not verdict.sound(_table(["incorrect"]), HOSTILE.assign(handled=[True, False]))[0].holds
+    contradiction = _table(["incorrect"])
+    contradiction.loc[3, "equivalence_verdict"] = "correct"  # proved equivalent to the gold spec, yet refuted
+    assert not verdict.sound(contradiction, HOSTILE)[0].holds
 
 
 def test_obscuring_compares_the_two_methods_separation():

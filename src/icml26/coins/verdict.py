@@ -58,8 +58,10 @@ def sound(specs: pd.DataFrame, hostile: pd.DataFrame) -> tuple[Claim, dict]:
     false_alarms = int(correct_by_construction["refuted"].sum())
     untrusted = int((specs["status"] == "untrusted").sum())
     handled = int(hostile["handled"].astype(bool).sum())
-    holds = bool(false_alarms == 0 and untrusted == 0 and handled == len(hostile))
+    contradictions = int(((specs["equivalence_verdict"] == "correct") & (specs["verdict"] == "incorrect")).sum())
+    holds = bool(false_alarms == 0 and untrusted == 0 and contradictions == 0 and handled == len(hostile))
     measured = {"refuted_obligations_of_correct_specs": false_alarms, "untrusted_files": untrusted,
+                "proved_equivalent_yet_refuted": contradictions,
                 "hostile_handled": handled, "hostile_specs": len(hostile)}
     claim = Claim(
         id="verdicts_are_sound",
