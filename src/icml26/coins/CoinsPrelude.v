@@ -148,3 +148,12 @@ Ltac coins_portfolio :=
         | solve [ intros; apply iff_refl ]
         | solve [ intros; tauto ]
         | solve [ coins_solve ] ].
+
+(* the comparison method's goals are universal equivalences between two specs: structural tactics
+   first (computation on open terms can spend the whole timeout), then the portfolio *)
+Ltac coins_equivalence :=
+  first [ solve [ intros; apply iff_refl ]
+        | solve [ intros; tauto ]
+        | solve [ intros; split; intros; intuition lia ]
+        | coins_portfolio ].
+

@@ -102,7 +102,8 @@ def obligation_file(candidates: list[tuple[Screened, list[Obligation]]], signatu
                   f"Check (Candidate.spec : {signature}).", 'Goal True. idtac "@@signature-ok". exact I. Qed.']
         for ob in obligations:
             timeout = limits.equivalence_timeout_s if ob.kind == "equiv" else limits.tactic_timeout_s
-            search = f"solve [ {unfold}timeout {timeout} coins_portfolio ]"
+            tactic = "coins_equivalence" if ob.kind == "equiv" else "coins_portfolio"
+            search = f"solve [ {unfold}timeout {timeout} {tactic} ]"
             refute = "" if ob.kind == "equiv" else f' | apply coins_refuted; {search}; idtac "@@refuted"'
             lines += [
                 f"Lemma {ob.id} : {ob.goal}.",
