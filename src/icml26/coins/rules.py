@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
 import pandas as pd
 
 from ..common.io import read_csv, read_csvs, read_json, write_csv, write_json
@@ -174,5 +173,3 @@ def verdict(specs_table: str, kill_table: str, hostile_table: str, claims: str, 
     write_claims(claims, [claim for claim, _ in judged])
     write_json(metrics, numbers)
 
-
-_ = np  # numpy is imported at the top by convention (docs/ADDING_A_PAPER.md)
