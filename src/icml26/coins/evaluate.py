@@ -1,9 +1,9 @@
 """One problem's candidates through the harness, and the verdict on each spec.
 
-Every candidate of a problem (gold, mutants, equivalent rewrites, a user's files) is checked in one
-``coqc`` call with three groups of obligations: the HumanEval tests (``coins_ob``, the only ones the
-verdict reads), the random tests of differential testing (``coins_rnd``) and the equivalence with
-the gold spec (``coins_eq``, the comparison method).
+The candidates of a problem (gold, mutants, equivalent rewrites, a user's files) are checked in one
+``coqc`` batch on the HumanEval tests (``coins_ob``, the only obligations the verdict reads) and the
+equivalence with the gold spec (``coins_eq``, the comparison method); the ones no HumanEval test
+refutes then go through a second batch on the random tests of differential testing (``coins_rnd``).
 
 Per spec (our definitions, after the paper's framing): *soundness* is the share of accept and
 precondition obligations proved, *completeness* the share of reject obligations proved; the verdict
@@ -23,8 +23,6 @@ from . import differential
 from .harness import Limits, Workspace
 from .obligations import equivalence, for_tests, signature
 from .problems import Problem, TestCase
-
-VERDICTS = ("correct", "incorrect", "unknown", "ill-formed", "rejected", "timeout", "untrusted", "error")
 
 
 @dataclass(frozen=True)
