@@ -1,9 +1,9 @@
 """Hostile candidate specs: the tricks an untrusted spec could try, each of which must be rejected
 before Coq runs or contained while it runs.
 
-Each entry is ``(name, trick, text, expected)`` with ``expected`` the status the harness must give:
-``rejected`` (screening refuses it, with the reason) or ``contained`` (it runs, and the time or
-memory limit stops it: status ``timeout``). All are written for the signature
+Each entry is ``(name, trick, text, expected)`` with ``expected`` what the harness must do:
+``rejected`` (screening refuses it, with the reason) or ``contained`` (it runs, and the limits stop
+it: every search times out, or coqc is stopped by the time or memory limit). All are written for the signature
 ``list Z -> Z -> Prop`` (HumanEval/35, max_element).
 """
 
@@ -42,6 +42,9 @@ HOSTILE: tuple[tuple[str, str, str, str], ...] = (
      '(* "*)" *) Axiom anything : False.\n' + _SPEC, "rejected"),
     ("hidden_after_string", "an Axiom after a string that holds a comment start",
      'Definition opener : string := "(*".\nAxiom anything : False.\n' + _SPEC, "rejected"),
+    ("slow_loop", "a spec whose evaluation takes 2^60 steps in little memory",
+     "Fixpoint slow (n : nat) : nat := match n with O => O | S m => slow m + slow m end.\n"
+     "Definition spec (l : list Z) (result : Z) : Prop := slow 60 = O /\\ In result l.\n", "contained"),
     ("memory_bomb", "a spec whose evaluation builds a huge unary number",
      "Definition spec (l : list Z) (result : Z) : Prop :=\n  Nat.pow 10 9 = Nat.pow 10 9 /\\ In result l.\n",
      "contained"),
