@@ -15,6 +15,7 @@ import copy
 import random
 from typing import Any
 
+from .harness import combined
 from .problems import Problem, TestCase
 
 LABELS = ("witnessed", "equivalent_on_random", "undetermined")
@@ -61,8 +62,4 @@ def random_tests(problem: Problem, known: list[TestCase], count: int, seed: int)
 
 def label(outcomes: list[str]) -> str:
     """The differential label of a candidate from its outcomes on the random tests."""
-    if "refuted" in outcomes:
-        return "witnessed"
-    if outcomes and all(o == "proved" for o in outcomes):
-        return "equivalent_on_random"
-    return "undetermined"
+    return {"refuted": "witnessed", "proved": "equivalent_on_random", "unknown": "undetermined"}[combined(outcomes)]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from . import differential
-from .harness import Limits, Workspace
+from .harness import Limits, Workspace, combined
 from .obligations import equivalence, for_tests, signature
 from .problems import Problem, TestCase
 
@@ -37,11 +37,7 @@ class Candidate:
 
 def verdict(outcomes: list[str]) -> str:
     """The test-based verdict from the HumanEval obligations' outcomes."""
-    if "refuted" in outcomes:
-        return "incorrect"
-    if outcomes and all(o == "proved" for o in outcomes):
-        return "correct"
-    return "unknown"
+    return {"refuted": "incorrect", "proved": "correct", "unknown": "unknown"}[combined(outcomes)]
 
 
 def check(problem: Problem, tests: list[TestCase], random_tests: list[TestCase], candidates: list[Candidate],

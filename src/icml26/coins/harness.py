@@ -36,6 +36,15 @@ Open Scope Z_scope.
 OUTCOMES = ("proved", "refuted", "unknown")
 
 
+def combined(outcomes: list[str]) -> str:
+    """One outcome for a group of obligations: refuted if any is, proved if all are, else unknown."""
+    if "refuted" in outcomes:
+        return "refuted"
+    if outcomes and all(o == "proved" for o in outcomes):
+        return "proved"
+    return "unknown"
+
+
 class CoqUnavailable(RuntimeError):
     """``coqc`` is not installed (``make setup`` installs Coq 8.16 from Debian)."""
 

@@ -43,8 +43,8 @@ HOSTILE: tuple[tuple[str, str, str, str], ...] = (
     ("hidden_after_string", "an Axiom after a string that holds a comment start",
      'Definition opener : string := "(*".\nAxiom anything : False.\n' + _SPEC, "rejected"),
     ("slow_loop", "a spec whose evaluation takes 2^60 steps in little memory",
-     "Fixpoint slow (n : nat) : nat := match n with O => O | S m => slow m + slow m end.\n"
-     "Definition spec (l : list Z) (result : Z) : Prop := slow 60 = O /\\ In result l.\n", "contained"),
+     ("Fixpoint slow (n : nat) : nat := match n with O => O | S m => slow m + slow m end.\n"
+      "Definition spec (l : list Z) (result : Z) : Prop := slow 60 = O /\\ In result l.\n"), "contained"),
     ("memory_bomb", "a spec whose evaluation builds a huge unary number",
      "Definition spec (l : list Z) (result : Z) : Prop :=\n  Nat.pow 10 9 = Nat.pow 10 9 /\\ In result l.\n",
      "contained"),
