@@ -49,6 +49,7 @@ rule coins_check:
     input:
         f"{CO_PACKAGE}/CoinsPrelude.v",
         f"{CO_PACKAGE}/gold/{{problem}}.v",
+        [CO.cfg["source"]] if CO.cfg["source"] else [],  # the user's HumanEval file, read again for the signature
         co_user_specs,
         problems_json=rules.coins_problems.output.problems_json,
     output:
