@@ -93,11 +93,11 @@ def test_rule_functions_end_to_end(tmp_path):
     runs, timings = [], []
     for param in ("sp", "completep", "ntk"):
         for width in (64, 128):
-            for lr in ("0.001", "0.01"):
-                runs.append(str(tmp_path / f"runs/CartPole-v1/{param}/w{width}_lr{lr}.npz"))
-                timings.append(str(tmp_path / f"t/{param}{width}{lr}.csv"))
-                rules.train_runs(runs[-1], timings[-1], task="CartPole-v1", parameterisation=param, width=width,
-                                 lr=float(lr), seeds=[0], ppo_settings=settings, device="cpu")
+            group = [str(tmp_path / f"runs/CartPole-v1/{param}/w{width}_lr{lr}.npz") for lr in ("0.001", "0.01")]
+            timings.append(str(tmp_path / f"t/{param}{width}.csv"))
+            rules.train_runs(group, timings[-1], task="CartPole-v1", parameterisation=param, width=width,
+                             lrs=[0.001, 0.01], seeds=[0], ppo_settings=settings, device="cpu")
+            runs += group
     out = {k: str(tmp_path / f"{k}.csv") for k in ("table", "optimum", "transfer", "efficiency", "consistency", "curves")}
     rules.summarise(runs, **out, lrs=[0.001, 0.01], base_width=64)
     rules.coordinate_check(str(tmp_path / "coord.csv"), str(tmp_path / "slopes.csv"),

@@ -1,7 +1,8 @@
 # completep_rl: SP / CompleteP / NTK parameterisations for scaling PPO agents
 # (spec: shared/papers/completep_rl.md).
-# coordinate check -> slopes; runs_{task}_{param}_{width}_{lr} (seeds inside) -> summary tables
-# -> figures, verdict. The sweep is one job per (task, parameterisation, width, learning rate).
+# coordinate check -> slopes; runs_{task}_{param}_{width} (learning rates and seeds inside, one file per
+# learning rate) -> summary tables -> figures, verdict. The sweep is one job per (task, parameterisation,
+# width): a job start costs ~5 CPU-s of imports (torch, gymnasium), about as much as a smoke run's training.
 # Each rule calls one function of icml26.completep_rl.rules (see docs/ARCHITECTURE.md).
 
 CP = register("completep_rl")
@@ -41,19 +42,18 @@ rule completep_rl_coordinate:
 
 rule completep_rl_runs:
     output:
-        runs=f"{CP.data}/runs/{{task}}/{{param}}/w{{width}}_lr{{lr}}.npz",
-        timing=f"{CP.timing}/run_seconds/{{task}}_{{param}}_w{{width}}_lr{{lr}}.csv",
+        runs=[f"{CP.data}/runs/{{task}}/{{param}}/w{{width}}_lr{lr}.npz" for lr in CP_LRS],
+        timing=f"{CP.timing}/run_seconds/{{task}}_{{param}}_w{{width}}.csv",
     wildcard_constraints:
         task="|".join(CP_SWEEP["tasks"]),
         param="|".join(CP_SWEEP["parameterisations"]),
         width="[0-9]+",
-        lr="[0-9.e+-]+",
     params:
         func="icml26.completep_rl.rules:train_runs",
         task=lambda w: w.task,
         parameterisation=lambda w: w.param,
         width=lambda w: int(w.width),
-        lr=lambda w: float(w.lr),
+        lrs=[float(lr) for lr in CP_LRS],
         seeds=CP_SWEEP["seeds"],
         ppo_settings={**CP.cfg["ppo"], "base_width": CP.cfg["base_width"], "base_depth": CP.cfg["ppo"]["depth"]},
         device=config["device"],
@@ -85,8 +85,8 @@ rule completep_rl_summary:
 
 rule completep_rl_timing:
     input:
-        timings=[f"{CP.timing}/run_seconds/{t}_{p}_w{w}_lr{lr}.csv" for t in CP_SWEEP["tasks"]
-                 for p in CP_SWEEP["parameterisations"] for w in CP_SWEEP["widths"] for lr in CP_LRS],
+        timings=[f"{CP.timing}/run_seconds/{t}_{p}_w{w}.csv" for t in CP_SWEEP["tasks"]
+                 for p in CP_SWEEP["parameterisations"] for w in CP_SWEEP["widths"]],
     output:
         summary=f"{CP.timing}/run_seconds.csv",
         machine=f"{CP.timing}/machine.json",

@@ -23,30 +23,35 @@ def coordinate_check(table: str, slopes: str, *, parameterisations: list[str], w
     write_csv(slopes, fitted)
 
 
-def train_runs(runs: str, timing: str, *, task: str, parameterisation: str, width: int, lr: float,
+def train_runs(runs: list[str], timing: str, *, task: str, parameterisation: str, width: int, lrs: list[float],
                seeds: list[int], ppo_settings: dict, device: str) -> None:
-    """PPO runs of one (task, parameterisation, width, learning rate), one per seed."""
+    """PPO runs of one (task, parameterisation, width): one file per learning rate (``runs[i]`` for ``lrs[i]``),
+    one run per seed in each. Every run seeds itself, so grouping the learning rates changes no number."""
     from ..common.determinism import seed_everything
     from ..common.device import resolve_device
     from . import ppo, sweeps
 
+    if len(runs) != len(lrs):
+        raise ValueError(f"train_runs: {len(runs)} output files for {len(lrs)} learning rates")
     seed_everything(seeds[0])
     where = resolve_device(device)
     cfg = ppo.PPOConfig(**ppo_settings)
     probes = ppo.probe_observations(task, cfg.probes)
-    arrays, rows = {}, []
-    for seed in seeds:
-        out = ppo.train(task, parameterisation, width, lr, seed, cfg, probes, device=where)
-        arrays.update({f"{seed}/curve": out["curve"], f"{seed}/episodes": out["episodes"],
-                       f"{seed}/probe_probs": out["probe_probs"], f"{seed}/gram": out["gram"]})
-        arrays["steps"] = out["steps"]
-        rows.append({"task": task, "parameterisation": parameterisation, "width": width, "lr": lr, "seed": seed,
-                     "seconds": out["seconds"], "seconds_per_step": out["seconds"] / out["steps"][-1]})
-        final = sweeps.run_row(out["curve"], out["episodes"])["final_return"]
-        print(f"{task} {parameterisation} width {width} lr {lr:g} seed {seed}: final return {final:.1f} "
-              f"({out['seconds']:.1f} s)", flush=True)
-        arrays[f"{seed}/flops"] = np.array(out["flops"])
-    write_npz(runs, **arrays)
+    rows = []
+    for path, lr in zip(runs, lrs):
+        arrays = {}
+        for seed in seeds:
+            out = ppo.train(task, parameterisation, width, lr, seed, cfg, probes, device=where)
+            arrays.update({f"{seed}/curve": out["curve"], f"{seed}/episodes": out["episodes"],
+                           f"{seed}/probe_probs": out["probe_probs"], f"{seed}/gram": out["gram"]})
+            arrays["steps"] = out["steps"]
+            rows.append({"task": task, "parameterisation": parameterisation, "width": width, "lr": lr, "seed": seed,
+                         "seconds": out["seconds"], "seconds_per_step": out["seconds"] / out["steps"][-1]})
+            final = sweeps.run_row(out["curve"], out["episodes"])["final_return"]
+            print(f"{task} {parameterisation} width {width} lr {lr:g} seed {seed}: final return {final:.1f} "
+                  f"({out['seconds']:.1f} s)", flush=True)
+            arrays[f"{seed}/flops"] = np.array(out["flops"])
+        write_npz(path, **arrays)
     write_csv(timing, pd.DataFrame(rows))
 
 
