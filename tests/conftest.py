@@ -47,6 +47,11 @@ def copy_with_own_data(where: Path) -> Path:
     return copy_repository(where / "icml26")
 
 
+def figure_files(folder: Path, *names: str) -> dict[str, str]:
+    """The outputs of a paper's figure job (``<name>_png``, ``<name>_pdf``) as files in ``folder``."""
+    return {f"{name}_{ext}": str(folder / f"{name}.{ext}") for name in names for ext in ("png", "pdf")}
+
+
 def tool_env() -> dict[str, str]:
     env = dict(os.environ)
     env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"

@@ -7,12 +7,14 @@ import pandas as pd
 import pytest
 
 from icml26.annealed_langevin import rules, verdict
+from tests.conftest import figure_files
 
 OPS = dict(alpha=1.0, smoothing={"identity": 0.0, "trace_class": 2.0},
            preconditioner={"identity": 0.0, "matched": 1.0, "fast": 2.0})
 PROBLEM = dict(alpha=1.0, weights=[0.3, 0.7], centres=[-8.0, 8.0], offset_scale=1.0, covariance_spread=[0.0, 0.2],
                seed=0)
 DIMS = [8, 16, 32, 64, 128]
+FIGURES = ("kl_vs_dimension", "horizons", "step_sizes", "mode_weights", "annealing_time")
 
 
 @pytest.fixture(scope="module")
@@ -40,10 +42,8 @@ def outputs(tmp_path_factory):
     rules.timing(timings, f["timing"], str(d / "machine.json"))
     rules.verdict(f["kl"], f["need"], f["errors"], f["modes"], f["sweep"], f["oracles"], f["claims"], f["metrics"],
                   reference_smoothing="trace_class", fast_preconditioner="fast")
-    for name, inputs in dict(kl_vs_dimension=[f["kl"]], horizons=[f["curves"], f["need"]], step_sizes=[f["steps"]],
-                             mode_weights=[f["errors"], f["traj"], f["modes"]], annealing_time=[f["sweep"]]).items():
-        extra = {"epsilon": 0.05} if name == "horizons" else {}
-        getattr(rules, f"figure_{name}")(*inputs, str(d / f"{name}.png"), str(d / f"{name}.pdf"), **extra)
+    rules.figures(f["kl"], f["curves"], f["need"], f["steps"], f["errors"], f["traj"], f["modes"], f["sweep"],
+                  epsilon=0.05, **figure_files(d, *FIGURES))
     return d, f
 
 
@@ -69,7 +69,7 @@ def test_verdict_and_figures_written(outputs):
     # the exact case is decided by the closed form: with d up to 128 both shapes are already clear
     assert claims["dimension_uniform_horizon_needs_trace_class_smoothing"]["holds"] is True
     assert claims["annealing_recovers_mode_weights"]["measured"]["plain_exponential_tv_error"]["8"] > 0.2
-    for name in ("kl_vs_dimension", "horizons", "step_sizes", "mode_weights", "annealing_time"):
+    for name in FIGURES:
         assert (d / f"{name}.png").stat().st_size > 10_000
 
 

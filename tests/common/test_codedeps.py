@@ -15,7 +15,7 @@ def deps(spec):
 
 
 def test_a_figure_function_depends_on_the_plotting_modules_and_a_compute_function_does_not():
-    figure = deps("icml26.ski_rental.rules:figure_pareto")
+    figure = deps("icml26.ski_rental.rules:figures")
     compute = deps("icml26.ski_rental.rules:policies")
     assert {"icml26/ski_rental/plots.py", "icml26/common/figures.py", "icml26/ski_rental/rules.py"} <= figure
     assert "icml26/ski_rental/policies.py" not in figure

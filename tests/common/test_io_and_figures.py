@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from icml26.common import io
-from icml26.common.figures import save_figure
+from icml26.common.figures import figure_set, save_figure
 
 
 def test_json_is_canonical_sorted_and_plain(tmp_path):
@@ -72,3 +72,27 @@ def test_figures_are_byte_identical_across_saves(tmp_path, suffix):
 def test_figure_suffix_is_checked(tmp_path):
     with pytest.raises(ValueError, match=".png or .pdf"):
         save_figure(_figure(), tmp_path / "x.jpg")
+
+
+def test_a_figure_job_names_a_declared_figure_it_did_not_draw_and_an_undeclared_one(tmp_path):
+    outputs = {f"{name}_{ext}": str(tmp_path / f"{name}.{ext}") for name in ("a", "b") for ext in ("png", "pdf")}
+    with figure_set(outputs) as paths:
+        save_figure(_figure(), *paths("a"))
+        save_figure(_figure(), *paths("b"))
+    assert (tmp_path / "b.pdf").is_file()
+    with pytest.raises(ValueError, match="declared but not drawn: b"), figure_set(outputs) as paths:
+        save_figure(_figure(), *paths("a"))
+    with pytest.raises(ValueError, match="'c' is not an output"), figure_set(outputs) as paths:
+        paths("c")
+
+
+def test_a_figure_drawn_alone_equals_the_same_figure_drawn_after_others(tmp_path):
+    """One job draws all of a paper's figures: what one figure leaves in matplotlib must not change the next."""
+    alone = tmp_path / "alone.png"
+    save_figure(_figure(), alone)
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.set_yscale("log")
+    ax.bar([1, 2], [3, 4], hatch="//")
+    save_figure(fig, tmp_path / "other.png")
+    save_figure(_figure(), tmp_path / "after.png")
+    assert (tmp_path / "after.png").read_bytes() == alone.read_bytes()

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from icml26.completep_rl import ppo, rules, sweeps, verdict
+from tests.conftest import figure_files
 
 SMALL = ppo.PPOConfig(total_steps=1024, n_envs=4, n_steps=64, depth=1, base_depth=1, probes=8)
 
@@ -106,12 +107,10 @@ def test_rule_functions_end_to_end(tmp_path):
     rules.timing(timings, str(tmp_path / "timing.csv"), str(tmp_path / "machine.json"))
     rules.verdict(str(tmp_path / "slopes.csv"), out["transfer"], out["optimum"], out["efficiency"], out["consistency"],
                   str(tmp_path / "claims.json"), str(tmp_path / "metrics.json"))
-    for name, fn, kw in (("coordinate_check", rules.figure_coordinate_check, {"table": str(tmp_path / "coord.csv")}),
-                         ("lr_transfer", rules.figure_lr_transfer, {"runs_table": out["table"]}),
-                         ("efficiency", rules.figure_efficiency, {"curves": out["curves"], "efficiency": out["efficiency"]}),
-                         ("consistency", rules.figure_consistency, {"consistency": out["consistency"]})):
-        fn(**kw, png=str(tmp_path / f"{name}.png"), pdf=str(tmp_path / f"{name}.pdf"))
-        assert (tmp_path / f"{name}.png").stat().st_size > 5000
+    names = ("coordinate_check", "lr_transfer", "efficiency", "consistency")
+    rules.figures(str(tmp_path / "coord.csv"), out["table"], out["curves"], out["efficiency"], out["consistency"],
+                  **figure_files(tmp_path, *names))
+    assert all((tmp_path / f"{name}.png").stat().st_size > 5000 for name in names)
     table = pd.read_csv(out["table"])
     assert len(table) == 12 and set(table["parameterisation"]) == {"sp", "completep", "ntk"}
     consistency = pd.read_csv(out["consistency"])

@@ -5,6 +5,7 @@ import json
 import pandas as pd
 
 from icml26.complex_mcp import rules, verdict
+from tests.conftest import figure_files
 
 
 def rows(agent, successes, **extra):
@@ -64,12 +65,7 @@ def test_rule_functions_end_to_end(tmp_path):
     assert [c["id"] for c in claims] == ["oracle_reaches_100_percent", "tool_retrieval_saturates",
                                          "over_confidence_costs_success", "defeatism_costs_success"]
     assert claims[0]["holds"] is True
-    for figure in ("agents", "saturation", "failures"):
-        png, pdf = tmp_path / f"{figure}.png", tmp_path / f"{figure}.pdf"
-        if figure == "agents":
-            rules.figure_agents(out["by_level"], out["status"], str(png), str(pdf))
-        elif figure == "saturation":
-            rules.figure_saturation(out["saturation_table"], out["by_level"], str(png), str(pdf))
-        else:
-            rules.figure_failures(out["failure_table"], str(png), str(pdf))
-        assert png.stat().st_size > 0 and pdf.stat().st_size > 0
+    figures = ("agents", "saturation", "failures")
+    rules.figures(out["by_level"], out["status"], out["saturation_table"], out["failure_table"],
+                  **figure_files(tmp_path, *figures))
+    assert all((tmp_path / f"{name}.{ext}").stat().st_size > 0 for name in figures for ext in ("png", "pdf"))

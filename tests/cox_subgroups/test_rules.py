@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from icml26.cox_subgroups import realdata, rules, verdict
+from tests.conftest import figure_files
 
 SETTINGS = dict(min_fraction=0.1, cox_alpha=1e-3, core_sizes=[0.1], thresholds=dict(low=0.0, high=0.45, points=4),
                 random_boxes=5, tree_depth=2, tree_thresholds=4, prim_peel=0.1)
@@ -39,8 +40,8 @@ def test_pipeline_functions_end_to_end(tmp_path):
     rules.tables(syn, real, f["s"], f["r"])
     rules.timing(timings, f["t"], str(tmp_path / "machine.json"))
     rules.verdict(f["s"], f["r"], f["cs"], f["c"], f["m"])
-    rules.figure_synthetic(f["s"], str(tmp_path / "a.png"), str(tmp_path / "a.pdf"))
-    rules.figure_pareto(f["r"], str(tmp_path / "b.png"), str(tmp_path / "b.pdf"))
+    rules.figures(f["s"], f["r"], f["cs"], **figure_files(tmp_path, "synthetic", "pareto", "case_study"))
+    assert (tmp_path / "case_study.pdf").stat().st_size > 0
     summary = pd.read_csv(f["s"])
     assert len(summary) == len(METHODS) + 4
     base = summary[summary["method"] == "base"].set_index("dataset")
@@ -51,7 +52,7 @@ def test_pipeline_functions_end_to_end(tmp_path):
     assert [c["id"] for c in claims] == ["dg_recovers_planted_subgroup",
                                          "dg_beats_likelihood_and_c_index_variants_on_counter",
                                          "dg_on_epe_rejection_pareto_front"]
-    assert (tmp_path / "b.png").stat().st_size > 10_000
+    assert (tmp_path / "pareto.png").stat().st_size > 10_000
     case = pd.read_csv(f["cs"])
     assert len(case) == len(METHODS) and case["rejection_mean"].between(0, 1).all()
     # boxes are reported in original units (T50 is around 1400 K, Ps30 around 47 psia)

@@ -5,6 +5,7 @@ import json
 import pandas as pd
 
 from icml26.manifold_microscope import rules, verdict
+from tests.conftest import figure_files
 
 
 def test_accuracy_pipeline(tmp_path):
@@ -23,7 +24,6 @@ def test_accuracy_pipeline(tmp_path):
                              resolution=24, supersample=2, blur=1.0)
     rules.class_measures(slices, str(tmp_path / "classes.csv"), str(tmp_path / "curv.csv"),
                          shapes=["square", "heart"], reach_samples=5, order=4, seed=0)
-    rules.figure_classes(str(tmp_path / "curv.csv"), str(tmp_path / "c.png"), str(tmp_path / "c.pdf"))
     per_class = pd.read_csv(tmp_path / "classes.csv")
     assert list(per_class["shape"]) == ["square", "heart"] and (per_class["volume"] > 0).all()
     runs = [str(tmp_path / "b_circle.csv"), str(tmp_path / "b_sphere2.csv")]
@@ -33,8 +33,6 @@ def test_accuracy_pipeline(tmp_path):
     rules.bound_runs_dsprites(runs[-1], d=1, shape="heart", n=[60, 120, 240], seeds=[0, 1], queries=10, k=8,
                               position_range=[0.4, 0.6], scale=0.3, resolution=12, supersample=2, blur=1.0)
     rules.bound_table(runs, str(tmp_path / "b_err.csv"), str(tmp_path / "b.csv"))
-    rules.figure_bounds(str(tmp_path / "b_err.csv"), str(tmp_path / "b.csv"), str(tmp_path / "b.png"),
-                        str(tmp_path / "b.pdf"))
     bound = pd.read_csv(tmp_path / "b.csv")
     assert list(bound["toy"]) == ["circle", "dsprites_heart_d1", "sphere2"] and (bound["slope"] < 0).all()
     rules.vae_train(slices, str(tmp_path / "w.npz"), str(tmp_path / "loss.csv"), str(tmp_path / "vt.csv"),
@@ -43,7 +41,6 @@ def test_accuracy_pipeline(tmp_path):
                     seed=0, device="cpu")
     rules.vae_geometry(slices, str(tmp_path / "w.npz"), str(tmp_path / "vae.csv"), shapes=["square", "heart"], pool=2,
                        hidden=[16, 8], latent=3, reach_samples=4, order=4, seed=0)
-    rules.figure_vae(str(tmp_path / "vae.csv"), str(tmp_path / "v.png"), str(tmp_path / "v.pdf"))
     layers = pd.read_csv(tmp_path / "vae.csv")
     assert len(layers) == 2 * 2 * 7 and set(layers["iteration"]) == {0, 20}
     # the input layer is the data itself: its volume does not depend on the checkpoint
@@ -51,7 +48,11 @@ def test_accuracy_pipeline(tmp_path):
     assert (inputs[0] == inputs[20]).all()
     rules.verdict(str(tmp_path / "all.csv"), str(tmp_path / "classes.csv"), str(tmp_path / "b.csv"),
                   str(tmp_path / "vae.csv"), str(tmp_path / "claims.json"), str(tmp_path / "m.json"))
-    rules.figure_accuracy(str(tmp_path / "all.csv"), str(tmp_path / "f.png"), str(tmp_path / "f.pdf"))
+    turntable = pd.read_csv(tmp_path / "curv.csv").rename(columns={"shape": "object"})  # the figure's input shape
+    turntable.to_csv(tmp_path / "turntable.csv", index=False)
+    figures = ("estimator_accuracy", "dsprites_classes", "bound_scaling", "vae_layers", "turntable_classes")
+    rules.figures(*(str(tmp_path / name) for name in ("all.csv", "curv.csv", "b_err.csv", "b.csv", "vae.csv",
+                                                     "turntable.csv")), **figure_files(tmp_path, *figures))
     table = pd.read_csv(tmp_path / "all.csv")
     torus_fd = table[(table["toy"] == "torus") & (table["estimator"] == "finite_difference")]
     assert set(torus_fd["quantity"]) == {"volume", "curvature", "total_curvature", "reach"}
@@ -60,7 +61,7 @@ def test_accuracy_pipeline(tmp_path):
     assert curv[32] < curv[16] / 8
     claims = json.load(open(tmp_path / "claims.json"))
     assert isinstance(claims[1]["holds"], bool) and isinstance(claims[2]["holds"], bool)
-    assert (tmp_path / "f.png").stat().st_size > 10_000
+    assert all((tmp_path / f"{name}.png").stat().st_size > 10_000 for name in figures)
 
 
 def test_verdict_fails_when_the_grid_estimate_is_too_coarse_or_the_baseline_close():

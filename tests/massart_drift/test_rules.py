@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 
 from icml26.massart_drift import rules, verdict
+from tests.conftest import figure_files
 
 STREAM = dict(seeds=[0], d=5, eta=0.2, gamma=0.1, Delta=1e-3, rounds=300, eval_every=50, window_scale=1.0,
               small_window=10, n_test=2000, perspectron=dict(lam=0.2, step=0.5, iterations=5, clip=0.05))
@@ -25,9 +26,8 @@ def outputs(tmp_path_factory):
     stream = {k: v for k, v in STREAM.items() if k != "eta"}
     rules.traces(f["traces"], eta=0.2, **stream)
     rules.oracles(f["oracles"], eta=0.2, reps=20_000, seed=0)
-    for name in ("min_excess", "W_star"):
-        rules.figure_scaling(f["best"], f["slopes"], str(d / f"{name}.png"), str(d / f"{name}.pdf"), quantity=name)
-    rules.figure_traces(f["traces"], str(d / "t.png"), str(d / "t.pdf"), eta=0.2, gamma=0.1, Delta=1e-3)
+    rules.figures(f["best"], f["slopes"], f["traces"], eta=0.2, gamma=0.1, Delta=1e-3,
+                  **figure_files(d, "excess_vs_drift", "window_vs_drift", "traces"))
     rules.verdict(f["slopes"], f["best"], f["traces"], f["oracles"], f["claims"], f["metrics"],
                   eta=0.2, gamma=0.1, Delta=1e-3)
     return d, f, sweeps

@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 
 from icml26.ski_rental import rules, verdict
+from tests.conftest import figure_files
 
 FAMILIES = ["gauss_0.5B", "gauss_2B", "geom_1/B", "bimodal"]
 R_GRID = [1.6, 2.0, 3.0]
@@ -22,10 +23,15 @@ def outputs(tmp_path_factory):
     rules.evaluate(f["pred"], f["pol"], f["ev"])
     rules.error_sweep(f["pred"], f["pol"], f["sw"], shift=[-0.5, 0.0, 0.5], mixture=[0.0, 0.3])
     rules.oracles(f["orc"], B_values=[4, 8], N_factor=10)
-    rules.figure_pareto(f["ev"], str(d / "p.png"), str(d / "p.pdf"), B=8)
-    rules.figure_error(f["sw"], str(d / "e.png"), str(d / "e.pdf"), B=8, lam=0.5, R=2.0)
+    rules.figures(f["ev"], f["sw"], B=8, lam=0.5, R=2.0, **figure_files(d, "pareto", "error_sweep"))
     rules.verdict(f["ev"], f["sw"], f["orc"], f["claims"], f["metrics"], R_grid=R_GRID)
     return d, f
+
+
+def test_the_figure_job_draws_both_figures(outputs):
+    d, _ = outputs
+    assert all((d / f"{name}.{ext}").stat().st_size > 5000
+               for name in ("pareto", "error_sweep") for ext in ("png", "pdf"))
 
 
 def test_predictions_table_holds_one_distribution_per_instance(outputs):

@@ -23,12 +23,14 @@ def al_report(name, caption, sub="tables"):
                   category="annealed_langevin", subcategory=sub)
 
 
+AL_FIGURES = ["kl_vs_dimension", "horizons", "step_sizes", "mode_weights", "annealing_time"]
+
+
 rule annealed_langevin:
     """Target: every annealed_langevin output at the configured scale."""
     input:
         paper_outputs(AL),
-        expand(f"{AL.results}/figures/{{name}}.png",
-               name=["kl_vs_dimension", "horizons", "step_sizes", "mode_weights", "annealing_time"]),
+        expand(f"{AL.results}/figures/{{name}}.png", name=AL_FIGURES),
         f"{AL.timing}/step_seconds.csv",
 
 
@@ -147,33 +149,23 @@ rule annealed_langevin_timing:
         CALL
 
 
-AL_FIGURES = {
-    "kl_vs_dimension": dict(table=rules.annealed_langevin_factorised.output.table),
-    "horizons": dict(curves=rules.annealed_langevin_horizons.output.curves,
-                     table=rules.annealed_langevin_horizons.output.table),
-    "step_sizes": dict(table=rules.annealed_langevin_step_sizes.output.table),
-    "mode_weights": dict(errors=rules.annealed_langevin_particle_tables.output.errors,
-                         trajectory=rules.annealed_langevin_particle_tables.output.trajectory,
-                         modes=rules.annealed_langevin_particle_tables.output.modes),
-    "annealing_time": dict(table=rules.annealed_langevin_annealing_sweep.output.table),
-}
-
-
-for _name, _inputs in AL_FIGURES.items():
-
-    rule:
-        name:
-            f"annealed_langevin_figure_{_name}"
-        input:
-            **_inputs,
-        output:
-            png=al_report(f"figures/{_name}.png", _name, sub="figures"),
-            pdf=f"{AL.results}/figures/{_name}.pdf",
-        params:
-            func=f"icml26.annealed_langevin.rules:figure_{_name}",
-            **({"epsilon": AL_FACT["epsilon"]} if _name == "horizons" else {}),
-        script:
-            CALL
+rule annealed_langevin_figures:
+    input:
+        factorised_table=rules.annealed_langevin_factorised.output.table,
+        curves=rules.annealed_langevin_horizons.output.curves,
+        horizon_table=rules.annealed_langevin_horizons.output.table,
+        step_table=rules.annealed_langevin_step_sizes.output.table,
+        errors=rules.annealed_langevin_particle_tables.output.errors,
+        trajectory=rules.annealed_langevin_particle_tables.output.trajectory,
+        modes=rules.annealed_langevin_particle_tables.output.modes,
+        sweep=rules.annealed_langevin_annealing_sweep.output.table,
+    output:
+        **figure_outputs(AL, *AL_FIGURES),
+    params:
+        func="icml26.annealed_langevin.rules:figures",
+        epsilon=AL_FACT["epsilon"],
+    script:
+        CALL
 
 
 rule annealed_langevin_verdict:

@@ -9,18 +9,14 @@ CC_ENVS = CC.cfg["envs"]
 CC_FAULTS = [*CC.cfg["faults"], "nominal"]
 CC_ADAPT = {kind: [f"{CC.data}/{e}/adapt/{f}.{kind}.csv" for e in CC_ENVS for f in CC_FAULTS]
             for kind in ("returns", "curves", "consolidation")}
-CC_FIGURES = {"base_training": {"curves": [f"{CC.results}/tables/base_training_{e}.csv" for e in CC_ENVS]},
-              "fault_returns": {"table": f"{CC.results}/tables/returns.csv"},
-              "adaptation": {"adaptation": f"{CC.results}/tables/adaptation.csv"},
-              "consolidation": {"consolidated": f"{CC.results}/tables/consolidation.csv"}}
-CC_FIGURE_PARAMS = {"base_training": {"envs": CC_ENVS}}  # one panel per environment, trained or not
+CC_FIGURES = ["base_training", "fault_returns", "adaptation", "consolidation"]
 
 
 rule cerebellar_control:
     """Target: every cerebellar_control output at the configured scale."""
     input:
         paper_outputs(CC),
-        expand(f"{CC.results}/figures/{{name}}.png", name=list(CC_FIGURES)),
+        expand(f"{CC.results}/figures/{{name}}.png", name=CC_FIGURES),
         [f"{CC.results}/tables/{name}" for e in CC_ENVS for name in (f"base_training_{e}.csv", f"forward_model_{e}.json")],
         f"{CC.timing}/step_seconds.csv",
 
@@ -127,22 +123,19 @@ rule cerebellar_control_timing:
         CALL
 
 
-for _figure, _inputs in CC_FIGURES.items():
-
-    rule:
-        name:
-            f"cerebellar_control_figure_{_figure}"
-        input:
-            **_inputs,
-        output:
-            png=report(f"{CC.results}/figures/{_figure}.png", caption=f"../report/cerebellar_control/{_figure}.rst",
-                       category="cerebellar_control", subcategory="figures"),
-            pdf=f"{CC.results}/figures/{_figure}.pdf",
-        params:
-            func=f"icml26.cerebellar_control.rules:figure_{_figure}",
-            **CC_FIGURE_PARAMS.get(_figure, {}),
-        script:
-            CALL
+rule cerebellar_control_figures:
+    input:
+        curves=[f"{CC.results}/tables/base_training_{e}.csv" for e in CC_ENVS],
+        table=f"{CC.results}/tables/returns.csv",
+        adaptation=f"{CC.results}/tables/adaptation.csv",
+        consolidated=f"{CC.results}/tables/consolidation.csv",
+    output:
+        **figure_outputs(CC, *CC_FIGURES),
+    params:
+        func="icml26.cerebellar_control.rules:figures",
+        envs=CC_ENVS,  # one panel per environment, trained or not
+    script:
+        CALL
 
 
 rule cerebellar_control_verdict:

@@ -119,28 +119,14 @@ rule coins_timing:
         CALL
 
 
-rule coins_figure_kill_rate:
+rule coins_figures:
     input:
         kill_table=rules.coins_summarise.output.kill_table,
-    output:
-        png=report(f"{CO.results}/figures/kill_rate.png", caption="../report/coins/kill_rate_figure.rst",
-                   category="coins", subcategory="figures"),
-        pdf=f"{CO.results}/figures/kill_rate.pdf",
-    params:
-        func="icml26.coins.rules:figure_kill_rate",
-    script:
-        CALL
-
-
-rule coins_figure_levels:
-    input:
         level_table=rules.coins_summarise.output.level_table,
     output:
-        png=report(f"{CO.results}/figures/levels.png", caption="../report/coins/levels.rst",
-                   category="coins", subcategory="figures"),
-        pdf=f"{CO.results}/figures/levels.pdf",
+        **figure_outputs(CO, "kill_rate", "levels", captions={"kill_rate": "kill_rate_figure"}),
     params:
-        func="icml26.coins.rules:figure_levels",
+        func="icml26.coins.rules:figures",
     script:
         CALL
 

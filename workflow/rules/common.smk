@@ -86,6 +86,21 @@ def paper_outputs(paper):
     return [f"{paper.results}/claims.json", f"{paper.results}/metrics.json"]
 
 
+def figure_outputs(paper, *names, captions=None):
+    """The outputs of a paper's one figure job (`<slug>_figures`, whose function draws every figure inside
+    `icml26.common.figures.figure_set`): `<name>_png`, in the HTML report with the caption
+    workflow/report/<slug>/<caption>.rst (`captions` maps a figure to its caption file where the names
+    differ), and `<name>_pdf`, for results/<scale>/<slug>/figures/<name>.png and .pdf."""
+    outputs = {}
+    for name in names:
+        caption = (captions or {}).get(name, name)
+        outputs[f"{name}_png"] = report(f"{paper.results}/figures/{name}.png",
+                                        caption=f"../report/{paper.slug}/{caption}.rst",
+                                        category=paper.slug, subcategory="figures")
+        outputs[f"{name}_pdf"] = f"{paper.results}/figures/{name}.pdf"
+    return outputs
+
+
 def built_only(*targets):
     """The targets; when Snakemake only writes a report (`--report` without a target), just those already
     built, so a report works after building any subset of papers. A paper counts as built once its

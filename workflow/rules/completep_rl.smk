@@ -11,17 +11,14 @@ CP_LRS = [f"{lr:g}" for lr in CP_SWEEP["lrs"]]
 CP_RUNS = [f"{CP.data}/runs/{t}/{p}/w{w}_lr{lr}.npz" for t in CP_SWEEP["tasks"] for p in CP_SWEEP["parameterisations"]
            for w in CP_SWEEP["widths"] for lr in CP_LRS]
 CP_TABLES = ["runs", "optimal_lr", "transfer", "efficiency", "consistency"]
-CP_FIGURES = {"coordinate_check": {"table": f"{CP.results}/tables/coordinate_check.csv"},
-              "lr_transfer": {"runs_table": f"{CP.results}/tables/runs.csv"},
-              "efficiency": {"curves": f"{CP.data}/curves.csv", "efficiency": f"{CP.results}/tables/efficiency.csv"},
-              "consistency": {"consistency": f"{CP.results}/tables/consistency.csv"}}
+CP_FIGURES = ["coordinate_check", "lr_transfer", "efficiency", "consistency"]
 
 
 rule completep_rl:
     """Target: every completep_rl output at the configured scale."""
     input:
         paper_outputs(CP),
-        expand(f"{CP.results}/figures/{{name}}.png", name=list(CP_FIGURES)),
+        expand(f"{CP.results}/figures/{{name}}.png", name=CP_FIGURES),
         f"{CP.timing}/run_seconds.csv",
 
 
@@ -96,21 +93,19 @@ rule completep_rl_timing:
         CALL
 
 
-for _figure, _inputs in CP_FIGURES.items():
-
-    rule:
-        name:
-            f"completep_rl_figure_{_figure}"
-        input:
-            **_inputs,
-        output:
-            png=report(f"{CP.results}/figures/{_figure}.png", caption=f"../report/completep_rl/{_figure}.rst",
-                       category="completep_rl", subcategory="figures"),
-            pdf=f"{CP.results}/figures/{_figure}.pdf",
-        params:
-            func=f"icml26.completep_rl.rules:figure_{_figure}",
-        script:
-            CALL
+rule completep_rl_figures:
+    input:
+        coordinate=rules.completep_rl_coordinate.output.table,
+        runs_table=rules.completep_rl_summary.output.table,
+        curves=rules.completep_rl_summary.output.curves,
+        efficiency=rules.completep_rl_summary.output.efficiency,
+        consistency=rules.completep_rl_summary.output.consistency,
+    output:
+        **figure_outputs(CP, *CP_FIGURES),
+    params:
+        func="icml26.completep_rl.rules:figures",
+    script:
+        CALL
 
 
 rule completep_rl_verdict:

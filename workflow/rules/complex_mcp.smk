@@ -67,41 +67,16 @@ rule complex_mcp_timing:
         CALL
 
 
-rule complex_mcp_figure_agents:
+rule complex_mcp_figures:
     input:
         by_level=rules.complex_mcp_tables.output.by_level,
         status=rules.complex_mcp_tables.output.status,
-    output:
-        png=cm_report("agents", "figures", "png"),
-        pdf=f"{CM.results}/figures/agents.pdf",
-    params:
-        func="icml26.complex_mcp.rules:figure_agents",
-    script:
-        CALL
-
-
-rule complex_mcp_figure_saturation:
-    input:
         saturation_table=rules.complex_mcp_tables.output.saturation_table,
-        by_level=rules.complex_mcp_tables.output.by_level,
-    output:
-        png=report(f"{CM.results}/figures/saturation.png", caption="../report/complex_mcp/saturation_figure.rst",
-                   category="complex_mcp", subcategory="figures"),
-        pdf=f"{CM.results}/figures/saturation.pdf",
-    params:
-        func="icml26.complex_mcp.rules:figure_saturation",
-    script:
-        CALL
-
-
-rule complex_mcp_figure_failures:
-    input:
         failure_table=rules.complex_mcp_tables.output.failure_table,
     output:
-        png=cm_report("failures", "figures", "png"),
-        pdf=f"{CM.results}/figures/failures.pdf",
+        **figure_outputs(CM, "agents", "saturation", "failures", captions={"saturation": "saturation_figure"}),
     params:
-        func="icml26.complex_mcp.rules:figure_failures",
+        func="icml26.complex_mcp.rules:figures",
     script:
         CALL
 

@@ -164,38 +164,15 @@ rule cox_subgroups_timing:
         CALL
 
 
-rule cox_subgroups_figure_synthetic:
+rule cox_subgroups_figures:
     input:
-        summary=rules.cox_subgroups_tables.output.synthetic_summary,
+        synthetic_summary=rules.cox_subgroups_tables.output.synthetic_summary,
+        real_summary=rules.cox_subgroups_tables.output.real_summary,
+        case_summary=rules.cox_subgroups_case_table.output.summary,
     output:
-        png=cs_report("figures/synthetic.png", "synthetic", sub="figures"),
-        pdf=f"{CS.results}/figures/synthetic.pdf",
+        **figure_outputs(CS, "synthetic", "pareto", "case_study"),
     params:
-        func="icml26.cox_subgroups.rules:figure_synthetic",
-    script:
-        CALL
-
-
-rule cox_subgroups_figure_pareto:
-    input:
-        summary=rules.cox_subgroups_tables.output.real_summary,
-    output:
-        png=cs_report("figures/pareto.png", "pareto", sub="figures"),
-        pdf=f"{CS.results}/figures/pareto.pdf",
-    params:
-        func="icml26.cox_subgroups.rules:figure_pareto",
-    script:
-        CALL
-
-
-rule cox_subgroups_figure_case_study:
-    input:
-        summary=rules.cox_subgroups_case_table.output.summary,
-    output:
-        png=cs_report("figures/case_study.png", "case_study", sub="figures"),
-        pdf=f"{CS.results}/figures/case_study.pdf",
-    params:
-        func="icml26.cox_subgroups.rules:figure_pareto",
+        func="icml26.cox_subgroups.rules:figures",
     script:
         CALL
 

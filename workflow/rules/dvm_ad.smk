@@ -81,29 +81,15 @@ rule dvm_ad_timing:
         CALL
 
 
-rule dvm_ad_figure_rank:
+rule dvm_ad_figures:
     input:
         leaderboard=rules.dvm_ad_tables.output.leaderboard,
         rank_per_seed=rules.dvm_ad_tables.output.rank_per_seed,
-    output:
-        png=report(f"{DVM.results}/figures/average_rank.png", caption="../report/dvm_ad/average_rank.rst",
-                   category="dvm_ad", subcategory="figures"),
-        pdf=f"{DVM.results}/figures/average_rank.pdf",
-    params:
-        func="icml26.dvm_ad.rules:figure_rank",
-    script:
-        CALL
-
-
-rule dvm_ad_figure_ablation:
-    input:
         ablation=rules.dvm_ad_tables.output.ablation,
     output:
-        png=report(f"{DVM.results}/figures/ablation.png", caption="../report/dvm_ad/ablation.rst",
-                   category="dvm_ad", subcategory="figures"),
-        pdf=f"{DVM.results}/figures/ablation.pdf",
+        **figure_outputs(DVM, "average_rank", "ablation"),
     params:
-        func="icml26.dvm_ad.rules:figure_ablation",
+        func="icml26.dvm_ad.rules:figures",
     script:
         CALL
 

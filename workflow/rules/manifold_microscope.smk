@@ -1,7 +1,7 @@
 # manifold_microscope: finite-difference geometry of grid-sampled manifolds
 # (spec: shared/papers/manifold_microscope.md). This version: the estimator suite on toy manifolds,
 # dSprites-style per-class measures, bound scaling on the toys and the beta-VAE layer study.
-# accuracy_{toy} -> accuracy table -> figure, verdict; dsprites_{shape} -> classes -> figure; timing beside.
+# accuracy_{toy} -> accuracy table; dsprites_{shape} -> classes; ... -> figures, verdict; timing beside.
 # Each rule calls one function of icml26.manifold_microscope.rules (see docs/ARCHITECTURE.md).
 
 MM = register("manifold_microscope")
@@ -71,20 +71,6 @@ rule manifold_microscope_timing:
         CALL
 
 
-rule manifold_microscope_figure_accuracy:
-    input:
-        table=rules.manifold_microscope_accuracy_table.output.table,
-    output:
-        png=report(f"{MM.results}/figures/estimator_accuracy.png",
-                   caption="../report/manifold_microscope/accuracy.rst",
-                   category="manifold_microscope", subcategory="figures"),
-        pdf=f"{MM.results}/figures/estimator_accuracy.pdf",
-    params:
-        func="icml26.manifold_microscope.rules:figure_accuracy",
-    script:
-        CALL
-
-
 rule manifold_microscope_dsprites:
     output:
         images=f"{MM.data}/dsprites/{{shape}}.npz",
@@ -118,20 +104,6 @@ rule manifold_microscope_classes:
     threads: paper_threads(MM)
     resources:
         **MM.cfg["resources"],
-    script:
-        CALL
-
-
-rule manifold_microscope_figure_classes:
-    input:
-        curvature=rules.manifold_microscope_classes.output.curvature,
-    output:
-        png=report(f"{MM.results}/figures/dsprites_classes.png",
-                   caption="../report/manifold_microscope/classes.rst",
-                   category="manifold_microscope", subcategory="figures"),
-        pdf=f"{MM.results}/figures/dsprites_classes.pdf",
-    params:
-        func="icml26.manifold_microscope.rules:figure_classes",
     script:
         CALL
 
@@ -187,20 +159,6 @@ rule manifold_microscope_bound_table:
         CALL
 
 
-rule manifold_microscope_figure_bounds:
-    input:
-        errors=rules.manifold_microscope_bound_table.output.errors,
-        table=rules.manifold_microscope_bound_table.output.table,
-    output:
-        png=report(f"{MM.results}/figures/bound_scaling.png", caption="../report/manifold_microscope/bounds.rst",
-                   category="manifold_microscope", subcategory="figures"),
-        pdf=f"{MM.results}/figures/bound_scaling.pdf",
-    params:
-        func="icml26.manifold_microscope.rules:figure_bounds",
-    script:
-        CALL
-
-
 rule manifold_microscope_dimension:
     output:
         table=report(f"{MM.results}/tables/intrinsic_dimension.csv",
@@ -249,20 +207,6 @@ rule manifold_microscope_turntable_measures:
         CALL
 
 
-rule manifold_microscope_figure_turntable:
-    input:
-        curvature=rules.manifold_microscope_turntable_measures.output.curvature,
-    output:
-        png=report(f"{MM.results}/figures/turntable_classes.png",
-                   caption="../report/manifold_microscope/turntable.rst",
-                   category="manifold_microscope", subcategory="figures"),
-        pdf=f"{MM.results}/figures/turntable_classes.pdf",
-    params:
-        func="icml26.manifold_microscope.rules:figure_turntable",
-    script:
-        CALL
-
-
 rule manifold_microscope_vae_train:
     input:
         slices=expand(f"{MM.data}/dsprites/{{shape}}.npz", shape=MM_DS["shapes"]),
@@ -304,16 +248,21 @@ rule manifold_microscope_vae_geometry:
         CALL
 
 
-rule manifold_microscope_figure_vae:
+rule manifold_microscope_figures:
     input:
-        table=rules.manifold_microscope_vae_geometry.output.table,
+        accuracy_table=rules.manifold_microscope_accuracy_table.output.table,
+        dsprites_curvature=rules.manifold_microscope_classes.output.curvature,
+        bound_errors=rules.manifold_microscope_bound_table.output.errors,
+        bound_table=rules.manifold_microscope_bound_table.output.table,
+        vae_table=rules.manifold_microscope_vae_geometry.output.table,
+        turntable_curvature=rules.manifold_microscope_turntable_measures.output.curvature,
     output:
-        png=report(f"{MM.results}/figures/vae_layers.png",
-                   caption="../report/manifold_microscope/vae.rst",
-                   category="manifold_microscope", subcategory="figures"),
-        pdf=f"{MM.results}/figures/vae_layers.pdf",
+        **figure_outputs(MM, "estimator_accuracy", "dsprites_classes", "bound_scaling", "vae_layers",
+                         "turntable_classes", captions={"estimator_accuracy": "accuracy", "dsprites_classes": "classes",
+                                                        "bound_scaling": "bounds", "vae_layers": "vae",
+                                                        "turntable_classes": "turntable"}),
     params:
-        func="icml26.manifold_microscope.rules:figure_vae",
+        func="icml26.manifold_microscope.rules:figures",
     script:
         CALL
 

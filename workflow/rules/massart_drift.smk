@@ -1,5 +1,5 @@
 # massart_drift: drifting halfspaces under Massart noise (spec: shared/papers/massart_drift.md).
-# sweep_{averaging,erm,realizable} -> scaling -> figures; traces -> figure; oracles; -> verdict.
+# sweep_{averaging,erm,realizable} -> scaling; traces; oracles; -> figures, verdict.
 # Each rule calls one function of icml26.massart_drift.rules (see docs/ARCHITECTURE.md).
 
 MD = register("massart_drift")
@@ -76,32 +76,16 @@ rule massart_drift_oracles:
         CALL
 
 
-rule massart_drift_figure_scaling:
+rule massart_drift_figures:
     input:
         best=rules.massart_drift_scaling.output.best,
         slopes=rules.massart_drift_scaling.output.slopes,
+        traces=rules.massart_drift_traces.output.table,
     output:
-        png=report(f"{MD.results}/figures/{{name}}_vs_drift.png", caption="../report/massart_drift/scaling.rst",
-                   category="massart_drift", subcategory="figures"),
-        pdf=f"{MD.results}/figures/{{name}}_vs_drift.pdf",
-    wildcard_constraints:
-        name="excess|window",
+        **figure_outputs(MD, "excess_vs_drift", "window_vs_drift", "traces",
+                         captions={"excess_vs_drift": "scaling", "window_vs_drift": "scaling"}),
     params:
-        func="icml26.massart_drift.rules:figure_scaling",
-        quantity=lambda w: {"excess": "min_excess", "window": "W_star"}[w.name],
-    script:
-        CALL
-
-
-rule massart_drift_figure_traces:
-    input:
-        table=rules.massart_drift_traces.output.table,
-    output:
-        png=report(f"{MD.results}/figures/traces.png", caption="../report/massart_drift/traces.rst",
-                   category="massart_drift", subcategory="figures"),
-        pdf=f"{MD.results}/figures/traces.pdf",
-    params:
-        func="icml26.massart_drift.rules:figure_traces",
+        func="icml26.massart_drift.rules:figures",
         eta=MD.cfg["eta"],
         gamma=MD_STREAM["gamma"],
         Delta=MD_STREAM["Delta"],

@@ -145,46 +145,19 @@ rule optifluence_timing:
         CALL
 
 
-rule optifluence_figure_roc:
+rule optifluence_figures:
     input:
         roc_table=rules.optifluence_tables.output.roc_table,
         tpr_table=rules.optifluence_tables.output.tpr_table,
-    output:
-        png=of_report("roc", "figures", "png"),
-        pdf=f"{OF.results}/figures/roc.pdf",
-    params:
-        func="icml26.optifluence.rules:figure_roc",
-        target=OF.cfg["target"],
-        fpr=OF.cfg["fpr"],
-    script:
-        CALL
-
-
-rule optifluence_figure_transfer:
-    input:
-        tpr_table=rules.optifluence_tables.output.tpr_table,
         accuracy_table=rules.optifluence_tables.output.accuracy_table,
-    output:
-        png=of_report("transfer", "figures", "png"),
-        pdf=f"{OF.results}/figures/transfer.pdf",
-    params:
-        func="icml26.optifluence.rules:figure_transfer",
-        architectures=OF_ARCHS,
-        fpr=OF.cfg["fpr"],
-    script:
-        CALL
-
-
-rule optifluence_figure_ablation:
-    input:
         ablation_table=rules.optifluence_tables.output.ablation_table,
         traces=expand(f"{OF.data}/traces/{{kind}}.csv", kind=list(OF_TRUNCATION)),
     output:
-        png=report(f"{OF.results}/figures/ablation.png", caption="../report/optifluence/ablation_figure.rst",
-                   category="optifluence", subcategory="figures"),
-        pdf=f"{OF.results}/figures/ablation.pdf",
+        **figure_outputs(OF, "roc", "transfer", "ablation", captions={"ablation": "ablation_figure"}),
     params:
-        func="icml26.optifluence.rules:figure_ablation",
+        func="icml26.optifluence.rules:figures",
+        target=OF.cfg["target"],
+        architectures=OF_ARCHS,
         fpr=OF.cfg["fpr"],
     script:
         CALL

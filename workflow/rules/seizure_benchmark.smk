@@ -192,38 +192,24 @@ rule seizure_benchmark_timing:
         CALL
 
 
-def sb_figure_inputs(name):
-    tables = rules.seizure_benchmark_tables.output
-    published = rules.seizure_benchmark_published.output
-    return {
-        "leaderboard": {"leaderboard": tables.leaderboard, "published": published.leaderboard},
-        "sensitivity_vs_fp": {"leaderboard": tables.leaderboard, "published": published.leaderboard},
-        "subject_f1": {"subjects": tables.subjects},
-        "ranks": {"subjects": tables.subjects, "bootstrap": tables.bootstrap},
-        "gap": {"gap": tables.gap},
-        "eeg_example": {"corpus": f"{SB.data}/corpus/sub-01"},  # subject 01 always has seizures
-        "published_datasets": {"datasets": published.datasets},
-    }[name]
-
-
-for _figure in SB_FIGURES:
-
-    rule:
-        name:
-            f"seizure_benchmark_figure_{_figure}"
-        input:
-            **sb_figure_inputs(_figure),
-        output:
-            png=report(f"{SB.results}/figures/{_figure}.png",
-                       caption=f"../report/seizure_benchmark/{_figure}.rst",
-                       category="seizure_benchmark", subcategory="figures"),
-            pdf=f"{SB.results}/figures/{_figure}.pdf",
-        params:
-            func=f"icml26.seizure_benchmark.rules:figure_{_figure}",
-            **({"subject": "01", "seconds": SB.cfg["example_seconds"]} if _figure == "eeg_example" else {}),
-            **({"gap_min": SB.cfg["verdict"]["gap_min"]} if _figure == "gap" else {}),
-        script:
-            CALL
+rule seizure_benchmark_figures:
+    input:
+        leaderboard=rules.seizure_benchmark_tables.output.leaderboard,
+        published=rules.seizure_benchmark_published.output.leaderboard,
+        subjects=rules.seizure_benchmark_tables.output.subjects,
+        bootstrap=rules.seizure_benchmark_tables.output.bootstrap,
+        gap=rules.seizure_benchmark_tables.output.gap,
+        corpus=f"{SB.data}/corpus/sub-01",  # subject 01 always has seizures
+        datasets=rules.seizure_benchmark_published.output.datasets,
+    output:
+        **figure_outputs(SB, *SB_FIGURES),
+    params:
+        func="icml26.seizure_benchmark.rules:figures",
+        subject="01",
+        seconds=SB.cfg["example_seconds"],
+        gap_min=SB.cfg["verdict"]["gap_min"],
+    script:
+        CALL
 
 
 rule seizure_benchmark_verdict:

@@ -97,37 +97,14 @@ rule ski_rental_oracles:
         CALL
 
 
-rule ski_rental_figure_pareto:
+rule ski_rental_figures:
     input:
-        table=rules.ski_rental_evaluate.output.table,
+        evaluation=rules.ski_rental_evaluate.output.table,
+        sweep=rules.ski_rental_error_sweep.output.table,
     output:
-        png=report(
-            f"{SKI.results}/figures/pareto.png",
-            caption="../report/ski_rental/pareto.rst",
-            category="ski_rental",
-            subcategory="figures",
-        ),
-        pdf=f"{SKI.results}/figures/pareto.pdf",
+        **figure_outputs(SKI, "pareto", "error_sweep"),
     params:
-        func="icml26.ski_rental.rules:figure_pareto",
-        B=SKI_FIG_B,
-    script:
-        CALL
-
-
-rule ski_rental_figure_error:
-    input:
-        table=rules.ski_rental_error_sweep.output.table,
-    output:
-        png=report(
-            f"{SKI.results}/figures/error_sweep.png",
-            caption="../report/ski_rental/error_sweep.rst",
-            category="ski_rental",
-            subcategory="figures",
-        ),
-        pdf=f"{SKI.results}/figures/error_sweep.pdf",
-    params:
-        func="icml26.ski_rental.rules:figure_error",
+        func="icml26.ski_rental.rules:figures",
         B=SKI_FIG_B,
         lam=SKI.cfg["figures"]["lam"],
         R=SKI.cfg["figures"]["R"],

@@ -244,40 +244,22 @@ def timing(timings: list[str], summary: str, machine: str) -> None:
     write_csv(summary, read_csvs(timings).sort_values(["method", "d"]))
 
 
-def figure_kl_vs_dimension(table: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
-    from . import plots
-
-    save_figure(plots.kl_vs_dimension(read_csv(table)), png, pdf)
-
-
-def figure_horizons(curves: str, table: str, png: str, pdf: str, *, epsilon: float) -> None:
-    from ..common.figures import save_figure
-    from . import plots
-
-    save_figure(plots.horizons(read_csv(curves), read_csv(table), epsilon), png, pdf)
-
-
-def figure_step_sizes(table: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
-    from . import plots
-
-    save_figure(plots.step_sizes(read_csv(table)), png, pdf)
-
-
-def figure_mode_weights(errors: str, trajectory: str, modes: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
+def figures(factorised_table: str, curves: str, horizon_table: str, step_table: str, errors: str,
+            trajectory: str, modes: str, sweep: str, *, epsilon: float, **outputs: str) -> None:
+    """KL against dimension per smoothing (kl_vs_dimension), the horizon needed for KL <= epsilon
+    (horizons), KL against step size (step_sizes), the particles' mode weights (mode_weights) and the
+    error against the annealing time (annealing_time)."""
+    from ..common.figures import figure_set, save_figure
     from . import plots
     from .verdict import WEIGHT_TOL
 
-    save_figure(plots.mode_weights(read_csv(errors), read_csv(trajectory), read_csv(modes), WEIGHT_TOL), png, pdf)
-
-
-def figure_annealing_time(table: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
-    from . import plots
-
-    save_figure(plots.annealing_time(read_csv(table)), png, pdf)
+    with figure_set(outputs) as paths:
+        save_figure(plots.kl_vs_dimension(read_csv(factorised_table)), *paths("kl_vs_dimension"))
+        save_figure(plots.horizons(read_csv(curves), read_csv(horizon_table), epsilon), *paths("horizons"))
+        save_figure(plots.step_sizes(read_csv(step_table)), *paths("step_sizes"))
+        save_figure(plots.mode_weights(read_csv(errors), read_csv(trajectory), read_csv(modes), WEIGHT_TOL),
+                    *paths("mode_weights"))
+        save_figure(plots.annealing_time(read_csv(sweep)), *paths("annealing_time"))
 
 
 def verdict(factorised_table: str, horizon_table: str, errors: str, modes: str, sweep: str, oracle_table: str,

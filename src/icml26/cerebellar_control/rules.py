@@ -100,34 +100,21 @@ def timing(timings: list[str], summary: str, machine: str) -> None:
     write_csv(summary, total.assign(seconds_per_step=total.seconds / total.steps))
 
 
-def figure_base_training(curves: list[str], png: str, pdf: str, *, envs: list[str]) -> None:
-    from ..common.figures import save_figure
+def figures(curves: list[str], table: str, adaptation: str, consolidated: str, *, envs: list[str],
+            **outputs: str) -> None:
+    """The base policies' training curves, one panel per environment (base_training), return per fault and
+    controller (fault_returns), return over the adaptation episodes (adaptation) and the consolidated
+    controller's return (consolidation)."""
+    from ..common.figures import figure_set, save_figure
     from . import plots
 
-    save_figure(plots.base_training(read_csvs(curves), envs), png, pdf)
-
-
-def figure_fault_returns(table: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
-    from . import plots
-
-    save_figure(plots.fault_returns(read_csv(table)), png, pdf)
-
-
-def figure_adaptation(adaptation: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
-    from . import plots
-
-    frame = read_csv(adaptation)
-    shown = [c for c in ("base", "cerebellar", "no_meta", "gradient") if c in set(frame.controller)]
-    save_figure(plots.adaptation(frame, shown), png, pdf)
-
-
-def figure_consolidation(consolidated: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
-    from . import plots
-
-    save_figure(plots.consolidation(read_csv(consolidated)), png, pdf)
+    with figure_set(outputs) as paths:
+        save_figure(plots.base_training(read_csvs(curves), envs), *paths("base_training"))
+        save_figure(plots.fault_returns(read_csv(table)), *paths("fault_returns"))
+        frame = read_csv(adaptation)
+        shown = [c for c in ("base", "cerebellar", "no_meta", "gradient") if c in set(frame.controller)]
+        save_figure(plots.adaptation(frame, shown), *paths("adaptation"))
+        save_figure(plots.consolidation(read_csv(consolidated)), *paths("consolidation"))
 
 
 def verdict(table: str, consolidated: str, returns: list[str], fits: list[str], claims: str, metrics: str, *,

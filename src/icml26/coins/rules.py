@@ -147,18 +147,14 @@ def timing(timings: list[str], obligation_table: str, file_table: str, machine: 
     write_machine(machine)
 
 
-def figure_kill_rate(kill_table: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
+def figures(kill_table: str, level_table: str, **outputs: str) -> None:
+    """The share of mutants each method kills (kill_rate) and the kill rate per mutation level (levels)."""
+    from ..common.figures import figure_set, save_figure
     from . import plots
 
-    save_figure(plots.kill_rates(read_csv(kill_table)), png, pdf)
-
-
-def figure_levels(level_table: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
-    from . import plots
-
-    save_figure(plots.levels(read_csv(level_table)), png, pdf)
+    with figure_set(outputs) as paths:
+        save_figure(plots.kill_rates(read_csv(kill_table)), *paths("kill_rate"))
+        save_figure(plots.levels(read_csv(level_table)), *paths("levels"))
 
 
 def verdict(specs_table: str, kill_table: str, hostile_table: str, claims: str, metrics: str) -> None:

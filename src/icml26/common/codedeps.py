@@ -2,7 +2,7 @@
 
 A rule's job depends on the code it executes, not on every file of its paper: editing a plotting
 module must rerun figure jobs only, and editing a module the sweep never reaches must rerun nothing of
-the sweep. ``function_sources("icml26.ski_rental.rules:figure_pareto", src)`` returns
+the sweep. ``function_sources("icml26.ski_rental.rules:figures", src)`` returns
 
 - the file that defines the function and the ``__init__.py`` of every package on the way to it;
 - every project module the function's body refers to (through the names its module imports, or

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import matplotlib
@@ -43,3 +45,25 @@ def save_figure(fig: plt.Figure, *paths: str | os.PathLike) -> None:
         with atomic_path(path) as tmp:
             fig.savefig(tmp, format=suffix[1:], metadata=_METADATA[suffix], bbox_inches="tight")
     plt.close(fig)
+
+
+@contextmanager
+def figure_set(outputs: dict[str, str]) -> Iterator[Callable[[str], tuple[str, str]]]:
+    """A paper's figures are drawn by one job (starting a job costs ~2 s of imports, more than drawing a
+    figure). Its outputs are ``<name>_png`` and ``<name>_pdf`` per figure (``figure_outputs`` in
+    workflow/rules/common.smk); ``with figure_set(outputs) as paths:`` hands out ``paths(name) -> (png, pdf)``
+    and, at the end, names any declared figure that was not drawn."""
+    declared = {key.removesuffix("_png") for key in outputs if key.endswith("_png")}
+    drawn: list[str] = []
+
+    def paths(name: str) -> tuple[str, str]:
+        if name not in declared:
+            raise ValueError(f"figure {name!r} is not an output of this job (declared: {', '.join(sorted(declared))})")
+        drawn.append(name)
+        print(f"figure {name}", flush=True)
+        return outputs[f"{name}_png"], outputs[f"{name}_pdf"]
+
+    yield paths
+    missing = sorted(declared - set(drawn))
+    if missing:
+        raise ValueError(f"figures declared but not drawn: {', '.join(missing)}")

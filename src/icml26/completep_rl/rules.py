@@ -106,32 +106,19 @@ def timing(timings: list[str], summary: str, machine: str) -> None:
         ["seconds", "seconds_per_step"]].mean().reset_index())
 
 
-def figure_coordinate_check(table: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
+def figures(coordinate: str, runs_table: str, curves: str, efficiency: str, consistency: str,
+            **outputs: str) -> None:
+    """Feature-update sizes against width (coordinate_check), final return against learning rate per width
+    (lr_transfer), return against training FLOPs (efficiency) and agreement with the base width
+    (consistency)."""
+    from ..common.figures import figure_set, save_figure
     from . import plots
 
-    save_figure(plots.coordinate_check(read_csv(table)), png, pdf)
-
-
-def figure_lr_transfer(runs_table: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
-    from . import plots
-
-    save_figure(plots.lr_transfer(read_csv(runs_table)), png, pdf)
-
-
-def figure_efficiency(curves: str, efficiency: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
-    from . import plots
-
-    save_figure(plots.efficiency(read_csv(curves), read_csv(efficiency)), png, pdf)
-
-
-def figure_consistency(consistency: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
-    from . import plots
-
-    save_figure(plots.consistency(read_csv(consistency)), png, pdf)
+    with figure_set(outputs) as paths:
+        save_figure(plots.coordinate_check(read_csv(coordinate)), *paths("coordinate_check"))
+        save_figure(plots.lr_transfer(read_csv(runs_table)), *paths("lr_transfer"))
+        save_figure(plots.efficiency(read_csv(curves), read_csv(efficiency)), *paths("efficiency"))
+        save_figure(plots.consistency(read_csv(consistency)), *paths("consistency"))
 
 
 def verdict(slopes: str, transfer: str, optimum: str, efficiency: str, consistency: str, claims: str,

@@ -52,25 +52,16 @@ def timing(throughput: str, per_task: str, machine: str, *, calls: int, repeats:
     write_machine(machine)
 
 
-def figure_agents(by_level: str, status: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
+def figures(by_level: str, status: str, saturation_table: str, failure_table: str, **outputs: str) -> None:
+    """Success per agent and level with calls per episode by status (agents), the retrieval agent's success
+    against the tools exposed (saturation) and success against the network failure rate (failures)."""
+    from ..common.figures import figure_set, save_figure
     from . import plots
 
-    save_figure(plots.agents(read_csv(by_level), read_csv(status)), png, pdf)
-
-
-def figure_saturation(saturation_table: str, by_level: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
-    from . import plots
-
-    save_figure(plots.saturation(read_csv(saturation_table), read_csv(by_level)), png, pdf)
-
-
-def figure_failures(failure_table: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
-    from . import plots
-
-    save_figure(plots.failures(read_csv(failure_table)), png, pdf)
+    with figure_set(outputs) as paths:
+        save_figure(plots.agents(read_csv(by_level), read_csv(status)), *paths("agents"))
+        save_figure(plots.saturation(read_csv(saturation_table), read_csv(by_level)), *paths("saturation"))
+        save_figure(plots.failures(read_csv(failure_table)), *paths("failures"))
 
 
 def verdict(agents: str, saturation: str, failures: str, claims: str, metrics: str) -> None:

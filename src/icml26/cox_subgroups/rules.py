@@ -143,19 +143,16 @@ def timing(timings: list[str], summary: str, machine: str) -> None:
     write_csv(summary, frame.groupby("method")["seconds"].agg(mean_seconds="mean", runs="size").reset_index())
 
 
-def figure_synthetic(summary: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
+def figures(synthetic_summary: str, real_summary: str, case_summary: str, **outputs: str) -> None:
+    """F1 and test EPE per method on the synthetic datasets (synthetic), and test EPE against rejected fraction
+    per method on the real datasets (pareto) and on the case study's cases (case_study)."""
+    from ..common.figures import figure_set, save_figure
     from . import plots
 
-    save_figure(plots.synthetic(read_csv(summary)), png, pdf)
-
-
-def figure_pareto(summary: str, png: str, pdf: str) -> None:
-    """Test EPE against rejected fraction per method (real datasets, or the case study's cases)."""
-    from ..common.figures import save_figure
-    from . import plots
-
-    save_figure(plots.pareto(read_csv(summary)), png, pdf)
+    with figure_set(outputs) as paths:
+        save_figure(plots.synthetic(read_csv(synthetic_summary)), *paths("synthetic"))
+        save_figure(plots.pareto(read_csv(real_summary)), *paths("pareto"))
+        save_figure(plots.pareto(read_csv(case_summary)), *paths("case_study"))
 
 
 def verdict(synthetic_summary: str, real_summary: str, case_summary: str, claims: str, metrics: str) -> None:

@@ -60,18 +60,15 @@ def timing(timings: list[str], summary: str, machine: str) -> None:
     write_csv(summary, out.sort_values("mean_seconds").reset_index())
 
 
-def figure_rank(leaderboard: str, rank_per_seed: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
+def figures(leaderboard: str, rank_per_seed: str, ablation: str, **outputs: str) -> None:
+    """Average rank per method over the datasets (average_rank) and mean AUROC of every keep mode x
+    reference point (ablation)."""
+    from ..common.figures import figure_set, save_figure
     from . import plots
 
-    save_figure(plots.average_rank(read_csv(leaderboard), read_csv(rank_per_seed)), png, pdf)
-
-
-def figure_ablation(ablation: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
-    from . import plots
-
-    save_figure(plots.ablation(read_csv(ablation)), png, pdf)
+    with figure_set(outputs) as paths:
+        save_figure(plots.average_rank(read_csv(leaderboard), read_csv(rank_per_seed)), *paths("average_rank"))
+        save_figure(plots.ablation(read_csv(ablation)), *paths("ablation"))
 
 
 def verdict(leaderboard: str, ablation: str, claims: str, metrics: str) -> None:

@@ -79,13 +79,6 @@ def class_measures(slices: list[str], table: str, curvature: str, *, shapes: lis
     _write_class_measures(items(), "shape", table, curvature, reach_samples=reach_samples, order=order)
 
 
-def figure_classes(curvature: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
-    from . import plots
-
-    save_figure(plots.class_curvature(read_csv(curvature)), png, pdf)
-
-
 def bound_runs(table: str, *, toy: str, n: list[int], seeds: list[int], queries: int, k: int, D: int,
                seed: int) -> None:
     """One-sided Hausdorff error of the MMLS-style fit against the sample size, per seed."""
@@ -129,13 +122,6 @@ def bound_table(runs: list[str], errors: str, table: str) -> None:
                                    for toy, g in frame.groupby("toy", sort=True)]))
 
 
-def figure_bounds(errors: str, table: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
-    from . import plots
-
-    save_figure(plots.bound_scaling(read_csv(errors), read_csv(table)), png, pdf)
-
-
 def _pooled_slice(path: str, shape: str, pool: int) -> tuple[np.ndarray, Grid]:
     """A rendered slice's images, average-pooled ``pool x pool``, and its grid."""
     from . import classes
@@ -175,15 +161,6 @@ def turntable_measures(objects: list[str], table: str, curvature: str, *, reach_
             yield f"obj{i + 1:02d}", data["F"], grid, np.random.default_rng([seed, i])
 
     _write_class_measures(items(), "object", table, curvature, reach_samples=reach_samples, order=order)
-
-
-def figure_turntable(curvature: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
-    from . import plots
-
-    save_figure(plots.class_curvature(read_csv(curvature), key="object",
-                                      title="COIL-20 stand-in (procedurally rendered): pose x in-plane rotation"),
-                png, pdf)
 
 
 def vae_train(slices: list[str], weights: str, losses: str, timing: str, *, shapes: list[str], pool: int,
@@ -240,13 +217,6 @@ def vae_geometry(slices: list[str], weights: str, table: str, *, shapes: list[st
     write_csv(table, pd.DataFrame(rows))
 
 
-def figure_vae(table: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
-    from . import plots
-
-    save_figure(plots.vae_layers(read_csv(table)), png, pdf)
-
-
 def intrinsic_dimension(table: str, *, toys_: list[str], grid_sizes: dict, points: list[int], D: int, order: int,
                         seed: int) -> None:
     """The grid's metric rank against scikit-dimension's estimators on random samples, per toy."""
@@ -272,12 +242,24 @@ def timing(timings: list[str], summary: str, machine: str) -> None:
     write_csv(summary, read_csvs(timings))
 
 
-def figure_accuracy(table: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
+def figures(accuracy_table: str, dsprites_curvature: str, bound_errors: str, bound_table: str,
+            vae_table: str, turntable_curvature: str, **outputs: str) -> None:
+    """Estimator errors against grid size (estimator_accuracy), curvature per dSprites class
+    (dsprites_classes), bound errors against sample size (bound_scaling), geometry per VAE layer
+    (vae_layers) and curvature per turntable object (turntable_classes)."""
+    from ..common.figures import figure_set, save_figure
     from . import plots
     from . import verdict as verdicts
 
-    save_figure(plots.estimator_accuracy(read_csv(table), verdicts.TOLERANCE), png, pdf)
+    with figure_set(outputs) as paths:
+        save_figure(plots.estimator_accuracy(read_csv(accuracy_table), verdicts.TOLERANCE),
+                    *paths("estimator_accuracy"))
+        save_figure(plots.class_curvature(read_csv(dsprites_curvature)), *paths("dsprites_classes"))
+        save_figure(plots.bound_scaling(read_csv(bound_errors), read_csv(bound_table)), *paths("bound_scaling"))
+        save_figure(plots.vae_layers(read_csv(vae_table)), *paths("vae_layers"))
+        save_figure(plots.class_curvature(read_csv(turntable_curvature), key="object",
+                                          title="COIL-20 stand-in (procedurally rendered): pose x in-plane rotation"),
+                    *paths("turntable_classes"))
 
 
 def verdict(table: str, classes: str, bound_table: str, vae_table: str, claims: str, metrics: str) -> None:

@@ -75,24 +75,22 @@ def oracles(table: str, *, eta: float, reps: int, seed: int) -> None:
     write_csv(table, pd.DataFrame(rows))
 
 
-def figure_scaling(best: str, slopes: str, png: str, pdf: str, *, quantity: str) -> None:
-    """Best excess error (or best window) against the drift rate, with fitted and reference slopes."""
-    from ..common.figures import save_figure
-    from . import plots
-
-    refs = {"min_excess": ([1 / 3, 1 / 2], "best excess error over the window grid"),
-            "W_star": ([-2 / 3, -1 / 2], "best window W*")}[quantity]
-    save_figure(plots.scaling(read_csv(best), read_csv(slopes), quantity, refs[1], refs[0]), png, pdf)
-
-
-def figure_traces(table: str, png: str, pdf: str, *, eta: float, gamma: float, Delta: float) -> None:
-    """Error against time under drift: efficient learners vs no forgetting vs a small window."""
-    from ..common.figures import save_figure
+def figures(best: str, slopes: str, traces: str, *, eta: float, gamma: float, Delta: float,
+            **outputs: str) -> None:
+    """Best excess error and best window against the drift rate, with fitted and reference slopes
+    (excess_vs_drift, window_vs_drift), and error against time under drift: efficient learners vs no
+    forgetting vs a small window (traces)."""
+    from ..common.figures import figure_set, save_figure
     from . import plots
     from . import verdict as verdicts
 
     bound = eta + verdicts.BOUND_C * Delta ** (1 / 3) / gamma
-    save_figure(plots.traces(read_csv(table), eta, bound), png, pdf)
+    with figure_set(outputs) as paths:
+        save_figure(plots.scaling(read_csv(best), read_csv(slopes), "min_excess",
+                                  "best excess error over the window grid", [1 / 3, 1 / 2]), *paths("excess_vs_drift"))
+        save_figure(plots.scaling(read_csv(best), read_csv(slopes), "W_star", "best window W*", [-2 / 3, -1 / 2]),
+                    *paths("window_vs_drift"))
+        save_figure(plots.traces(read_csv(traces), eta, bound), *paths("traces"))
 
 
 def verdict(slopes: str, best: str, traces: str, oracles: str, claims: str, metrics: str, *,

@@ -147,26 +147,19 @@ def timing(images: str, steps: list[str], vmap_table: str, step_table: str, mach
           flush=True)
 
 
-def figure_roc(roc_table: str, tpr_table: str, png: str, pdf: str, *, target: str, fpr: float) -> None:
-    from ..common.figures import save_figure
+def figures(roc_table: str, tpr_table: str, accuracy_table: str, ablation_table: str, traces: list[str], *,
+            target: str, architectures: list[str], fpr: float, **outputs: str) -> None:
+    """LiRA's ROC per canary type on the target architecture (roc), TPR at the operating FPR per canary
+    type and architecture (transfer), and TPR against the truncation length with the optimisation traces
+    (ablation)."""
+    from ..common.figures import figure_set, save_figure
     from . import plots
 
-    save_figure(plots.roc(read_csv(roc_table), read_csv(tpr_table), target, fpr), png, pdf)
-
-
-def figure_transfer(tpr_table: str, accuracy_table: str, png: str, pdf: str, *, architectures: list[str],
-                    fpr: float) -> None:
-    from ..common.figures import save_figure
-    from . import plots
-
-    save_figure(plots.transfer(read_csv(tpr_table), read_csv(accuracy_table), architectures, fpr), png, pdf)
-
-
-def figure_ablation(ablation_table: str, traces: list[str], png: str, pdf: str, *, fpr: float) -> None:
-    from ..common.figures import save_figure
-    from . import plots
-
-    save_figure(plots.ablation(read_csv(ablation_table), read_csvs(traces), fpr), png, pdf)
+    with figure_set(outputs) as paths:
+        save_figure(plots.roc(read_csv(roc_table), read_csv(tpr_table), target, fpr), *paths("roc"))
+        save_figure(plots.transfer(read_csv(tpr_table), read_csv(accuracy_table), architectures, fpr),
+                    *paths("transfer"))
+        save_figure(plots.ablation(read_csv(ablation_table), read_csvs(traces), fpr), *paths("ablation"))
 
 
 def verdict(tpr_table: str, accuracy_table: str, claims: str, metrics: str, *, target: str, transfer: list[str],

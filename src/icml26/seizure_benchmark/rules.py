@@ -290,44 +290,27 @@ def timing(timings: list[str], summary: str, machine: str) -> None:
 
 # --- figures and verdict -----------------------------------------------------------------------
 
-def figure_leaderboard(leaderboard: str, published: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
+def figures(leaderboard: str, published: str, subjects: str, bootstrap: str, gap: str, corpus: str,
+            datasets: str, *, subject: str, seconds: float, gap_min: float, **outputs: str) -> None:
+    """Our leaderboards beside the published ones (leaderboard, sensitivity_vs_fp), F1 per subject
+    (subject_f1), bootstrap ranks (ranks), the within-subject vs held-out gap (gap), one subject's first
+    seizure onset as read back from its EDF file (eeg_example) and the published datasets
+    (published_datasets)."""
+    from ..common.figures import figure_set, save_figure
     from . import plots
 
-    save_figure(plots.leaderboards(read_csv(leaderboard), read_csv(published)), png, pdf)
+    with figure_set(outputs) as paths:
+        save_figure(plots.leaderboards(read_csv(leaderboard), read_csv(published)), *paths("leaderboard"))
+        save_figure(plots.sensitivity_vs_fp(read_csv(leaderboard), read_csv(published)), *paths("sensitivity_vs_fp"))
+        save_figure(plots.subject_f1(_read_by_subject(subjects)), *paths("subject_f1"))
+        save_figure(plots.ranks(_f1_matrix(_read_by_subject(subjects)), read_csv(bootstrap)), *paths("ranks"))
+        save_figure(plots.gap(read_csv(gap), gap_min), *paths("gap"))
+        save_figure(_eeg_example(corpus, subject, seconds), *paths("eeg_example"))
+        save_figure(plots.published_datasets(read_csv(datasets)), *paths("published_datasets"))
 
 
-def figure_sensitivity_vs_fp(leaderboard: str, published: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
-    from . import plots
-
-    save_figure(plots.sensitivity_vs_fp(read_csv(leaderboard), read_csv(published)), png, pdf)
-
-
-def figure_subject_f1(subjects: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
-    from . import plots
-
-    save_figure(plots.subject_f1(_read_by_subject(subjects)), png, pdf)
-
-
-def figure_ranks(subjects: str, bootstrap: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
-    from . import plots
-
-    save_figure(plots.ranks(_f1_matrix(_read_by_subject(subjects)), read_csv(bootstrap)), png, pdf)
-
-
-def figure_gap(gap: str, png: str, pdf: str, *, gap_min: float) -> None:
-    from ..common.figures import save_figure
-    from . import plots
-
-    save_figure(plots.gap(read_csv(gap), gap_min), png, pdf)
-
-
-def figure_eeg_example(corpus: str, png: str, pdf: str, *, subject: str, seconds: float) -> None:
+def _eeg_example(corpus: str, subject: str, seconds: float):
     """The first seizure onset of one subject's recordings, as read back from its EDF file."""
-    from ..common.figures import save_figure
     from . import bids, plots
 
     for run in range(1, 100):
@@ -337,16 +320,8 @@ def figure_eeg_example(corpus: str, png: str, pdf: str, *, subject: str, seconds
         reference, _ = bids.read_annotations(f"{name}_events.tsv")
         if reference:
             x, fs = bids.read_edf(f"{name}_eeg.edf")
-            save_figure(plots.eeg_excerpt(x, fs, reference[0], seconds, f"sub-{subject} run-{run:02d}"), png, pdf)
-            return
+            return plots.eeg_excerpt(x, fs, reference[0], seconds, f"sub-{subject} run-{run:02d}")
     raise ValueError(f"sub-{subject} has no seizure to show")
-
-
-def figure_published_datasets(datasets: str, png: str, pdf: str) -> None:
-    from ..common.figures import save_figure
-    from . import plots
-
-    save_figure(plots.published_datasets(read_csv(datasets)), png, pdf)
 
 
 def verdict(leaderboard: str, gap: str, stability: str, concordance: str, published: str, claims: str,

@@ -167,20 +167,15 @@ def oracles(table: str, *, B_values: list[int], N_factor: int) -> None:
     write_csv(table, pd.DataFrame(rows))
 
 
-def figure_pareto(table: str, png: str, pdf: str, *, B: int) -> None:
-    """Consistency-robustness trade-off of every method (sweeping lambda and R)."""
-    from ..common.figures import save_figure
+def figures(evaluation: str, sweep: str, *, B: int, lam: float, R: float, **outputs: str) -> None:
+    """The consistency-robustness trade-off of every method, sweeping lambda and R (pareto), and the ECR
+    relative to the optimum as the prediction error grows (error_sweep)."""
+    from ..common.figures import figure_set, save_figure
     from . import plots
 
-    save_figure(plots.pareto(read_csv(table), B), png, pdf)
-
-
-def figure_error(table: str, png: str, pdf: str, *, B: int, lam: float, R: float) -> None:
-    """ECR relative to the optimum as the prediction error grows."""
-    from ..common.figures import save_figure
-    from . import plots
-
-    save_figure(plots.error_curves(read_csv(table), B, lam, R), png, pdf)
+    with figure_set(outputs) as paths:
+        save_figure(plots.pareto(read_csv(evaluation), B), *paths("pareto"))
+        save_figure(plots.error_curves(read_csv(sweep), B, lam, R), *paths("error_sweep"))
 
 
 def verdict(evaluation: str, sweep: str, oracles: str, claims: str, metrics: str, *, R_grid: list[float]) -> None:
