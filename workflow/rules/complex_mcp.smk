@@ -63,6 +63,7 @@ rule complex_mcp_timing:
         max_turns=CM.cfg["max_turns"],
         max_idle=CM.cfg["max_idle"],
         **CM.cfg["timing"],
+    priority: -1  # a measurement no verdict waits on: the episodes go first
     script:
         CALL
 
