@@ -9,6 +9,7 @@ import pytest
 
 from icml26.common import io
 from icml26.common.figures import figure_set, save_figure
+from tests.conftest import figure_files
 
 
 def test_json_is_canonical_sorted_and_plain(tmp_path):
@@ -75,7 +76,7 @@ def test_figure_suffix_is_checked(tmp_path):
 
 
 def test_a_figure_job_names_a_declared_figure_it_did_not_draw_and_an_undeclared_one(tmp_path):
-    outputs = {f"{name}_{ext}": str(tmp_path / f"{name}.{ext}") for name in ("a", "b") for ext in ("png", "pdf")}
+    outputs = figure_files(tmp_path, "a", "b")
     with figure_set(outputs) as paths:
         save_figure(_figure(), *paths("a"))
         save_figure(_figure(), *paths("b"))

@@ -85,10 +85,11 @@ def figures(best: str, slopes: str, traces: str, *, eta: float, gamma: float, De
     from . import verdict as verdicts
 
     bound = eta + verdicts.BOUND_C * Delta ** (1 / 3) / gamma
+    best_table, slope_table = read_csv(best), read_csv(slopes)
     with figure_set(outputs) as paths:
-        save_figure(plots.scaling(read_csv(best), read_csv(slopes), "min_excess",
-                                  "best excess error over the window grid", [1 / 3, 1 / 2]), *paths("excess_vs_drift"))
-        save_figure(plots.scaling(read_csv(best), read_csv(slopes), "W_star", "best window W*", [-2 / 3, -1 / 2]),
+        save_figure(plots.scaling(best_table, slope_table, "min_excess", "best excess error over the window grid",
+                                  [1 / 3, 1 / 2]), *paths("excess_vs_drift"))
+        save_figure(plots.scaling(best_table, slope_table, "W_star", "best window W*", [-2 / 3, -1 / 2]),
                     *paths("window_vs_drift"))
         save_figure(plots.traces(read_csv(traces), eta, bound), *paths("traces"))
 

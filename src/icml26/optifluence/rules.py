@@ -155,10 +155,10 @@ def figures(roc_table: str, tpr_table: str, accuracy_table: str, ablation_table:
     from ..common.figures import figure_set, save_figure
     from . import plots
 
+    tpr = read_csv(tpr_table)
     with figure_set(outputs) as paths:
-        save_figure(plots.roc(read_csv(roc_table), read_csv(tpr_table), target, fpr), *paths("roc"))
-        save_figure(plots.transfer(read_csv(tpr_table), read_csv(accuracy_table), architectures, fpr),
-                    *paths("transfer"))
+        save_figure(plots.roc(read_csv(roc_table), tpr, target, fpr), *paths("roc"))
+        save_figure(plots.transfer(tpr, read_csv(accuracy_table), architectures, fpr), *paths("transfer"))
         save_figure(plots.ablation(read_csv(ablation_table), read_csvs(traces), fpr), *paths("ablation"))
 
 

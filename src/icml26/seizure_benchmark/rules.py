@@ -299,11 +299,12 @@ def figures(leaderboard: str, published: str, subjects: str, bootstrap: str, gap
     from ..common.figures import figure_set, save_figure
     from . import plots
 
+    board, published_board, per_subject = read_csv(leaderboard), read_csv(published), _read_by_subject(subjects)
     with figure_set(outputs) as paths:
-        save_figure(plots.leaderboards(read_csv(leaderboard), read_csv(published)), *paths("leaderboard"))
-        save_figure(plots.sensitivity_vs_fp(read_csv(leaderboard), read_csv(published)), *paths("sensitivity_vs_fp"))
-        save_figure(plots.subject_f1(_read_by_subject(subjects)), *paths("subject_f1"))
-        save_figure(plots.ranks(_f1_matrix(_read_by_subject(subjects)), read_csv(bootstrap)), *paths("ranks"))
+        save_figure(plots.leaderboards(board, published_board), *paths("leaderboard"))
+        save_figure(plots.sensitivity_vs_fp(board, published_board), *paths("sensitivity_vs_fp"))
+        save_figure(plots.subject_f1(per_subject), *paths("subject_f1"))
+        save_figure(plots.ranks(_f1_matrix(per_subject), read_csv(bootstrap)), *paths("ranks"))
         save_figure(plots.gap(read_csv(gap), gap_min), *paths("gap"))
         save_figure(_eeg_example(corpus, subject, seconds), *paths("eeg_example"))
         save_figure(plots.published_datasets(read_csv(datasets)), *paths("published_datasets"))
