@@ -10,6 +10,9 @@ SCALE ?= quick
 PAPER ?=
 CONFIG := --configfile config/$(SCALE).yaml
 STAGES ?= $(if $(PAPER),$(PAPER)@$(SCALE),)
+# WARM=1: jobs start from a fork server that has numpy, pandas, matplotlib, scikit-learn and torch imported
+# (icml26.common.forkserver): seconds less per job, the same outputs
+SNAKEMAKE := $(if $(WARM),$(BIN)/python -m icml26.common.forkserver run -- ,)$(BIN)/snakemake
 
 .PHONY: setup system-deps venv run smoke paper report test test-fast pull push slurm bench docs dvc-stages clean
 
@@ -32,8 +35,8 @@ $(BIN)/snakemake: pyproject.toml
 	$(BIN)/pip install -q -e '.[test]'
 	@touch $@
 
-run:  ## every registered paper at SCALE (default quick), the summary and the HTML report
-	$(BIN)/snakemake --cores $(CORES) $(CONFIG) $(PAPER)
+run:  ## every registered paper at SCALE (default quick), the summary and the HTML report (WARM=1: fork server)
+	$(SNAKEMAKE) --cores $(CORES) $(CONFIG) $(PAPER)
 	$(BIN)/snakemake --cores 1 $(CONFIG) --report results/$(SCALE)/report.html $(PAPER)
 
 smoke:  ## every registered paper at smoke scale: a quick tour

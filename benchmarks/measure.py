@@ -4,7 +4,7 @@ Runs in a fresh copy of the repository (so nothing here is touched) and writes
 benchmarks/RESULTS.md. Per-rule timings of every run are in Snakemake's own
 benchmark files, benchmarks/<scale>/<slug>/<rule>.tsv.
 
-    python benchmarks/measure.py [--papers ski_rental] [--repeat 3] [--skip-full] [--scales smoke]
+    python benchmarks/measure.py [--papers ski_rental] [--repeat 3] [--skip-full] [--scales smoke] [--warm]
 
 ``--workdir DIR`` keeps the copy and its outputs (e.g. to compare the quick verdicts with the committed
 ones). ``--skip-full`` leaves out the no-op rebuild of everything, which first builds every paper at quick
@@ -35,6 +35,7 @@ TARGETS = {"ski_rental": ("<= 30 s", "< 2 min"), "massart_drift": ("<= 30 s", "<
            "cox_subgroups": ("<= 30 s", "<= 15 min"), "manifold_microscope": ("<= 30 s", "<= 15 min"),
            "complex_mcp": ("<= 30 s", "<= 10 min"), "coins": ("<= 30 s", "<= 15 min")}
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
+WARM_SMOKE = "smoke run, fork server"  # `make run SCALE=smoke WARM=1 PAPER=<slug>` (icml26.common.forkserver)
 
 
 def previous_rows() -> dict[str, tuple[float, str]]:
@@ -51,14 +52,18 @@ def previous_rows() -> dict[str, tuple[float, str]]:
 def target_of(name: str, previous: str) -> str:
     """The current target of a '<slug> smoke run' / '<slug> quick run' row (targets are not measurements)."""
     slug, _, kind = name.partition(" ")
-    scale = {"smoke run": 0, "quick run": 1}.get(kind)
+    scale = {"smoke run": 0, WARM_SMOKE: 0, "quick run": 1}.get(kind)
     return TARGETS.get(slug, DEFAULT_TARGETS)[scale] if scale is not None else previous
 
 
-def timed(args: list[str], cwd: Path) -> float:
+def timed(args: list[str], cwd: Path, warm: bool = False) -> float:
+    """Seconds of one command from the venv; ``warm``: under a fork server of its own, started and stopped
+    with it (``make run WARM=1``), so its import time counts."""
+    command = [str(Path(sys.executable).parent / args[0]), *args[1:]]
+    if warm:
+        command = [sys.executable, "-m", "icml26.common.forkserver", "run", "--", *command]
     start = time.perf_counter()
-    subprocess.run([str(Path(sys.executable).parent / args[0]), *args[1:]], cwd=cwd, env=tool_env(), check=True,
-                   capture_output=True)
+    subprocess.run(command, cwd=cwd, env=tool_env(warm=False), check=True, capture_output=True)
     return time.perf_counter() - start
 
 
@@ -71,6 +76,8 @@ def main() -> None:
     parser.add_argument("--workdir", type=Path, help="run in this (new) folder and keep it, outputs included")
     parser.add_argument("--scales", nargs="+", choices=["smoke", "quick"], default=["smoke", "quick"],
                         help="the per-paper runs to measure (the others keep their previous rows)")
+    parser.add_argument("--warm", action="store_true",
+                        help=f"also time each smoke run under a fork server ('<slug> {WARM_SMOKE}' rows)")
     args = parser.parse_args()
     cores = str(args.cores)
     papers = []
@@ -83,8 +90,11 @@ def main() -> None:
             for scale, target in zip(("smoke", "quick"), TARGETS.get(paper, DEFAULT_TARGETS)):
                 if scale not in args.scales:
                     continue
-                seconds = timed(["snakemake", paper, "--cores", cores, "--configfile", f"config/{scale}.yaml"], repo)
-                papers.append((f"{paper} {scale} run", seconds, target))
+                command = ["snakemake", paper, "--cores", cores, "--configfile", f"config/{scale}.yaml"]
+                papers.append((f"{paper} {scale} run", timed(command, repo), target))
+                if scale == "smoke" and args.warm:  # from scratch again: the first run's outputs set aside
+                    subprocess.run(["rm", "-rf", f"results/smoke/{paper}", f"data/smoke/{paper}"], cwd=repo, check=True)
+                    papers.append((f"{paper} {WARM_SMOKE}", timed(command, repo, warm=True), target))
         if not args.skip_full:
             timed(["snakemake", "--cores", cores], repo)  # everything else (e.g. the summary) first
             noop = [timed(["snakemake", "--cores", cores], repo) for _ in range(args.repeat)]

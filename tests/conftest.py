@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import functools
 import hashlib
 import os
 import re
@@ -11,6 +14,9 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from icml26.common.forkserver import ENV as FORKSERVER
+from icml26.common.forkserver import running_server
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent  # the venv that runs pytest also runs snakemake and dvc
@@ -52,8 +58,24 @@ def figure_files(folder: Path, *names: str) -> dict[str, str]:
     return {f"{name}_{ext}": str(folder / f"{name}.{ext}") for name in names for ext in ("png", "pdf")}
 
 
-def tool_env() -> dict[str, str]:
+_SERVERS = contextlib.ExitStack()
+atexit.register(_SERVERS.close)
+
+
+@functools.cache
+def forkserver() -> str:
+    """This test process's fork server (icml26.common.forkserver), started at first use: Snakemake jobs
+    start from it instead of importing numpy, pandas, matplotlib, scikit-learn and torch each."""
+    return _SERVERS.enter_context(running_server())
+
+
+def tool_env(warm: bool = True) -> dict[str, str]:
+    """The environment of every command a test runs; ``warm``: Snakemake jobs go through the fork server
+    (``smoke_run`` and the SLURM tests run cold, so both paths are tested and compared)."""
     env = dict(os.environ)
+    env.pop(FORKSERVER, None)
+    if warm:
+        env[FORKSERVER] = forkserver()
     env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
     for role in ("AUTHOR", "COMMITTER"):  # temporary git repositories need an identity
         env.setdefault(f"GIT_{role}_NAME", "icml26 tests")
@@ -134,9 +156,10 @@ def repo(tmp_path: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def smoke_run(tmp_path_factory) -> Path:
-    """One smoke-scale run of ski_rental, shared by the tests that only read its outputs."""
+    """One smoke-scale run of ski_rental, shared by the tests that only read its outputs; the one local
+    Snakemake run of the suite whose jobs start cold, each in its own interpreter (the default path)."""
     where = copy_repository(tmp_path_factory.mktemp("smoke") / "icml26")
-    snakemake(where, "ski_rental", "--cores", "2", "--configfile", "config/smoke.yaml")
+    snakemake(where, "ski_rental", "--cores", "2", "--configfile", "config/smoke.yaml", env=tool_env(warm=False))
     return where
 
 

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from tests.conftest import GUARD, ROOT, copy_repository, run, snakemake, tree_digest
+from tests.conftest import GUARD, ROOT, copy_repository, run, snakemake, tool_env, tree_digest
 
 pytestmark = [pytest.mark.workflow, pytest.mark.slurm]
 # First status check after 7 s instead of the profile's 5 s: a smoke job takes 5-8 s here, and every
@@ -31,7 +31,7 @@ def cluster():
 
 def test_slurm_run_is_byte_identical_to_the_local_run(cluster, smoke_run, tmp_path):
     repo = copy_repository(tmp_path / "slurm")
-    proc = snakemake(repo, "ski_rental", *PROFILE)
+    proc = snakemake(repo, "ski_rental", *PROFILE, env=tool_env(warm=False))  # SLURM starts each job itself
     jobs = len(list((smoke_run / "logs" / "smoke" / "ski_rental").rglob("*.log")))  # one log per job of the local run
     assert jobs >= 5 and (proc.stdout + proc.stderr).count("has been submitted with SLURM jobid") == jobs  # none local
     assert tree_digest(repo / "results" / "smoke" / "ski_rental", repo / "data" / "smoke") == tree_digest(
@@ -45,7 +45,7 @@ def test_failing_slurm_job_is_reported_as_failed(cluster, tmp_path):
     snakemake(repo, str(predictions.relative_to(repo)), "--cores", "1", "--configfile", "config/smoke.yaml")
     predictions.write_text("this is not a predictions table\n")
     proc = snakemake(repo, "results/smoke/ski_rental/tables/consistency_robustness.csv", *PROFILE, "--latency-wait", "5",
-                     check=False)  # a failed job has no outputs to wait for
+                     check=False, env=tool_env(warm=False))  # a failed job has no outputs to wait for
     text = proc.stdout + proc.stderr
     assert proc.returncode != 0
     assert "Error in rule ski_rental_policies" in text and "FAILED" in text

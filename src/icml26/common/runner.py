@@ -2,8 +2,9 @@
 
 Every rule declares ``params: func="icml26.<slug>.rules:<name>"`` plus named
 ``input``/``output``/``params`` that match the function's keyword arguments.
-``workflow/scripts/call.py`` hands the ``snakemake`` object to
-:func:`call_rule_function`, which pins threads, sends output to the rule's
+``workflow/scripts/call.py`` hands the ``snakemake`` object to :func:`run_job`, which
+passes it to :func:`call_rule_function` (in this process, or in the opt-in fork server of
+:mod:`icml26.common.forkserver`), which pins threads, sends output to the rule's
 log and calls the function. The same function is what the tests call.
 
 Before the call it removes what a killed run left beside the outputs (temporary files of atomic
@@ -52,6 +53,22 @@ def console_line(rule: str, error: BaseException, log: Path | None) -> str:
     if not isinstance(error, (ValueError, OSError, LookupError)):
         message = f"{type(error).__name__}: {message}"
     return f"icml26: {rule} failed: {message}" + (f" (traceback: {log})" if log else "")
+
+
+def run_job(snakemake: Any) -> None:
+    """The job script's one call: the rule function here, or in the fork server that ``$ICML26_FORKSERVER``
+    names (icml26.common.forkserver), exiting with the job's status."""
+    from .forkserver import ENV, ForkServerError, submit
+
+    address = os.environ.get(ENV)
+    if not address:
+        call_rule_function(snakemake)
+        return
+    try:
+        status = submit(snakemake, address)
+    except ForkServerError as error:
+        sys.exit(f"icml26: {snakemake.rule}: {error}")
+    sys.exit(status)
 
 
 def call_rule_function(snakemake: Any) -> None:
