@@ -34,7 +34,7 @@ import sys
 import tempfile
 import time
 import traceback
-from typing import Any
+from typing import Any, NoReturn
 
 ENV = "ICML26_FORKSERVER"
 
@@ -88,32 +88,40 @@ def serve(address: str) -> None:
     listener.listen(128)
     for name in PRELOAD:
         importlib.import_module(name)
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # handlers are reaped by the kernel
     listener.settimeout(1.0)
-    with listener:
-        while os.getppid() == parent:
-            try:
-                conn, _ = listener.accept()
-            except TimeoutError:
-                continue
-            sys.stdout.flush()
-            sys.stderr.flush()
-            if os.fork() == 0:
-                listener.close()
-                status = 1
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # stop between jobs, and wait for the finished ones
+    try:
+        with listener:
+            while os.getppid() == parent:
+                _reap()  # waited for, not left to the kernel: the server's CPU time then counts its jobs'
                 try:
-                    _handle(conn)
-                    status = 0
-                except BaseException:  # noqa: BLE001 -- a broken request must not stop the server; its log says why
-                    traceback.print_exc()
-                finally:
-                    os._exit(status)
-            conn.close()
+                    conn, _ = listener.accept()
+                except TimeoutError:
+                    continue
+                sys.stdout.flush()
+                sys.stderr.flush()
+                if os.fork() == 0:
+                    listener.close()
+                    _handler_process(conn)
+                conn.close()
+    finally:
+        _reap()
+
+
+def _handler_process(conn: socket.socket) -> NoReturn:
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    status = 1
+    try:
+        _handle(conn)
+        status = 0
+    except BaseException:  # noqa: BLE001 -- a broken request must not stop the server; its log says why
+        traceback.print_exc()
+    finally:
+        os._exit(status)
 
 
 def _handle(conn: socket.socket) -> None:
     """In a handler process: read the request, fork the job, wait for it (or for the client to vanish)."""
-    signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # this process waits for its job itself
     conn.settimeout(None)
     header, fds, _, _ = socket.recv_fds(conn, _SIZE, len(_STDOUT_STDERR))
     request = pickle.loads(_receive(conn, int.from_bytes(header, "big")))
@@ -141,6 +149,13 @@ def _handle(conn: socket.socket) -> None:
     _, status = os.waitpid(job, 0)
     code = os.waitstatus_to_exitcode(status)
     conn.sendall((code if code >= 0 else 128 - code).to_bytes(4, "big", signed=True))
+
+
+def _reap() -> None:
+    """Wait for every handler that has finished."""
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(-1, os.WNOHANG)[0]:
+            pass
 
 
 def _mismatch(request: dict[str, Any]) -> str | None:
