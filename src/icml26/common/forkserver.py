@@ -38,11 +38,12 @@ from typing import Any, NoReturn
 
 ENV = "ICML26_FORKSERVER"
 
-# Imported once by the server; everything else a job imports itself. Order: cheapest first, so a missing
-# optional library fails late. torch._dynamo is what the first torch.func transform imports (~1.5 s).
-PRELOAD = ("numpy", "scipy", "scipy.stats", "pandas", "matplotlib", "matplotlib.pyplot", "threadpoolctl",
-           "sklearn", "sklearn.metrics", "sklearn.datasets", "torch", "torch.func", "torch._dynamo",
-           "snakemake.script")
+# Imported once by the server, one at a time between jobs: a job that arrives meanwhile is forked from what
+# is loaded so far and imports the rest itself, so no job waits for the whole list. What every job needs
+# first; torch._dynamo is what the first torch.func transform or optimiser step imports (~1.5 s).
+PRELOAD = ("snakemake.script", "threadpoolctl", "numpy", "pandas", "scipy", "scipy.stats", "matplotlib",
+           "matplotlib.pyplot", "sklearn", "sklearn.metrics", "sklearn.datasets", "torch", "torch.func",
+           "torch._dynamo")
 
 _SIZE = 8  # bytes of the request's length prefix
 _STDOUT_STDERR = (1, 2)
@@ -80,23 +81,24 @@ def submit(job: Any, address: str) -> int:
 # ---------------------------------------------------------------------------------------------- server side
 
 def serve(address: str) -> None:
-    """Listen on ``address``, preload :data:`PRELOAD`, then fork one handler per job until the parent
-    process (whoever started the server) is gone or a signal stops it."""
+    """Listen on ``address`` and fork one handler per job, importing :data:`PRELOAD` while no job waits,
+    until the parent process (whoever started the server) is gone or a signal stops it."""
     parent = os.getppid()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(address)  # bound before the slow preload: early jobs wait in the backlog, not fail
+    listener.bind(address)
     listener.listen(128)
-    for name in PRELOAD:
-        importlib.import_module(name)
-    listener.settimeout(1.0)
+    preload = list(PRELOAD)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # stop between jobs, and wait for the finished ones
     try:
         with listener:
             while os.getppid() == parent:
                 _reap()  # waited for, not left to the kernel: the server's CPU time then counts its jobs'
+                listener.settimeout(0.0 if preload else 1.0)
                 try:
                     conn, _ = listener.accept()
-                except TimeoutError:
+                except (TimeoutError, BlockingIOError):
+                    if preload:
+                        importlib.import_module(preload.pop(0))
                     continue
                 sys.stdout.flush()
                 sys.stderr.flush()
