@@ -12,7 +12,7 @@ CONFIG := --configfile config/$(SCALE).yaml
 STAGES ?= $(if $(PAPER),$(PAPER)@$(SCALE),)
 # WARM=1: jobs start from a fork server that has numpy, pandas, matplotlib, scikit-learn and torch imported
 # (icml26.common.forkserver): seconds less per job, the same outputs
-SNAKEMAKE := $(if $(WARM),$(BIN)/python -m icml26.common.forkserver run -- ,)$(BIN)/snakemake
+SNAKEMAKE := $(if $(filter 1,$(WARM)),$(BIN)/python -m icml26.common.forkserver run -- ,)$(BIN)/snakemake
 
 .PHONY: setup system-deps venv run smoke paper report test test-fast pull push slurm bench docs dvc-stages clean
 
@@ -39,8 +39,8 @@ run:  ## every registered paper at SCALE (default quick), the summary and the HT
 	$(SNAKEMAKE) --cores $(CORES) $(CONFIG) $(PAPER)
 	$(BIN)/snakemake --cores 1 $(CONFIG) --report results/$(SCALE)/report.html $(PAPER)
 
-smoke:  ## every registered paper at smoke scale: a quick tour
-	$(MAKE) run SCALE=smoke
+smoke:  ## every registered paper at smoke scale: a quick tour, through the fork server (WARM=0: cold)
+	$(MAKE) run SCALE=smoke WARM=$(or $(WARM),1)
 
 paper:  ## every registered paper at paper scale on this machine (see `slurm` for a cluster)
 	$(MAKE) run SCALE=paper
