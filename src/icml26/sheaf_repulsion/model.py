@@ -1,0 +1,113 @@
+"""A small pre-LayerNorm transformer whose forward pass is its edge graph.
+
+Written here rather than hooked into TransformerLens: circuit discovery needs every destination's input
+rebuilt as a mask-weighted sum of every upstream component's output (each head's query, key and value
+input separately), once per optimisation step; on a model this small that is a few tensor additions,
+while hooks on a wrapped Hugging Face model pay their bookkeeping per hook point (docs/papers/
+sheaf_repulsion.md, "Definitions that are ours").
+
+``forward(tokens)`` is the ordinary model: each layer's heads read the residual stream, add their
+outputs to it one by one, then the MLP reads it and adds its own. ``forward(tokens, mask)`` takes one
+weight per edge of :class:`~icml26.sheaf_repulsion.graph.EdgeGraph` and gives every destination the
+weighted sum of its sources, added in the same order, so an all-ones mask reproduces the ordinary pass
+bit for bit and a zero weight removes a source (zero ablation, the spec's choice).
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from .graph import EdgeGraph
+
+
+class EdgeTransformer(nn.Module):
+    """Token and position embedding, ``layers`` blocks of ``heads`` attention heads and a GELU MLP, a final
+    LayerNorm and an unembedding; no bias on a head's output projection, so every source is one
+    component's output."""
+
+    def __init__(self, vocab: int, context: int, layers: int, heads: int, width: int, mlp_width: int):
+        super().__init__()
+        if width % heads:
+            raise ValueError(f"width {width} is not a multiple of heads {heads}")
+        self.graph = EdgeGraph(layers, heads)
+        self.heads, self.head_width = heads, width // heads
+        self.embed = nn.Embedding(vocab, width)
+        self.position = nn.Embedding(context, width)
+        self.ln_attn = nn.ModuleList(nn.LayerNorm(width) for _ in range(layers))
+        self.w_qkv = nn.ParameterList(nn.Parameter(torch.empty(3, heads, width, self.head_width)) for _ in range(layers))
+        self.b_qkv = nn.ParameterList(nn.Parameter(torch.zeros(3, heads, self.head_width)) for _ in range(layers))
+        self.w_out = nn.ParameterList(nn.Parameter(torch.empty(heads, self.head_width, width)) for _ in range(layers))
+        self.ln_mlp = nn.ModuleList(nn.LayerNorm(width) for _ in range(layers))
+        self.mlp = nn.ModuleList(nn.Sequential(nn.Linear(width, mlp_width), nn.GELU(), nn.Linear(mlp_width, width))
+                                 for _ in range(layers))
+        self.ln_final = nn.LayerNorm(width)
+        self.unembed = nn.Linear(width, vocab, bias=False)
+        for weight in [*self.w_qkv, *self.w_out]:
+            nn.init.normal_(weight, std=1 / math.sqrt(width))
+        self._slices = self._edge_slices()
+
+    @property
+    def layers(self) -> int:
+        return self.graph.layers
+
+    def _edge_slices(self) -> list[tuple[slice, slice]]:
+        """Per layer, the mask entries of its head inputs and of its MLP input; the logits' last."""
+        slices, start = [], 0
+        for layer in range(self.layers):
+            n_qkv = 3 * self.heads * len(self.graph.sources(layer))
+            n_mlp = len(self.graph.sources(layer, mlp_input=True))
+            slices.append((slice(start, start + n_qkv), slice(start + n_qkv, start + n_qkv + n_mlp)))
+            start += n_qkv + n_mlp
+        slices.append((slice(start, len(self.graph)), slice(0)))
+        return slices
+
+    def forward(self, tokens: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:
+        """Logits (batch, position, vocab); ``mask``: one weight per edge (None: the ordinary model)."""
+        if mask is not None and mask.shape != (len(self.graph),):
+            raise ValueError(f"mask must have one entry per edge ({len(self.graph)}), got shape {tuple(mask.shape)}")
+        positions = torch.arange(tokens.shape[-1], device=tokens.device)
+        outputs = [self.embed(tokens) + self.position(positions)]  # the sources so far, in stream order
+        stream = outputs[0]
+        for layer, (qkv_edges, mlp_edges) in enumerate(self._slices[:-1]):
+            if mask is None:
+                qkv_in = stream[:, :, None, None, :].expand(-1, -1, 3, self.heads, -1).contiguous()
+            else:
+                weights = mask[qkv_edges].view(self.heads, 3, len(outputs)).transpose(0, 1)
+                qkv_in = _weighted_sum(outputs, weights)
+            head_outputs = self._attention(layer, qkv_in)
+            for i in range(self.heads):
+                outputs.append(head_outputs[:, :, i])
+                stream = stream + head_outputs[:, :, i]
+            mlp_in = stream if mask is None else _weighted_sum(outputs, mask[mlp_edges])
+            outputs.append(self.mlp[layer](self.ln_mlp[layer](mlp_in)))
+            stream = stream + outputs[-1]
+        final = stream if mask is None else _weighted_sum(outputs, mask[self._slices[-1][0]])
+        return self.unembed(self.ln_final(final))
+
+    def _attention(self, layer: int, qkv_in: torch.Tensor) -> torch.Tensor:
+        """Every head of ``layer`` from its own query, key and value inputs (batch, pos, 3, heads, width);
+        returns each head's output in the residual basis (batch, pos, heads, width)."""
+        normed = self.ln_attn[layer](qkv_in)
+        q, k, v = (torch.einsum("bphd,hde->bphe", normed[:, :, j], self.w_qkv[layer][j]) + self.b_qkv[layer][j]
+                   for j in range(3))
+        scores = torch.einsum("bqhe,bkhe->bhqk", q, k) / math.sqrt(self.head_width)
+        length = scores.shape[-1]
+        causal = torch.ones(length, length, dtype=torch.bool, device=scores.device).tril()
+        pattern = F.softmax(scores.masked_fill(~causal, float("-inf")), dim=-1)
+        mixed = torch.einsum("bhqk,bkhe->bqhe", pattern, v)
+        return torch.einsum("bqhe,hed->bqhd", mixed, self.w_out[layer])
+
+
+def _weighted_sum(outputs: list[torch.Tensor], weights: torch.Tensor) -> torch.Tensor:
+    """sum_n weights[..., n] * outputs[n], added in source order (as the residual stream adds them), for
+    weights of shape (*destinations, n): result (batch, pos, *destinations, width)."""
+    total = None
+    for n, source in enumerate(outputs):
+        w = weights[..., n]
+        term = w.reshape(1, 1, *w.shape, 1) * source.reshape(*source.shape[:2], *(1,) * w.dim(), source.shape[-1])
+        total = term if total is None else total + term
+    return total
