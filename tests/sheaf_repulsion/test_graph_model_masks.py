@@ -83,7 +83,7 @@ def test_overlap_is_the_kept_share_of_the_reference_at_saturated_logits():
 
 
 def test_sparsity_schedule_at_0_at_80_percent_and_at_the_end():
-    weight = dict(base=0.5, max_times=20.0, min_times=0.01)
+    weight = {"base": 0.5, "max_times": 20.0, "min_times": 0.01}
     assert sparsity_weight(0, 50, **weight) == pytest.approx(0.5)
     assert sparsity_weight(40, 50, **weight) == pytest.approx(10.0)
     assert sparsity_weight(50, 50, **weight) == pytest.approx(0.005)

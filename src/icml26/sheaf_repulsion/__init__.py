@@ -8,4 +8,7 @@ Modules:
     graph  -- the edge graph (embedding, heads, MLPs -> q/k/v inputs, MLP inputs, logits), finalisation, IoU
     model  -- the transformer whose forward pass is its edge graph (one weight per edge)
     masks  -- straight-through Gumbel-sigmoid masks and the terms of the discovery objective
+    data   -- synthetic IOI sentences (ABBA / BABA)
+    train  -- the IOI model trained from scratch
+    discover -- one discovery run, and OASR's repelled runs (independent seeds with the repulsion at 0)
 """

@@ -4,12 +4,13 @@ One logit per edge. A mask is drawn with the straight-through Gumbel-sigmoid: th
 exactly 0 or 1 (hard threshold of the noisy sigmoid), the gradient is the sigmoid's. The objective is
 
     CE([logit_good, logit_bad], good) + lambda_sparse(epoch) * mean sigmoid(l)
-        + lambda_overlap * sum_{e in ref} sigmoid(l_e) / |ref|          (OASR's repulsion)
+        + lambda_overlap(epoch) * sum_{e in ref} sigmoid(l_e) / |ref|   (OASR's repulsion)
         + lambda_complete * CE_uniform(complement)                       (from 80 % of training on)
 
 where ``ref`` is the union of the circuits found by earlier runs and the complement model keeps exactly
 the edges the circuit drops. ``lambda_sparse`` rises linearly over the first 80 % of the epochs to
-``max_times`` its base value, then falls linearly to ``min_times`` of it at the end.
+``max_times`` its base value, then falls linearly to ``min_times`` of it at the end; OASR's code ramps
+``lambda_overlap`` the same way (:func:`sparsity_weight` serves both).
 """
 
 from __future__ import annotations
