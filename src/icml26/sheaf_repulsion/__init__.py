@@ -11,4 +11,5 @@ Modules:
     data   -- synthetic IOI sentences (ABBA / BABA)
     train  -- the IOI model trained from scratch
     discover -- one discovery run, and OASR's repelled runs (independent seeds with the repulsion at 0)
+    metrics -- accuracy, faithfulness, completeness, density; the EAP ranking and ACDC-lite baselines
 """
