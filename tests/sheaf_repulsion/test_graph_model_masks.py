@@ -35,10 +35,11 @@ def test_edge_count_of_the_spec_s_four_layer_four_head_model():
     assert len(EdgeGraph(4, 4)) == 12 * sum(1 + 5 * l for l in range(4)) + sum(5 + 5 * l for l in range(4)) + 21 == 479
 
 
-def test_an_all_ones_mask_equals_the_original_model_exactly():
-    net = model()
+def test_an_all_ones_mask_equals_the_original_model_to_round_off():
+    net = model().double()  # float64: what remains is the order of additions (sources summed at once)
     with torch.no_grad():
-        assert torch.equal(net(TOKENS, torch.ones(len(net.graph))), net(TOKENS))
+        masked, ordinary = net(TOKENS, torch.ones(len(net.graph), dtype=torch.float64)), net(TOKENS)
+    assert torch.allclose(masked, ordinary, rtol=0, atol=1e-12) and ordinary.abs().max() > 0.1
 
 
 def test_the_direct_path_alone_is_the_unembedded_embedding_and_no_edge_at_all_ignores_the_input():
@@ -47,7 +48,7 @@ def test_the_direct_path_alone_is_the_unembedded_embedding_and_no_edge_at_all_ig
     direct[net.graph.index[Edge(EMBED, LOGITS, "in")]] = 1.0
     with torch.no_grad():
         embedded = net.embed(TOKENS) + net.position(torch.arange(TOKENS.shape[1]))
-        assert torch.equal(net(TOKENS, direct), net.unembed(net.ln_final(embedded)))
+        assert torch.allclose(net(TOKENS, direct), net.unembed(net.ln_final(embedded)), rtol=0, atol=1e-6)
         empty = net(TOKENS, torch.zeros(len(net.graph)))
     assert torch.allclose(empty, empty[0, 0].expand_as(empty))  # the same logits wherever, whatever the tokens
 
