@@ -12,4 +12,5 @@ Modules:
     train  -- the IOI model trained from scratch
     discover -- one discovery run, and OASR's repelled runs (independent seeds with the repulsion at 0)
     metrics -- accuracy, faithfulness, completeness, density; the EAP ranking and ACDC-lite baselines
+    minimal -- the minimal-circuit search and the indispensability test
 """
