@@ -13,4 +13,5 @@ Modules:
     discover -- one discovery run, and OASR's repelled runs (independent seeds with the repulsion at 0)
     metrics -- accuracy, faithfulness, completeness, density; the EAP ranking and ACDC-lite baselines
     minimal -- the minimal-circuit search and the indispensability test
+    tables, verdict -- the result tables and the claims judged from them
 """
