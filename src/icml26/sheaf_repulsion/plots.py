@@ -1,0 +1,89 @@
+"""Figures of the sheaf_repulsion pipeline, drawn from the result tables only; each shows what its claim
+compares against (chance IoU, the validity thresholds, the minimal circuit's accuracy less the tolerance)."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+METHODS = ("oasr", "independent", "eap", "acdc")
+LABEL = {"oasr": "OASR", "independent": "independent seeds", "eap": "attribution patching", "acdc": "ACDC-lite"}
+
+
+def _matrix(overlap: pd.DataFrame, method: str) -> np.ndarray:
+    rows = overlap[overlap["method"] == method]
+    runs = int(rows[["run_a", "run_b"]].max().max()) + 1
+    matrix = np.eye(runs)
+    for row in rows.itertuples():
+        matrix[row.run_a, row.run_b] = matrix[row.run_b, row.run_a] = row.iou
+    return matrix
+
+
+def iou_heatmaps(overlap: pd.DataFrame) -> plt.Figure:
+    """Pairwise IoU of the circuits of OASR and of independent seeds, with the pairs' mean chance IoU."""
+    methods = [m for m in ("oasr", "independent") if m in set(overlap["method"])]
+    fig, axes = plt.subplots(1, len(methods), figsize=(4.2 * len(methods), 3.8), squeeze=False)
+    for ax, method in zip(axes[0], methods):
+        matrix = _matrix(overlap, method)
+        image = ax.imshow(matrix, vmin=0, vmax=1, cmap="viridis")
+        for (i, j), value in np.ndenumerate(matrix):
+            ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=7, color="w" if value < 0.6 else "k")
+        chance = overlap[overlap["method"] == method]["chance_iou"].mean()
+        ax.set(title=f"{LABEL[method]}: mean chance IoU {chance:.3f}", xlabel="run", ylabel="run",
+               xticks=range(len(matrix)), yticks=range(len(matrix)))
+        ax.grid(False)
+    fig.colorbar(image, ax=axes[0].tolist(), shrink=0.8, label="IoU")
+    return fig
+
+
+def iou_by_circuits(overlap: pd.DataFrame) -> plt.Figure:
+    """Mean pairwise IoU among the first k circuits, per method, beside the same pairs' mean chance IoU."""
+    fig, ax = plt.subplots(figsize=(5, 3.6))
+    for color, method in zip(("C3", "C0"), ("oasr", "independent")):
+        rows = overlap[overlap["method"] == method]
+        ks = range(2, int(rows[["run_a", "run_b"]].max().max()) + 2)
+        among = [rows[(rows["run_a"] < k) & (rows["run_b"] < k)] for k in ks]
+        ax.plot(list(ks), [r["iou"].mean() for r in among], "o-", color=color, label=LABEL[method])
+        ax.plot(list(ks), [r["chance_iou"].mean() for r in among], ":", color=color, label=f"{LABEL[method]}: chance")
+    ax.set(xlabel="number of circuits k", ylabel="mean pairwise IoU", ylim=(0, 1),
+           title="Overlap among the first k circuits")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def circuits(table: pd.DataFrame, criteria: dict) -> plt.Figure:
+    """Each circuit's density against its accuracy alone, per method, with the validity thresholds."""
+    fig, ax = plt.subplots(figsize=(5, 3.8))
+    for method, marker in zip(METHODS, "os^D"):
+        rows = table[table["method"] == method]
+        if not rows.empty:
+            ax.scatter(rows["density"], rows["accuracy"], marker=marker, label=LABEL[method], alpha=0.8)
+    ax.axhline(criteria["faithful"], color="k", lw=0.8, ls="--", label=f"faithful: accuracy >= {criteria['faithful']:g}")
+    ax.axvline(criteria["sparse"], color="k", lw=0.8, ls=":", label=f"sparse: density <= {criteria['sparse']:g}")
+    ax.axhline(0.5, color="0.6", lw=0.8, label="chance")
+    ax.set(xlabel="density (share of edges kept)", ylabel="IO-over-S accuracy of the circuit alone", ylim=(0, 1.02),
+           title="Circuits found by each method")
+    ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def minimal(table: pd.DataFrame, criteria: dict) -> plt.Figure:
+    """The minimal circuit's accuracy, and the best accuracy of a circuit of its size without each edge."""
+    fig, ax = plt.subplots(figsize=(5, 3.4))
+    if table.empty:
+        ax.text(0.5, 0.5, "no closed circuit of the searched size", ha="center", va="center", transform=ax.transAxes)
+    else:
+        accuracy = float(table["accuracy"].iloc[0])
+        ax.bar(range(len(table)), table["best_without"], color="C0", label="best circuit without the edge")
+        ax.axhline(accuracy, color="C3", label=f"minimal circuit ({accuracy:.3f})")
+        ax.axhline(accuracy - criteria["tolerance"], color="C3", ls="--", lw=0.8,
+                   label=f"dispensable above ({accuracy - criteria['tolerance']:.3f})")
+        ax.set_xticks(range(len(table)), table["edge"], rotation=20, fontsize=7)
+    ax.axhline(0.5, color="0.6", lw=0.8, label="chance")
+    ax.set(ylabel="IO-over-S accuracy", ylim=(0, 1.02), title="Indispensability of the minimal circuit's edges")
+    ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,162 @@
+"""Rule functions of the sheaf_repulsion pipeline: paths and plain parameters in, files out.
+
+DAG: model (trained from scratch, or the user's checkpoint at paper scale) -> discover_{oasr,independent}
+-> baselines (EAP at the OASR circuits' mean size, ACDC-lite) and minimal (3-edge search, indispensability)
+-> tables -> figures, verdict. The model is stored as an npz of its state dict (byte-stable, unlike a
+pickle); held-out sentences come from ``seed + 1`` so they are the same in every job.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..common.io import read_csv, read_npz, write_csv, write_json, write_npz
+
+
+def _architecture(spec: dict, names: int):
+    from .train import Architecture
+
+    return Architecture(names=names, **spec)
+
+
+def _held_out(size: int, names: int, seed: int):
+    from .data import ioi
+
+    return ioi(size, names, np.random.default_rng(seed + 1))
+
+
+def _objective(spec: dict):
+    from .discover import Objective
+
+    return Objective(**spec)
+
+
+def load_model(path: str, architecture: dict, names: int):
+    """The model from an npz of its state dict (ours, or the user's checkpoint at paper scale); one clear
+    error naming the file when it does not match the configured architecture."""
+    import torch
+
+    net = _architecture(architecture, names).build()
+    try:
+        arrays = read_npz(path)
+        net.load_state_dict({k: torch.from_numpy(v) for k, v in arrays.items()})
+    except (OSError, ValueError, KeyError, RuntimeError) as error:
+        summary = " ".join(str(error).split())[:300]
+        raise ValueError(f"{path}: not a state dict of the configured {architecture} model ({summary})") from None
+    net.eval()
+    return net
+
+
+def model(weights: str, training_table: str, *, names: int, architecture: dict, training: dict, held_out: int,
+          seed: int, checkpoint: str | None) -> None:
+    """Train the IOI model from scratch, or take the user's checkpoint (``checkpoint``: an npz state dict of
+    the configured architecture) and only measure it."""
+    from .train import accuracy, train
+
+    held = _held_out(held_out, names, seed)
+    if checkpoint:
+        net = load_model(checkpoint, architecture, names)
+        curve = [{"step": 0, "loss": float("nan"), "accuracy": accuracy(net, held)}]
+        print(f"{checkpoint}: held-out accuracy {curve[0]['accuracy']:.3f}", flush=True)
+    else:
+        net, curve = train(_architecture(architecture, names), held_out=held, seed=seed, **training)
+    write_npz(weights, **{k: v.detach().numpy() for k, v in net.state_dict().items()})
+    write_csv(training_table, pd.DataFrame(curve, columns=["step", "loss", "accuracy"]))
+
+
+def discover(weights: str, circuits: str, *, method: str, names: int, architecture: dict, discovery: dict,
+             runs: int, seed: int) -> None:
+    """``runs`` discovery runs: OASR (repelled from earlier circuits) or independent seeds (no repulsion)."""
+    from .discover import repelled_runs
+
+    net = load_model(weights, architecture, names)
+    spec = {**discovery, "overlap": discovery["overlap"] if method == "oasr" else 0.0}
+    found = repelled_runs(net, _objective(spec), runs=runs, names=names, seed=seed)
+    write_npz(circuits, edges=np.stack([c.edges for c in found]), logits=np.stack([c.logits for c in found]))
+
+
+def baselines(weights: str, oasr: str, circuits: str, *, names: int, architecture: dict, held_out: int,
+              acdc_threshold: float, seed: int) -> None:
+    """Attribution patching's top edges (as many as the OASR circuits' mean size, finalised) and ACDC-lite."""
+    from .metrics import acdc_lite, attribution_scores, top_edges
+
+    net = load_model(weights, architecture, names)
+    held = _held_out(held_out, names, seed)
+    size = int(round(read_npz(oasr, "edges")["edges"].sum(axis=1).mean()))
+    scores = attribution_scores(net, held)
+    eap = net.graph.finalise(top_edges(scores, size))
+    acdc = acdc_lite(net, held, acdc_threshold)
+    print(f"EAP: {int(eap.sum())} edges (top {size}, finalised); ACDC-lite: {int(acdc.sum())} edges", flush=True)
+    write_npz(circuits, edges=np.stack([eap, acdc]), scores=scores)
+
+
+def minimal(weights: str, minimal_table: str, *, names: int, architecture: dict, held_out: int, size: int,
+            candidates: int, tolerance: float, seed: int) -> None:
+    """The best closed ``size``-edge circuit among the ``candidates`` edges with the largest attribution
+    scores, and the best circuit of that size without each of its edges."""
+    from .metrics import attribution_scores, top_edges
+    from .minimal import closed_circuits, indispensable_edges
+    from .tables import minimal_table as table
+
+    net = load_model(weights, architecture, names)
+    held = _held_out(held_out, names, seed)
+    pool = top_edges(attribution_scores(net, held), candidates)
+    found = closed_circuits(net, held, pool, size)
+    if not found:
+        print(f"no closed {size}-edge circuit among the top {candidates} edges", flush=True)
+        write_csv(minimal_table, table(net.graph, (), 0.0, {}))
+        return
+    accuracy, best = found[0]
+    without = indispensable_edges(net, held, best, pool, accuracy, tolerance)
+    print(f"best {size}-edge circuit: {[net.graph.edges[e].name for e in best]}, accuracy {accuracy:.3f}", flush=True)
+    write_csv(minimal_table, table(net.graph, best, accuracy, without))
+
+
+def tables(weights: str, oasr: str, independent: str, baseline: str, circuits_table: str, overlap_table: str, *,
+           names: int, architecture: dict, held_out: int, criteria: dict, seed: int) -> None:
+    """Every circuit's metrics on the held-out sentences, and the pairwise overlap of each method's runs."""
+    from .metrics import circuit_metrics
+    from .tables import circuit_table, overlap_table as overlaps
+
+    net = load_model(weights, architecture, names)
+    held = _held_out(held_out, names, seed)
+    found = {"oasr": list(read_npz(oasr, "edges")["edges"]), "independent": list(read_npz(independent, "edges")["edges"])}
+    eap, acdc = read_npz(baseline, "edges")["edges"]
+    found |= {"eap": [eap], "acdc": [acdc]}
+    write_csv(circuits_table, pd.concat([circuit_table(m, [circuit_metrics(net, held, c) for c in cs], criteria)
+                                         for m, cs in found.items()], ignore_index=True))
+    write_csv(overlap_table, pd.concat([overlaps(m, found[m]) for m in ("oasr", "independent")], ignore_index=True))
+
+
+def figures(circuits_table: str, overlap_table: str, minimal_table: str, *, criteria: dict, **outputs: str) -> None:
+    from ..common.figures import figure_set, save_figure
+    from . import plots
+
+    table, overlap, minimal_rows = read_csv(circuits_table), read_csv(overlap_table), read_csv(minimal_table)
+    with figure_set(outputs) as paths:
+        save_figure(plots.iou_heatmaps(overlap), *paths("iou"))
+        save_figure(plots.iou_by_circuits(overlap), *paths("iou_by_k"))
+        save_figure(plots.circuits(table, criteria), *paths("circuits"))
+        save_figure(plots.minimal(minimal_rows, criteria), *paths("minimal"))
+
+
+def verdict(circuits_table: str, overlap_table: str, minimal_table: str, training_table: str, claims: str,
+            metrics: str, *, criteria: dict) -> None:
+    """Judge the spec's claims and collect the headline numbers."""
+    from ..common.claims import verdict_word, write_claims
+    from . import verdict as verdicts
+
+    table, overlap, minimal_rows = read_csv(circuits_table), read_csv(overlap_table), read_csv(minimal_table)
+    judged = [verdicts.low_overlap(table, overlap, criteria), verdicts.grows_with_circuits(overlap),
+              verdicts.dispensable_minimal_circuit(minimal_rows, criteria)]
+    for claim in judged:
+        print(f"{claim.id}: {verdict_word(claim.holds)} -- {claim.headline}", flush=True)
+    write_claims(claims, judged)
+    mean = table.groupby("method")[["edges", "density", "accuracy", "faithfulness", "complement_accuracy"]].mean()
+    write_json(metrics, {
+        "model_accuracy": float(read_csv(training_table)["accuracy"].iloc[-1]),
+        "mean_by_method": {m: {k: float(v) for k, v in row.items()} for m, row in mean.iterrows()},
+        "mean_iou": {m: float(g["iou"].mean()) for m, g in overlap.groupby("method")},
+        "mean_chance_iou": {m: float(g["chance_iou"].mean()) for m, g in overlap.groupby("method")},
+    })
