@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
-import numpy as np
 import pytest
 
 from icml26.sheaf_repulsion import rules
@@ -42,21 +42,21 @@ def run(tmp_path_factory):
 
 def test_the_chain_writes_every_table_figure_and_all_three_claims(run):
     _, f, figures = run
-    claims = json.loads(open(f["claims.json"]).read())
+    claims = json.loads(Path(f["claims.json"]).read_text())
     assert [c["id"] for c in claims] == ["oasr_finds_valid_circuits_with_near_chance_overlap",
                                         "effect_grows_with_number_of_circuits",
                                         "minimal_circuit_without_indispensable_edge"]
     circuits = rules.read_csv(f["circuits.csv"])
     assert circuits.groupby("method").size().to_dict() == {"acdc": 1, "eap": 1, "independent": 3, "oasr": 3}
     assert len(rules.read_csv(f["overlap.csv"])) == 6  # 3 pairs per method
-    assert all(open(path, "rb").read(4) in (b"\x89PNG", b"%PDF") for path in figures.values())
+    assert all(Path(path).read_bytes()[:4] in (b"\x89PNG", b"%PDF") for path in figures.values())
 
 
 def test_the_user_s_checkpoint_is_used_as_it_is_and_a_wrong_one_is_named(run, tmp_path):
     _, f, _ = run
     rules.model(str(tmp_path / "again.npz"), str(tmp_path / "t.csv"), training=TRAINING, held_out=32,
                 checkpoint=f["model.npz"], **COMMON)
-    assert open(tmp_path / "again.npz", "rb").read() == open(f["model.npz"], "rb").read()
+    assert (tmp_path / "again.npz").read_bytes() == Path(f["model.npz"]).read_bytes()
     wider = {**COMMON, "architecture": {**ARCH, "width": 32}}
     with pytest.raises(ValueError, match=f"{f['model.npz']}: not a state dict of the configured"):
         rules.model(str(tmp_path / "x.npz"), str(tmp_path / "x.csv"), training=TRAINING, held_out=32,

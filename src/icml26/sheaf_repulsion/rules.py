@@ -83,7 +83,7 @@ def baselines(weights: str, oasr: str, circuits: str, *, names: int, architectur
 
     net = load_model(weights, architecture, names)
     held = _held_out(held_out, names, seed)
-    size = int(round(read_npz(oasr, "edges")["edges"].sum(axis=1).mean()))
+    size = round(float(read_npz(oasr, "edges")["edges"].sum(axis=1).mean()))
     scores = attribution_scores(net, held)
     eap = net.graph.finalise(top_edges(scores, size))
     acdc = acdc_lite(net, held, acdc_threshold)
@@ -117,7 +117,8 @@ def tables(weights: str, oasr: str, independent: str, baseline: str, circuits_ta
            names: int, architecture: dict, held_out: int, criteria: dict, seed: int) -> None:
     """Every circuit's metrics on the held-out sentences, and the pairwise overlap of each method's runs."""
     from .metrics import circuit_metrics
-    from .tables import circuit_table, overlap_table as overlaps
+    from .tables import circuit_table
+    from .tables import overlap_table as overlaps
 
     net = load_model(weights, architecture, names)
     held = _held_out(held_out, names, seed)
