@@ -60,8 +60,9 @@ def submit(job: Any, address: str) -> int:
     exit status. Blocks until the job ends; this process's stdout and stderr are the job's."""
     import icml26
 
-    request = pickle.dumps({"job": pickle.dumps(job), "cwd": os.getcwd(), "env": dict(os.environ), "path": list(sys.path),
-                            "argv": list(sys.argv), "environment": (sys.prefix, sys.version), "package": icml26.__file__})
+    request = pickle.dumps({"job": pickle.dumps(job), "cwd": os.getcwd(), "env": dict(os.environ),
+                            "path": list(sys.path), "argv": list(sys.argv), "environment": (sys.prefix, sys.version),
+                            "package": icml26.__file__})
     sys.stdout.flush()
     sys.stderr.flush()
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
