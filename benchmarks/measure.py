@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -93,7 +94,8 @@ def main() -> None:
                 command = ["snakemake", paper, "--cores", cores, "--configfile", f"config/{scale}.yaml"]
                 papers.append((f"{paper} {scale} run", timed(command, repo), target))
                 if scale == "smoke" and args.warm:  # from scratch again: the first run's outputs set aside
-                    subprocess.run(["rm", "-rf", f"results/smoke/{paper}", f"data/smoke/{paper}"], cwd=repo, check=True)
+                    for folder in ("results", "data"):
+                        shutil.rmtree(repo / folder / "smoke" / paper, ignore_errors=True)
                     papers.append((f"{paper} {WARM_SMOKE}", timed(command, repo, warm=True), target))
         if not args.skip_full:
             timed(["snakemake", "--cores", cores], repo)  # everything else (e.g. the summary) first
