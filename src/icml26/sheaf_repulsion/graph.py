@@ -4,8 +4,7 @@ Nodes are the model's components: the embedding (token + position), every attent
 the logits. An edge runs from a source (the embedding, a head's output, an MLP's output) to a destination
 that reads the residual stream downstream of it: a head's query, key or value input, an MLP's input, the
 logits. The edges of a destination are in source order (embedding, then each layer's heads, then its
-MLP), which is the order in which the residual stream adds them up; the model's masked forward pass
-relies on that order to equal the unmasked one exactly.
+MLP), the order in which the residual stream adds them up and in which the model stacks its sources.
 
 A circuit is a set of edges (a boolean vector over :attr:`EdgeGraph.edges`). ``finalise`` keeps the edges
 that lie on a path from the embedding to the logits (spec: "finalise by keeping only edges on a path to
