@@ -47,8 +47,8 @@ def linger(out):
 
 
 @pytest.fixture(scope="module")
-def address(tmp_path_factory):
-    with running_server(str(tmp_path_factory.mktemp("server"))) as where:
+def address():
+    with running_server() as where:  # in the system's temporary folder: a socket path has at most 107 bytes
         yield where
 
 
