@@ -48,21 +48,21 @@ class EdgeTransformer(nn.Module):
         self.unembed = nn.Linear(width, vocab, bias=False)
         for weight in [*self.w_qkv, *self.w_out]:
             nn.init.normal_(weight, std=1 / math.sqrt(width))
-        self._slices = self._edge_slices()
+        self._layer_edges = self._edge_slices()
+        self._logit_edges = slice(self._layer_edges[-1][1].stop if layers else 0, len(self.graph))
 
     @property
     def layers(self) -> int:
         return self.graph.layers
 
     def _edge_slices(self) -> list[tuple[slice, slice]]:
-        """Per layer, the mask entries of its head inputs and of its MLP input; the logits' last."""
+        """Per layer, the mask entries of its head inputs and of its MLP input (the logits' follow)."""
         slices, start = [], 0
         for layer in range(self.layers):
             n_qkv = 3 * self.heads * len(self.graph.sources(layer))
             n_mlp = len(self.graph.sources(layer, mlp_input=True))
             slices.append((slice(start, start + n_qkv), slice(start + n_qkv, start + n_qkv + n_mlp)))
             start += n_qkv + n_mlp
-        slices.append((slice(start, len(self.graph)), slice(0)))
         return slices
 
     def forward(self, tokens: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:
@@ -72,7 +72,7 @@ class EdgeTransformer(nn.Module):
         positions = torch.arange(tokens.shape[-1], device=tokens.device)
         outputs = [self.embed(tokens) + self.position(positions)]  # the sources so far, in stream order
         stream = outputs[0]
-        for layer, (qkv_edges, mlp_edges) in enumerate(self._slices[:-1]):
+        for layer, (qkv_edges, mlp_edges) in enumerate(self._layer_edges):
             if mask is None:
                 qkv_in = stream[:, :, None, None, :].expand(-1, -1, 3, self.heads, -1).contiguous()
             else:
@@ -85,7 +85,7 @@ class EdgeTransformer(nn.Module):
             mlp_in = stream if mask is None else _weighted_sum(outputs, mask[mlp_edges])
             outputs.append(self.mlp[layer](self.ln_mlp[layer](mlp_in)))
             stream = stream + outputs[-1]
-        final = stream if mask is None else _weighted_sum(outputs, mask[self._slices[-1][0]])
+        final = stream if mask is None else _weighted_sum(outputs, mask[self._logit_edges])
         return self.unembed(self.ln_final(final))
 
     def _attention(self, layer: int, qkv_in: torch.Tensor) -> torch.Tensor:

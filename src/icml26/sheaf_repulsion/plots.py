@@ -7,15 +7,15 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from .verdict import runs
+
 METHODS = ("oasr", "independent", "eap", "acdc")
 LABEL = {"oasr": "OASR", "independent": "independent seeds", "eap": "attribution patching", "acdc": "ACDC-lite"}
 
 
 def _matrix(overlap: pd.DataFrame, method: str) -> np.ndarray:
-    rows = overlap[overlap["method"] == method]
-    runs = int(rows[["run_a", "run_b"]].max().max()) + 1
-    matrix = np.eye(runs)
-    for row in rows.itertuples():
+    matrix = np.eye(runs(overlap, method))
+    for row in overlap[overlap["method"] == method].itertuples():
         matrix[row.run_a, row.run_b] = matrix[row.run_b, row.run_a] = row.iou
     return matrix
 
@@ -42,7 +42,7 @@ def iou_by_circuits(overlap: pd.DataFrame) -> plt.Figure:
     fig, ax = plt.subplots(figsize=(5, 3.6))
     for color, method in zip(("C3", "C0"), ("oasr", "independent")):
         rows = overlap[overlap["method"] == method]
-        ks = range(2, int(rows[["run_a", "run_b"]].max().max()) + 2)
+        ks = range(2, runs(overlap, method) + 1)
         among = [rows[(rows["run_a"] < k) & (rows["run_b"] < k)] for k in ks]
         ax.plot(list(ks), [r["iou"].mean() for r in among], "o-", color=color, label=LABEL[method])
         ax.plot(list(ks), [r["chance_iou"].mean() for r in among], ":", color=color, label=f"{LABEL[method]}: chance")

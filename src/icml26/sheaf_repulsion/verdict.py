@@ -30,6 +30,11 @@ def valid(circuits: pd.DataFrame, criteria: dict) -> pd.Series:
             & (circuits["complement_accuracy"] <= criteria["complete"]))
 
 
+def runs(overlap: pd.DataFrame, method: str) -> int:
+    """How many runs of ``method`` the overlap table pairs up."""
+    return int(overlap[overlap["method"] == method][["run_a", "run_b"]].max().max()) + 1
+
+
 def _overlap(overlap: pd.DataFrame, method: str, upto: int | None = None) -> tuple[float, float]:
     """(mean IoU, mean chance IoU) over the pairs of ``method``'s runs among its first ``upto``."""
     rows = overlap[overlap["method"] == method]
@@ -64,21 +69,21 @@ def low_overlap(circuits: pd.DataFrame, overlap: pd.DataFrame, criteria: dict) -
 
 
 def grows_with_circuits(overlap: pd.DataFrame) -> Claim:
-    runs = int(overlap[overlap["method"] == "oasr"][["run_a", "run_b"]].max().max()) + 1
-    if runs < 3:
+    count = runs(overlap, "oasr")
+    if count < 3:
         return Claim(id="effect_grows_with_number_of_circuits", statement="The OASR effect grows with K",
-                     paper_value="increasingly pronounced", measured={"runs": runs}, comparator=">", holds=None,
-                     note=f"needs at least 3 runs per method, this scale has {runs}",
-                     headline=f"not evaluated: {runs} runs per method", evidence=EVIDENCE)
-    gap = {k: _overlap(overlap, "independent", k)[0] - _overlap(overlap, "oasr", k)[0] for k in range(2, runs + 1)}
+                     paper_value="increasingly pronounced", measured={"runs": count}, comparator=">", holds=None,
+                     note=f"needs at least 3 runs per method, this scale has {count}",
+                     headline=f"not evaluated: {count} runs per method", evidence=EVIDENCE)
+    gap = {k: _overlap(overlap, "independent", k)[0] - _overlap(overlap, "oasr", k)[0] for k in range(2, count + 1)}
     return Claim(
         id="effect_grows_with_number_of_circuits",
         statement="The gap between the mean pairwise IoU of independent runs and of OASR runs is larger among "
-        f"all {runs} circuits than among the first 2",
+        f"all {count} circuits than among the first 2",
         paper_value="increasingly pronounced as the number of circuits grows (no number given)",
         measured={"gap_by_k": {str(k): v for k, v in gap.items()}}, comparator=">",
-        holds=bool(gap[runs] > gap[2]),
-        headline=f"IoU gap (independent - OASR) {gap[2]:.3f} among 2 circuits, {gap[runs]:.3f} among {runs} "
+        holds=bool(gap[count] > gap[2]),
+        headline=f"IoU gap (independent - OASR) {gap[2]:.3f} among 2 circuits, {gap[count]:.3f} among {count} "
         "(paper: grows with the number of circuits)",
         evidence=EVIDENCE,
     )
