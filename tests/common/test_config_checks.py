@@ -109,6 +109,7 @@ CROSS_KEY = {  # one broken cross-key constraint per paper that has them, and th
                             "vae.checkpoints: every checkpoint must be <= vae.iterations"),
     "optifluence": (lambda c: c.update(transfer=["resnet"]), "transfer: resnet not among architectures"),
     "seizure_benchmark": (lambda c: c.update(algorithms=["nonesuch"]), "'nonesuch' has no entry"),
+    "sheaf_repulsion": (lambda c: c["minimal"].update(candidates=2), "minimal.size: 3 edges cannot be drawn"),
     "ski_rental": (lambda c: c["figures"].update(lam=0.77), "figures.lam must be one of"),
 }
 

@@ -2,7 +2,7 @@
 
 DAG: model (trained from scratch, or the user's checkpoint at paper scale) -> discover_{oasr,independent}
 -> baselines (EAP at the OASR circuits' mean size, ACDC-lite) and minimal (3-edge search, indispensability)
--> tables -> figures, verdict. The model is stored as an npz of its state dict (byte-stable, unlike a
+-> tables -> figures, verdict; timing (what each method costs) beside. The model is stored as an npz of its state dict (byte-stable, unlike a
 pickle); held-out sentences come from ``seed + 1`` so they are the same in every job.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..common.io import read_csv, read_npz, write_csv, write_json, write_npz
+from ..common.io import read_csv, read_csvs, read_npz, write_csv, write_json, write_npz
 
 
 def _architecture(spec: dict, names: int):
@@ -48,47 +48,58 @@ def load_model(path: str, architecture: dict, names: int):
     return net
 
 
-def model(weights: str, training_table: str, *, names: int, architecture: dict, training: dict, held_out: int,
-          seed: int, checkpoint: str | None) -> None:
-    """Train the IOI model from scratch, or take the user's checkpoint (``checkpoint``: an npz state dict of
-    the configured architecture) and only measure it."""
+def model(checkpoint: list[str], weights: str, training_table: str, *, names: int, architecture: dict,
+          training: dict, held_out: int, seed: int) -> None:
+    """Train the IOI model from scratch (``checkpoint`` empty), or take the user's checkpoint (one npz state
+    dict of the configured architecture) and only measure it."""
     from .train import accuracy, train
 
     held = _held_out(held_out, names, seed)
     if checkpoint:
-        net = load_model(checkpoint, architecture, names)
+        net = load_model(checkpoint[0], architecture, names)
         curve = [{"step": 0, "loss": float("nan"), "accuracy": accuracy(net, held)}]
-        print(f"{checkpoint}: held-out accuracy {curve[0]['accuracy']:.3f}", flush=True)
+        print(f"{checkpoint[0]}: held-out accuracy {curve[0]['accuracy']:.3f}", flush=True)
     else:
         net, curve = train(_architecture(architecture, names), held_out=held, seed=seed, **training)
     write_npz(weights, **{k: v.detach().numpy() for k, v in net.state_dict().items()})
     write_csv(training_table, pd.DataFrame(curve, columns=["step", "loss", "accuracy"]))
 
 
-def discover(weights: str, circuits: str, *, method: str, names: int, architecture: dict, discovery: dict,
-             runs: int, seed: int) -> None:
-    """``runs`` discovery runs: OASR (repelled from earlier circuits) or independent seeds (no repulsion)."""
+def discover(weights: str, circuits: str, timing: str, *, method: str, names: int, architecture: dict,
+             discovery: dict, runs: int, seed: int) -> None:
+    """``runs`` discovery runs of ``method``: OASR (each repelled from the earlier circuits) or independent
+    seeds (``discovery["overlap"]`` = 0); each run's seconds go to ``timing``."""
     from .discover import repelled_runs
 
     net = load_model(weights, architecture, names)
-    spec = {**discovery, "overlap": discovery["overlap"] if method == "oasr" else 0.0}
-    found = repelled_runs(net, _objective(spec), runs=runs, names=names, seed=seed)
+    found = repelled_runs(net, _objective(discovery), runs=runs, names=names, seed=seed)
     write_npz(circuits, edges=np.stack([c.edges for c in found]), logits=np.stack([c.logits for c in found]))
+    write_csv(timing, pd.DataFrame({"method": method, "run": range(runs), "steps": discovery["steps"],
+                                    "seconds": [c.seconds for c in found]}))
 
 
-def baselines(weights: str, oasr: str, circuits: str, *, names: int, architecture: dict, held_out: int,
-              acdc_threshold: float, seed: int) -> None:
-    """Attribution patching's top edges (as many as the OASR circuits' mean size, finalised) and ACDC-lite."""
+def baselines(weights: str, oasr: str, circuits: str, timing: str, *, names: int, architecture: dict,
+              held_out: int, acdc_threshold: float, seed: int) -> None:
+    """Attribution patching's top edges (as many as the OASR circuits' mean size, finalised) and ACDC-lite;
+    the seconds of each go to ``timing``."""
+    import time
+
     from .metrics import acdc_lite, attribution_scores, top_edges
 
     net = load_model(weights, architecture, names)
     held = _held_out(held_out, names, seed)
     size = round(float(read_npz(oasr, "edges")["edges"].sum(axis=1).mean()))
+    start = time.perf_counter()
     scores = attribution_scores(net, held)
     eap = net.graph.finalise(top_edges(scores, size))
+    middle = time.perf_counter()
     acdc = acdc_lite(net, held, acdc_threshold)
-    print(f"EAP: {int(eap.sum())} edges (top {size}, finalised); ACDC-lite: {int(acdc.sum())} edges", flush=True)
+    end = time.perf_counter()
+    print(f"EAP: {int(eap.sum())} edges (top {size}, finalised), {middle - start:.2f} s; "
+          f"ACDC-lite: {int(acdc.sum())} edges, {end - middle:.1f} s", flush=True)
     write_npz(circuits, edges=np.stack([eap, acdc]), scores=scores)
+    write_csv(timing, pd.DataFrame({"method": ["eap", "acdc"], "sentences": held_out,
+                                    "seconds": [middle - start, end - middle]}))
 
 
 def minimal(weights: str, minimal_table: str, *, names: int, architecture: dict, held_out: int, size: int,
@@ -128,6 +139,40 @@ def tables(weights: str, oasr: str, independent: str, baseline: str, circuits_ta
     write_csv(circuits_table, pd.concat([circuit_table(m, [circuit_metrics(net, held, c) for c in cs], criteria)
                                          for m, cs in found.items()], ignore_index=True))
     write_csv(overlap_table, pd.concat([overlaps(m, found[m]) for m in ("oasr", "independent")], ignore_index=True))
+
+
+def timing(weights: str, discovery: list[str], baselines: str, cost_table: str, machine: str, *, names: int,
+           architecture: dict, batch_size: int, repeats: int, seed: int) -> None:
+    """What each method costs: seconds per discovery run (from the discovery jobs) and per step, per
+    forward pass with and without an edge mask (interleaved repeats, medians; docs/ARCHITECTURE.md,
+    "Measured outputs"), and one EAP ranking and one ACDC-lite run (from the baselines job)."""
+    import torch
+
+    from ..common.timing import interleaved, medians, write_machine
+    from .data import ioi
+    from .train import tensors
+
+    net = load_model(weights, architecture, names)
+    tokens, _, _ = tensors(ioi(batch_size, names, np.random.default_rng(seed)))
+    mask = (torch.rand(len(net.graph), generator=torch.Generator().manual_seed(seed)) < 0.5).float()
+    with torch.no_grad():
+        seconds = medians(interleaved({"forward pass": lambda: net(tokens),
+                                       "forward pass with a mask": lambda: net(tokens, mask)}, repeats))
+    rows = [{"what": name, "sentences": batch_size, "seconds": s} for name, s in seconds.items()]
+    runs = read_csvs(discovery)
+    for method, group in runs.groupby("method", sort=False):
+        rows.append({"what": f"{method} discovery run", "sentences": batch_size * int(group["steps"].iloc[0]),
+                     "seconds": float(group["seconds"].median())})
+        rows.append({"what": f"{method} discovery step", "sentences": batch_size,
+                     "seconds": float((group["seconds"] / group["steps"]).median())})
+    label = {"eap": "EAP ranking", "acdc": "ACDC-lite run"}
+    rows += [{"what": label[r.method], "sentences": r.sentences, "seconds": r.seconds}
+             for r in read_csv(baselines).itertuples()]
+    write_csv(cost_table, pd.DataFrame(rows, columns=["what", "sentences", "seconds"]))
+    write_machine(machine)
+    print(f"forward pass {seconds['forward pass'] * 1e3:.1f} ms, with a mask "
+          f"{seconds['forward pass with a mask'] * 1e3:.1f} ms "
+          f"({batch_size} sentences)", flush=True)
 
 
 def figures(circuits_table: str, overlap_table: str, minimal_table: str, *, criteria: dict, **outputs: str) -> None:
