@@ -20,7 +20,7 @@ def test_accuracy_pipeline(tmp_path):
     slices = []
     for shape in ("square", "heart"):
         slices.append(str(tmp_path / f"{shape}.npz"))
-        rules.dsprites_slice(slices[-1], shape=shape, n_rotation=8, n_x=6, x_range=[0.4, 0.6], scale=0.3, y=0.5,
+        rules.dsprites_slice(slices[-1], shape=shape, n_rotation=8, n_x=7, x_range=[0.4, 0.6], scale=0.3, y=0.5,
                              resolution=24, supersample=2, blur=1.0)
     rules.class_measures(slices, str(tmp_path / "classes.csv"), str(tmp_path / "curv.csv"),
                          shapes=["square", "heart"], reach_samples=5, order=4, seed=0)

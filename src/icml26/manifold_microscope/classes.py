@@ -22,9 +22,10 @@ def slice_axes(shape: str, n_rotation: int, n_x: int, x_range: tuple[float, floa
 
 
 def measures(F: np.ndarray, grid: Grid, *, reach_samples: int, rng: np.random.Generator, order: int = 4) -> dict:
-    """Volume, normalised total curvature, scalar-curvature quantiles and min reach of one slice."""
+    """Volume, normalised total curvature, scalar-curvature quantiles and min reach of one slice, over its
+    regular points; ``excluded_points`` counts the degenerate ones (NaN in the returned curvature field)."""
     g = geometry.metric(F, grid, order)
-    volume = geometry.total_volume(g, grid)
+    volume = geometry.total_volume(g, grid, order)
     unit = volume ** (1 / grid.dim)
     S = geometry.scalar_curvature(g, grid, order) * unit**2
     shape = F.shape[:-1]
@@ -32,6 +33,6 @@ def measures(F: np.ndarray, grid: Grid, *, reach_samples: int, rng: np.random.Ge
     sample = [tuple(int(i) for i in np.unravel_index(f, shape)) for f in flat]
     tau = geometry.reach(F, grid, sample, order) / unit
     return {"volume": volume, "total_curvature_unit_volume": geometry.total_curvature(g, grid, order),
-            "scalar_curvature_median": float(np.median(S)), "scalar_curvature_q10": float(np.quantile(S, 0.1)),
-            "scalar_curvature_q90": float(np.quantile(S, 0.9)), "min_reach_unit_volume": float(tau.min()),
-            "median_reach_unit_volume": float(np.median(tau))}, S
+            "scalar_curvature_median": float(np.nanmedian(S)), "scalar_curvature_q10": float(np.nanquantile(S, 0.1)),
+            "scalar_curvature_q90": float(np.nanquantile(S, 0.9)), "min_reach_unit_volume": float(np.nanmin(tau)),
+            "median_reach_unit_volume": float(np.nanmedian(tau)), "excluded_points": int(np.isnan(S).sum())}, S

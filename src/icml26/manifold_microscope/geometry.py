@@ -4,10 +4,18 @@ Given a grid map ``F: (s_1..s_n) -> R^D`` (see :mod:`.grid`):
 
 * Jacobian ``J = [d_1 F ... d_n F]``, metric ``g = J^T J``, volume element ``sqrt(det g)``,
   total volume = integral of ``sqrt(det g)`` over the parameter box;
-* Christoffel symbols from finite differences of ``g``, then Riemann, Ricci and scalar curvature
-  ``S`` (intrinsic: only ``g`` is needed), total curvature = integral of ``S sqrt(det g)``;
+* Christoffel symbols *of the first kind* ``Gamma_{l,ij}`` (derivatives of ``g`` only), their
+  derivatives, then the lowered Riemann tensor, Ricci and scalar curvature ``S`` (intrinsic: only ``g``
+  is needed), total curvature = integral of ``S sqrt(det g)``;
 * reach (Federer; the Aamari et al. formula) ``tau(x) = min_{y != x} |y - x|^2 / (2 dist(y - x, T_x))``
   with the tangent space ``T_x`` spanned by ``J(x)``; the global reach is the minimum over (a subsample of) x.
+
+Why the first kind: near a coordinate singularity (the poles of a (theta, phi) sphere grid) the
+second-kind symbols carry ``cot theta``, whose finite differences blow up; ``Gamma_{l,ij}`` is as smooth
+as ``g`` itself, and the inverse metric enters once per point, pointwise (as in the paper's reference code).
+*Degenerate points*, where ``g`` is singular to working precision (smallest eigenvalue at most
+:data:`DEGENERATE` times the largest: the map loses rank there), are detected, not computed: their
+curvature and reach are NaN, and totals integrate over the regular points (:func:`regular` says which).
 
 The metric is accumulated in chunks along the first axis so that the full Jacobian of
 high-dimensional maps (4-D grids of 64x64 images) never sits in memory at once.
@@ -19,7 +27,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .grid import CENTRAL, EDGE, Grid, derivative, integrate
+from .grid import CENTRAL, EDGE, Grid, derivative, integrate, samples_needed
+
+DEGENERATE = 1e-10  # a metric whose eigenvalue ratio is at most this is singular to working precision
 
 
 def jacobian(F: np.ndarray, grid: Grid, order: int = 4) -> np.ndarray:
@@ -33,8 +43,9 @@ def metric(F: np.ndarray, grid: Grid, order: int = 4, max_bytes: int = 256 * 2**
     if len(shape) != n:
         raise ValueError(f"map has {len(shape)} grid axes but the grid describes {n}")
     per_row = int(np.prod(shape[1:], dtype=np.int64)) * D * n * 8 * 3
-    rows = int(min(shape[0], max(order + 1, max_bytes // max(per_row, 1))))
-    halo = order // 2
+    width = samples_needed(order)
+    rows = int(min(shape[0], max(width, max_bytes // max(per_row, 1))))
+    halo = order // 2  # a kept row's central stencil; the chunk's own first/last rows are the halo
     g = np.empty((*shape, n, n))
     for start in range(0, shape[0], rows):
         stop = min(shape[0], start + rows)
@@ -42,8 +53,8 @@ def metric(F: np.ndarray, grid: Grid, order: int = 4, max_bytes: int = 256 * 2**
             index, first = np.arange(start - halo, stop + halo) % shape[0], halo
         else:  # clip the halo at the ends, where the one-sided stencils are the right ones
             lo, hi = max(0, start - halo), min(shape[0], stop + halo)
-            if hi - lo < order + 1:  # a short last chunk: borrow more rows from before it
-                lo = max(0, hi - (order + 1))
+            if hi - lo < width:  # a short last chunk: borrow more rows from before it
+                lo = max(0, hi - width)
             index = np.arange(lo, hi)
             first = start - lo
         d0 = derivative(F[index], 0, grid.spacing[0], False, order)[first:first + stop - start]
@@ -58,8 +69,23 @@ def volume_element(g: np.ndarray) -> np.ndarray:
     return np.sqrt(np.clip(np.linalg.det(g), 0, None))
 
 
-def total_volume(g: np.ndarray, grid: Grid) -> float:
-    return integrate(volume_element(g), grid)
+def total_volume(g: np.ndarray, grid: Grid, order: int = 4) -> float:
+    """Integral of the volume element (degenerate points included: it tends to 0 there)."""
+    return integrate(volume_element(g), grid, order)
+
+
+def regular(g: np.ndarray) -> np.ndarray:
+    """True where the metric is invertible to working precision (see :data:`DEGENERATE`)."""
+    eigenvalues = np.linalg.eigvalsh(g)
+    return (eigenvalues[..., -1] > 0) & (eigenvalues[..., 0] > DEGENERATE * eigenvalues[..., -1])
+
+
+def inverse_metric(g: np.ndarray) -> np.ndarray:
+    """``g^{-1}``, NaN at degenerate points."""
+    ok = regular(g)
+    inverse = np.full_like(g, np.nan)
+    inverse[ok] = np.linalg.inv(g[ok])
+    return inverse
 
 
 def _partials(field: np.ndarray, grid: Grid, order: int) -> np.ndarray:
@@ -68,27 +94,39 @@ def _partials(field: np.ndarray, grid: Grid, order: int) -> np.ndarray:
                     axis=grid.dim)
 
 
-def christoffel(g: np.ndarray, grid: Grid, order: int = 4) -> np.ndarray:
-    """``Gamma[..., k, i, j] = Gamma^k_{ij}``."""
+def christoffel_first_kind(g: np.ndarray, grid: Grid, order: int = 4) -> np.ndarray:
+    """``L[..., l, i, j] = Gamma_{l,ij} = (d_i g_jl + d_j g_il - d_l g_ij) / 2``."""
     dg = _partials(g, grid, order)  # [..., l, i, j] = d_l g_ij
-    lower = np.einsum("...ijl->...lij", dg) + np.einsum("...jil->...lij", dg) - dg  # d_i g_jl + d_j g_il - d_l g_ij
-    return 0.5 * np.einsum("...kl,...lij->...kij", np.linalg.inv(g), lower)
+    return 0.5 * (np.einsum("...ijl->...lij", dg) + np.einsum("...jil->...lij", dg) - dg)
+
+
+def christoffel(g: np.ndarray, grid: Grid, order: int = 4) -> np.ndarray:
+    """``Gamma[..., k, i, j] = Gamma^k_{ij}`` (NaN at degenerate points)."""
+    return np.einsum("...kl,...lij->...kij", inverse_metric(g), christoffel_first_kind(g, grid, order))
 
 
 def ricci(g: np.ndarray, grid: Grid, order: int = 4) -> np.ndarray:
-    """Ricci tensor ``Ric[..., s, n]`` from finite differences of the Christoffel symbols."""
-    G = christoffel(g, grid, order)
-    dG = _partials(G, grid, order)  # [..., m, r, n, s] = d_m G^r_{ns}
-    return (np.einsum("...rrns->...sn", dG) - np.einsum("...nrrs->...sn", dG)
-            + np.einsum("...rrl,...lns->...sn", G, G) - np.einsum("...rnl,...lrs->...sn", G, G))
+    """Ricci tensor ``Ric[..., b, d] = g^{ac} R_{abcd}`` (NaN at degenerate points), from the lowered Riemann
+    tensor ``R_{abcd} = d_c L_{a,db} - d_d L_{a,cb} + Gamma^e_{cb} L_{e,da} - Gamma^e_{db} L_{e,ca}`` (the
+    convention above with the first index lowered; only first-kind symbols are differentiated)."""
+    inverse = inverse_metric(g)
+    L = christoffel_first_kind(g, grid, order)
+    dL = _partials(L, grid, order)  # [..., m, l, i, j] = d_m L_{l,ij}
+    U = np.einsum("...ef,...fxy->...exy", inverse, L)  # Gamma^e_{xy}
+    return (np.einsum("...ac,...cadb->...bd", inverse, dL) - np.einsum("...ac,...dacb->...bd", inverse, dL)
+            + np.einsum("...ac,...eda,...ecb->...bd", inverse, L, U)
+            - np.einsum("...ac,...eca,...edb->...bd", inverse, L, U))
 
 
 def scalar_curvature(g: np.ndarray, grid: Grid, order: int = 4) -> np.ndarray:
-    return np.einsum("...sn,...sn->...", np.linalg.inv(g), ricci(g, grid, order))
+    """``S`` at every grid point, NaN at degenerate points."""
+    return np.einsum("...sn,...sn->...", inverse_metric(g), ricci(g, grid, order))
 
 
 def total_curvature(g: np.ndarray, grid: Grid, order: int = 4) -> float:
-    return integrate(scalar_curvature(g, grid, order) * volume_element(g), grid)
+    """Integral of ``S sqrt(det g)`` over the regular points (the degenerate ones, excluded, add 0)."""
+    density = scalar_curvature(g, grid, order) * volume_element(g)
+    return integrate(np.where(regular(g), density, 0.0), grid, order)
 
 
 def jacobian_at(F: np.ndarray, grid: Grid, index: tuple[int, ...], order: int = 4) -> np.ndarray:
@@ -130,7 +168,12 @@ def reach_at(x: np.ndarray, J: np.ndarray, points: np.ndarray) -> float:
 
 
 def reach(F: np.ndarray, grid: Grid, sample: list[tuple[int, ...]] | None = None, order: int = 4) -> np.ndarray:
-    """Local reach ``tau(x)`` at the sampled grid indices (all indices if ``sample`` is None)."""
+    """Local reach ``tau(x)`` at the sampled grid indices (all indices if ``sample`` is None); NaN at a
+    degenerate point, where ``J`` does not span a tangent space."""
     points = F.reshape(-1, F.shape[-1])
     sample = list(np.ndindex(F.shape[:-1])) if sample is None else sample
-    return np.array([reach_at(F[idx], jacobian_at(F, grid, idx, order), points) for idx in sample])
+    out = []
+    for idx in sample:
+        J = jacobian_at(F, grid, idx, order)
+        out.append(reach_at(F[idx], J, points) if regular(J.T @ J) else np.nan)
+    return np.array(out)

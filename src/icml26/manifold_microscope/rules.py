@@ -27,9 +27,10 @@ def estimator_accuracy(table: str, timing: str, *, toy: str, grid_sizes: list[in
                                   order=order)
         base, t_base = accuracy.timed(accuracy.baseline_errors, manifold, min(points, max_baseline_points), k=k,
                                       reach_samples=reach_samples, rng=rng)
+        excluded = {"finite_difference": fd.pop("excluded_points"), "local_pca": 0}
         for estimator, errors in (("finite_difference", fd), ("local_pca", base)):
             rows += [{"toy": toy, "n": n, "points": points, "estimator": estimator, "quantity": q,
-                      "relative_error": v} for q, v in errors.items()]
+                      "relative_error": v, "excluded_points": excluded[estimator]} for q, v in errors.items()]
         seconds += [{"toy": toy, "n": n, "points": points, "estimator": "finite_difference", "seconds": t_fd},
                     {"toy": toy, "n": n, "points": points, "estimator": "local_pca", "seconds": t_base}]
         print(f"{toy} n={n} ({points} points): FD {fd} | baseline {base}", flush=True)
@@ -57,7 +58,8 @@ def _write_class_measures(items, key: str, table: str, curvature: str, *, reach_
     for name, F, grid, rng in items:
         values, S = classes.measures(F, grid, reach_samples=reach_samples, rng=rng, order=order)
         rows.append({key: name, **values})
-        fields.append(pd.DataFrame({key: name, "scalar_curvature": S.ravel()}))
+        index = {f"i{axis}": i.ravel() for axis, i in enumerate(np.indices(S.shape))}  # where a NaN (excluded) is
+        fields.append(pd.DataFrame({key: name, **index, "scalar_curvature": S.ravel()}))
         print(f"{name}: {values}", flush=True)
     write_csv(table, pd.DataFrame(rows))
     write_csv(curvature, pd.concat(fields, ignore_index=True))
@@ -212,7 +214,7 @@ def vae_geometry(slices: list[str], weights: str, table: str, *, shapes: list[st
                 m, S = classes.measures(values, grid, reach_samples=reach_samples, order=order,
                                         rng=np.random.default_rng([seed, dsprites.SHAPES.index(shape), depth]))
                 rows.append({"iteration": it, "shape": shape, "layer": layer, "depth": depth,
-                             "abs_curvature_median": float(np.median(np.abs(S))), **m})
+                             "abs_curvature_median": float(np.nanmedian(np.abs(S))), **m})
         print(f"checkpoint {it}: measured {len(vae.LAYERS)} layers x {len(shapes)} shapes", flush=True)
     write_csv(table, pd.DataFrame(rows))
 

@@ -5,8 +5,10 @@ scalar curvature, total volume, total curvature and reach, and its parameter
 box (cyclic or not per axis). :meth:`ToyManifold.on_grid` samples it on a
 grid for the finite-difference estimators, :meth:`ToyManifold.at_random`
 at uniformly random parameters for the general-purpose baselines.
-Spheres use hyperspherical coordinates on a band ``theta in [margin, pi - margin]`` of every polar
-angle (the coordinate poles are singular); their band volumes are one-dimensional quadratures.
+Spheres and spheroids use polar coordinates on a band ``theta in [margin, pi - margin]`` of every polar
+angle; ``margin = 0`` includes the coordinate poles, where the map loses rank (the estimators exclude
+those points, :func:`~icml26.manifold_microscope.geometry.regular`). Band volumes and total curvatures
+are one-dimensional quadratures.
 """
 
 from __future__ import annotations
@@ -111,8 +113,45 @@ def torus(R: float = 3.0, r: float = 1.0, **kw) -> ToyManifold:
                        **{"D": 3, **kw})
 
 
+def spheroid(a: float = 2.0, b: float = 1.0, margin: float = 0.0, **kw) -> ToyManifold:
+    """``(a sin t cos p, a sin t sin p, b cos t)``: oblate for ``a > b``, prolate for ``a < b``. With
+    ``c(t) = a^2 cos^2 t + b^2 sin^2 t``: scalar curvature ``2 b^2 / c^2`` (twice the Gaussian curvature),
+    area element ``a sin t sqrt(c)``, principal radii ``c^(3/2) / (a b)`` (meridian) and ``a sqrt(c) / b``;
+    the reach is the smallest radius on the band (``min(b^2/a, a^2/b)`` on the closed spheroid). Total
+    curvature ``8 pi`` on the closed spheroid (Gauss-Bonnet)."""
+
+    def c(t):
+        return a**2 * np.cos(t) ** 2 + b**2 * np.sin(t) ** 2
+
+    def points(p):
+        t, phi = p[:, 0], p[:, 1]
+        return np.column_stack([a * np.sin(t) * np.cos(phi), a * np.sin(t) * np.sin(phi), b * np.cos(t)])
+
+    def area(t):
+        return a * np.sin(t) * np.sqrt(c(t))
+
+    volume = 2 * np.pi * quad(area, margin, np.pi - margin)[0]
+    total = 2 * np.pi * quad(lambda t: 2 * b**2 / c(t) ** 2 * area(t), margin, np.pi - margin)[0]
+    ends = np.array([margin, np.pi / 2])  # c is monotone on [0, pi/2], so are both radii
+    reach = float(min((c(ends) ** 1.5 / (a * b)).min(), (a * np.sqrt(c(ends)) / b).min()))
+    return ToyManifold("spheroid", points, lambda p: 2 * b**2 / c(p[:, 0]) ** 2, (margin, 0.0),
+                       (np.pi - margin, 2 * np.pi), (False, True), volume, total, reach, **{"D": 3, **kw})
+
+
+def flat_torus(r1: float = 1.0, r2: float = 0.5, **kw) -> ToyManifold:
+    """``(r1 cos u, r1 sin u, r2 cos v, r2 sin v)`` in ``R^4``: flat (``S = 0``), volume ``4 pi^2 r1 r2``, reach
+    ``min(r1, r2)``."""
+
+    def points(p):
+        u, v = p[:, 0], p[:, 1]
+        return np.column_stack([r1 * np.cos(u), r1 * np.sin(u), r2 * np.cos(v), r2 * np.sin(v)])
+
+    return ToyManifold("flat_torus", points, lambda p: np.zeros(len(p)), (0.0, 0.0), (2 * np.pi, 2 * np.pi),
+                       (True, True), 4 * np.pi**2 * r1 * r2, 0.0, min(r1, r2), **{"D": 4, **kw})
+
+
 TOYS = {"circle": circle, "sphere2": lambda **kw: sphere(2, **kw), "sphere3": lambda **kw: sphere(3, **kw),
-        "torus": torus}
+        "torus": torus, "spheroid": spheroid, "flat_torus": flat_torus}
 
 
 def make(name: str, **kw) -> ToyManifold:
