@@ -32,7 +32,8 @@ def run(tmp_path_factory):
                        discovery={**DISCOVERY, "overlap": DISCOVERY["overlap"] if method == "oasr" else 0.0},
                        runs=3, **COMMON)
     rules.baselines(f["model.npz"], f["oasr.npz"], f["baselines.npz"], str(out / "baseline_seconds.csv"),
-                    held_out=32, acdc_threshold=0.01, **COMMON)
+                    held_out=32, acdc_threshold=0.01, acdc_sentences=16,
+                    **COMMON)
     rules.timing(f["model.npz"], [str(out / f"{m}_seconds.csv") for m in ("oasr", "independent")],
                  str(out / "baseline_seconds.csv"), str(out / "costs.csv"), str(out / "machine.json"), batch_size=8,
                  repeats=1, **COMMON)

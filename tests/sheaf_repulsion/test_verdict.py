@@ -32,13 +32,16 @@ def test_low_overlap_holds_only_with_valid_circuits_near_chance_and_high_overlap
 
 
 def test_growth_compares_the_gap_among_all_circuits_with_the_gap_among_two():
-    growing = overlap({(0, 1): 0.1, (0, 2): 0.0, (1, 2): 0.0}, 0.4)  # gap 0.3 among 2, 0.367 among 3
-    assert grows_with_circuits(growing).holds is True
+    growing = overlap({(0, 1): 0.1, (0, 2): 0.0, (1, 2): 0.0}, 0.4)  # gap 0.3 among 2, 0.367 among 3 (+22 %)
+    assert grows_with_circuits(growing, CRITERIA).holds is True
+    assert grows_with_circuits(growing, {**CRITERIA, "growth": 0.25}).holds is False  # not by 25 %
+    flat = overlap({(0, 1): 0.1, (0, 2): 0.09, (1, 2): 0.09}, 0.4)  # gap 0.3 among 2, 0.307 among 3 (+2 %)
+    assert grows_with_circuits(flat, CRITERIA).holds is False
     shrinking = overlap({(0, 1): 0.0, (0, 2): 0.2, (1, 2): 0.2}, 0.4)  # gap 0.4 among 2, 0.267 among 3
-    assert grows_with_circuits(shrinking).holds is False
+    assert grows_with_circuits(shrinking, CRITERIA).holds is False
     two_runs = overlap(0.1, 0.4)
     two_runs = two_runs[(two_runs["run_a"] < 2) & (two_runs["run_b"] < 2)]
-    assert grows_with_circuits(two_runs).holds is None
+    assert grows_with_circuits(two_runs, CRITERIA).holds is None
 
 
 def test_the_minimal_circuit_claim_needs_a_faithful_circuit_and_an_alternative_for_every_edge():

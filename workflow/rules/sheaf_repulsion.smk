@@ -79,6 +79,7 @@ rule sheaf_repulsion_baselines:
         func="icml26.sheaf_repulsion.rules:baselines",
         held_out=SR.cfg["held_out"],
         acdc_threshold=SR.cfg["baselines"]["acdc_threshold"],
+        acdc_sentences=SR.cfg["baselines"]["acdc_sentences"],
         **SR_COMMON,
     threads: paper_threads(SR)
     resources:

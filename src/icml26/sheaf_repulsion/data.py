@@ -31,6 +31,9 @@ class Batch:
     bad: np.ndarray  # (n,) the subject's token
     template: np.ndarray  # (n,) index into TEMPLATES
 
+    def first(self, n: int) -> Batch:
+        return Batch(self.tokens[:n], self.good[:n], self.bad[:n], self.template[:n])
+
 
 def vocabulary(names: int) -> list[str]:
     return [f"name{i}" for i in range(names)] + list(WORDS)

@@ -17,6 +17,8 @@ it one backward pass).
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import torch
 
@@ -61,10 +63,11 @@ def top_edges(scores: np.ndarray, count: int) -> np.ndarray:
 
 
 @torch.no_grad()
-def acdc_lite(net: EdgeTransformer, batch: Batch, threshold: float) -> np.ndarray:
+def acdc_lite(net: EdgeTransformer, batch: Batch, threshold: float, every: int = 100) -> np.ndarray:
     """ACDC-lite: from the full model, visit the edges from the logits backwards (destinations in reverse
     forward order) and remove each one for good if the KL divergence of the last position's next-token
-    distribution from the full model's grows by at most ``threshold``; returns the finalised circuit."""
+    distribution from the full model's grows by at most ``threshold``; returns the finalised circuit
+    (progress lines every ``every`` edges)."""
     tokens, _, _ = tensors(batch)
     reference = torch.log_softmax(net(tokens)[:, -1], dim=-1)
     mask = torch.ones(len(net.graph))
@@ -73,12 +76,15 @@ def acdc_lite(net: EdgeTransformer, batch: Batch, threshold: float) -> np.ndarra
         current = torch.log_softmax(net(tokens, mask)[:, -1], dim=-1)
         return torch.sum(reference.exp() * (reference - current), dim=-1).mean().item()
 
-    current = 0.0
-    for edge in reversed(range(len(net.graph))):
+    current, start = 0.0, time.perf_counter()
+    for visited, edge in enumerate(reversed(range(len(net.graph))), start=1):
         mask[edge] = 0.0
         trial = divergence()
         if trial - current <= threshold:
             current = trial
         else:
             mask[edge] = 1.0
+        if visited % every == 0:
+            print(f"  ACDC-lite: {visited}/{len(net.graph)} edges visited, {int(mask.sum())} kept, KL {current:.4f}, "
+                  f"{time.perf_counter() - start:.1f} s", flush=True)
     return net.graph.finalise(mask.numpy() > 0)

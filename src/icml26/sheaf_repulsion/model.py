@@ -104,10 +104,12 @@ class EdgeTransformer(nn.Module):
 
 def _weighted_sum(outputs: list[torch.Tensor], weights: torch.Tensor) -> torch.Tensor:
     """sum_n weights[..., n] * outputs[n] for weights of shape (*destinations, n): (batch, pos,
-    *destinations, width). One matrix product over the stacked sources: about four times less CPU time in a
-    discovery step (profiled) than adding the sources one by one in stream order, which would make an all-ones mask equal the
-    ordinary pass bit for bit instead of to round-off."""
-    stacked = torch.stack(outputs, dim=-2)  # (batch, pos, n, width)
+    *destinations, width), a strided view. One matrix product of the weights with the sources stacked
+    source-first (a plain copy, so the product runs over contiguous rows): 2-3 times faster than the same
+    sum as an einsum over sources stacked last, itself about four times less CPU time in a discovery step
+    (profiled) than adding the sources one by one in stream order, which would make an all-ones mask equal
+    the ordinary pass bit for bit instead of to round-off."""
+    stacked = torch.stack(outputs, dim=0)  # (n, batch, pos, width)
     flat = weights.reshape(-1, weights.shape[-1]).to(stacked.dtype)
-    summed = torch.einsum("bpnd,kn->bpkd", stacked, flat)
-    return summed.reshape(*summed.shape[:2], *weights.shape[:-1], summed.shape[-1])
+    summed = (flat @ stacked.reshape(len(outputs), -1)).reshape(*weights.shape[:-1], *stacked.shape[1:])
+    return summed.movedim(tuple(range(weights.dim() - 1)), tuple(range(2, weights.dim() + 1)))

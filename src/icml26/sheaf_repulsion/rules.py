@@ -79,9 +79,10 @@ def discover(weights: str, circuits: str, timing: str, *, method: str, names: in
 
 
 def baselines(weights: str, oasr: str, circuits: str, timing: str, *, names: int, architecture: dict,
-              held_out: int, acdc_threshold: float, seed: int) -> None:
-    """Attribution patching's top edges (as many as the OASR circuits' mean size, finalised) and ACDC-lite;
-    the seconds of each go to ``timing``."""
+              held_out: int, acdc_threshold: float, acdc_sentences: int, seed: int) -> None:
+    """Attribution patching's top edges (as many as the OASR circuits' mean size, finalised) and ACDC-lite
+    (on the first ``acdc_sentences`` held-out sentences: one forward pass per edge); the seconds of each
+    go to ``timing``."""
     import time
 
     from .metrics import acdc_lite, attribution_scores, top_edges
@@ -93,12 +94,12 @@ def baselines(weights: str, oasr: str, circuits: str, timing: str, *, names: int
     scores = attribution_scores(net, held)
     eap = net.graph.finalise(top_edges(scores, size))
     middle = time.perf_counter()
-    acdc = acdc_lite(net, held, acdc_threshold)
+    acdc = acdc_lite(net, held.first(acdc_sentences), acdc_threshold)
     end = time.perf_counter()
     print(f"EAP: {int(eap.sum())} edges (top {size}, finalised), {middle - start:.2f} s; "
           f"ACDC-lite: {int(acdc.sum())} edges, {end - middle:.1f} s", flush=True)
     write_npz(circuits, edges=np.stack([eap, acdc]), scores=scores)
-    write_csv(timing, pd.DataFrame({"method": ["eap", "acdc"], "sentences": held_out,
+    write_csv(timing, pd.DataFrame({"method": ["eap", "acdc"], "sentences": [held_out, acdc_sentences],
                                     "seconds": [middle - start, end - middle]}))
 
 
@@ -194,7 +195,7 @@ def verdict(circuits_table: str, overlap_table: str, minimal_table: str, trainin
     from . import verdict as verdicts
 
     table, overlap, minimal_rows = read_csv(circuits_table), read_csv(overlap_table), read_csv(minimal_table)
-    judged = [verdicts.low_overlap(table, overlap, criteria), verdicts.grows_with_circuits(overlap),
+    judged = [verdicts.low_overlap(table, overlap, criteria), verdicts.grows_with_circuits(overlap, criteria),
               verdicts.dispensable_minimal_circuit(minimal_rows, criteria)]
     for claim in judged:
         print(f"{claim.id}: {verdict_word(claim.holds)} -- {claim.headline}", flush=True)

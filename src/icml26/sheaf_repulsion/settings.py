@@ -16,6 +16,8 @@ def problems(cfg: dict) -> Iterator[str]:
                f"(at most {SEARCH_LIMIT:,}); lower minimal.candidates or minimal.size")
     if cfg["criteria"]["high"] < cfg["criteria"]["near_chance"]:
         yield "criteria.high: below criteria.near_chance, so one overlap could be both high and near chance"
+    if cfg["baselines"]["acdc_sentences"] > cfg["held_out"]:
+        yield f"baselines.acdc_sentences: {cfg['baselines']['acdc_sentences']} exceeds held_out ({cfg['held_out']})"
     checkpoint = cfg["model"]["checkpoint"]
     if checkpoint is not None and not Path(checkpoint).is_file():
         yield f"model.checkpoint: {checkpoint} is not a file (an .npz state dict of the configured architecture)"

@@ -9,7 +9,10 @@ before the first quick run and kept in the config (``criteria``):
 - overlap is *near chance* when the mean pairwise IoU is at most ``near_chance`` times the mean chance
   IoU of the same pairs, and *high* when at least ``high`` times it;
 - the effect *grows* with the number of circuits when the gap between the independent runs' and OASR's
-  mean pairwise IoU among the first k circuits is larger at the largest k than at k = 2;
+  mean pairwise IoU among the first k circuits is larger at the largest k than at k = 2 by at least
+  ``growth`` (relative). Added after the first quick run, the only criterion not fixed before it: that run
+  measured gaps of 0.3581 (k = 2) and 0.3583 (k = 4), a flat effect that a bare ">" called growing; the
+  margin can only turn a "holds" into "does not hold";
 - an edge is *dispensable* when a closed circuit of the same size without it reaches the minimal
   circuit's accuracy less ``tolerance``.
 """
@@ -20,7 +23,8 @@ import pandas as pd
 
 from ..common.claims import Claim
 
-CRITERIA = {"faithful": 0.9, "sparse": 0.1, "complete": 0.65, "near_chance": 2.0, "high": 3.0, "tolerance": 0.05}
+CRITERIA = {"faithful": 0.9, "sparse": 0.1, "complete": 0.65, "near_chance": 2.0, "high": 3.0, "growth": 0.1,
+            "tolerance": 0.05}
 EVIDENCE = ["tables/circuits.csv", "tables/overlap.csv", "figures/iou.png"]
 
 
@@ -68,7 +72,7 @@ def low_overlap(circuits: pd.DataFrame, overlap: pd.DataFrame, criteria: dict) -
     )
 
 
-def grows_with_circuits(overlap: pd.DataFrame) -> Claim:
+def grows_with_circuits(overlap: pd.DataFrame, criteria: dict) -> Claim:
     count = runs(overlap, "oasr")
     if count < 3:
         return Claim(id="effect_grows_with_number_of_circuits", statement="The OASR effect grows with K",
@@ -79,10 +83,10 @@ def grows_with_circuits(overlap: pd.DataFrame) -> Claim:
     return Claim(
         id="effect_grows_with_number_of_circuits",
         statement="The gap between the mean pairwise IoU of independent runs and of OASR runs is larger among "
-        f"all {count} circuits than among the first 2",
+        f"all {count} circuits than among the first 2, by at least {criteria['growth']:.0%}",
         paper_value="increasingly pronounced as the number of circuits grows (no number given)",
         measured={"gap_by_k": {str(k): v for k, v in gap.items()}}, comparator=">",
-        holds=bool(gap[count] > gap[2]),
+        holds=bool(gap[count] > gap[2] + criteria["growth"] * abs(gap[2])),
         headline=f"IoU gap (independent - OASR) {gap[2]:.3f} among 2 circuits, {gap[count]:.3f} among {count} "
         "(paper: grows with the number of circuits)",
         evidence=EVIDENCE,
