@@ -17,7 +17,7 @@ TRAINING = {"steps": 20, "batch_size": 16, "lr": 1e-2, "weight_decay": 0.01, "ta
 DISCOVERY = {"steps": 15, "batch_size": 16, "lr": 0.1, "sparsity": 1.0, "sparsity_max_times": 20.0,
              "sparsity_min_times": 0.01, "overlap": 0.66, "overlap_max_times": 20.0, "overlap_min_times": 0.01,
              "completeness": 0.01}
-COMMON = {"names": NAMES, "architecture": ARCH, "seed": 0}
+COMMON = {"names": NAMES, "architecture": ARCH, "seed": 0, "device": "cpu"}
 
 
 @pytest.fixture(scope="module")

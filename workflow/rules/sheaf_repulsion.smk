@@ -7,7 +7,7 @@
 SR = register("sheaf_repulsion")
 SR_METHODS = ["oasr", "independent"]
 SR_COMMON = {"names": SR.cfg["model"]["names"], "architecture": SR.cfg["model"]["architecture"],
-             "seed": SR.cfg["seed"]}
+             "seed": SR.cfg["seed"], "device": config["device"]}
 
 
 def sr_discovery(method):

@@ -50,15 +50,16 @@ def discover(net: EdgeTransformer, objective: Objective, *, names: int, seed: in
              reference: np.ndarray | None = None, every: int = 50) -> Circuit:
     """One discovery run (progress lines every ``every`` steps)."""
     n = len(net.graph)
-    reference_t = torch.zeros(n, dtype=torch.bool) if reference is None else torch.as_tensor(reference, dtype=torch.bool)
+    reference_t = torch.as_tensor(np.zeros(n, dtype=bool) if reference is None else reference, dtype=torch.bool,
+                                  device=net.device)
     for parameter in net.parameters():
         parameter.requires_grad_(False)
-    logits = torch.full((n,), objective.init, requires_grad=True)
+    logits = torch.full((n,), objective.init, device=net.device, requires_grad=True)
     optimiser = torch.optim.Adam([logits], lr=objective.lr)
-    sentences, noise = np.random.default_rng(seed), torch.Generator().manual_seed(seed)
+    sentences, noise = np.random.default_rng(seed), torch.Generator().manual_seed(seed)  # noise drawn on the CPU
     start = time.perf_counter()
     for step in range(objective.steps):
-        tokens, good, bad = tensors(ioi(objective.batch_size, names, sentences))
+        tokens, good, bad = tensors(ioi(objective.batch_size, names, sentences), net.device)
         mask = straight_through(logits, temperature=objective.temperature, generator=noise)
         loss = faithfulness_loss(good_bad(net(tokens, mask), good, bad))
         loss = loss + sparsity_weight(step, objective.steps, base=objective.sparsity,
@@ -77,8 +78,8 @@ def discover(net: EdgeTransformer, objective: Objective, *, names: int, seed: in
             kept = int((logits > 0).sum())
             print(f"  step {step + 1}/{objective.steps}: loss {loss.item():.4f}, {kept}/{n} edges kept, "
                   f"{time.perf_counter() - start:.1f} s", flush=True)
-    chosen = (logits.detach() > 0).numpy()
-    return Circuit(net.graph.finalise(chosen), logits.detach().numpy().copy(), time.perf_counter() - start)
+    learnt = logits.detach().cpu().numpy().copy()
+    return Circuit(net.graph.finalise(learnt > 0), learnt, time.perf_counter() - start)
 
 
 def repelled_runs(net: EdgeTransformer, objective: Objective, *, runs: int, names: int, seed: int) -> list[Circuit]:

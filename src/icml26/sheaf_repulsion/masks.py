@@ -25,7 +25,7 @@ def straight_through(logits: torch.Tensor, *, temperature: float = 1.0,
     ``generator`` no noise, so the mask is the threshold ``logits > 0`` (for evaluation)."""
     noisy = logits
     if generator is not None:
-        u = torch.rand(logits.shape, generator=generator, dtype=logits.dtype).clamp(1e-6, 1 - 1e-6)
+        u = torch.rand(logits.shape, generator=generator, dtype=logits.dtype).to(logits.device).clamp(1e-6, 1 - 1e-6)
         noisy = logits + torch.log(u) - torch.log1p(-u)  # logistic noise = the difference of two Gumbels
     soft = torch.sigmoid(noisy / temperature)
     hard = (noisy > 0).to(soft.dtype)  # not soft > 0.5: sigmoid rounds tiny logits to exactly 0.5
@@ -64,7 +64,7 @@ def good_bad(logits: torch.Tensor, good: torch.Tensor, bad: torch.Tensor) -> tor
 
 def faithfulness_loss(pair: torch.Tensor) -> torch.Tensor:
     """Cross-entropy of the right answer against the wrong one."""
-    return F.cross_entropy(pair, torch.zeros(pair.shape[0], dtype=torch.long))
+    return F.cross_entropy(pair, torch.zeros(pair.shape[0], dtype=torch.long, device=pair.device))
 
 
 def completeness_loss(pair: torch.Tensor) -> torch.Tensor:

@@ -30,14 +30,14 @@ from .train import tensors
 
 def logit_difference(net: EdgeTransformer, batch: Batch, mask: torch.Tensor | None = None) -> torch.Tensor:
     """LD per sentence."""
-    tokens, good, bad = tensors(batch)
+    tokens, good, bad = tensors(batch, net.device)
     pair = good_bad(net(tokens, mask), good, bad)
     return pair[:, 0] - pair[:, 1]
 
 
 @torch.no_grad()
 def circuit_metrics(net: EdgeTransformer, batch: Batch, circuit: np.ndarray) -> dict[str, float]:
-    kept = torch.as_tensor(np.asarray(circuit, dtype=bool), dtype=torch.float32)
+    kept = torch.as_tensor(np.asarray(circuit, dtype=bool), dtype=torch.float32, device=net.device)
     full = logit_difference(net, batch).mean().item()
     alone = logit_difference(net, batch, kept)
     complement = logit_difference(net, batch, 1.0 - kept)
@@ -49,9 +49,9 @@ def circuit_metrics(net: EdgeTransformer, batch: Batch, circuit: np.ndarray) -> 
 
 def attribution_scores(net: EdgeTransformer, batch: Batch) -> np.ndarray:
     """d mean(LD) / d mask_e at the full model, for every edge (EAP with zero ablation)."""
-    mask = torch.ones(len(net.graph), requires_grad=True)
+    mask = torch.ones(len(net.graph), device=net.device, requires_grad=True)
     logit_difference(net, batch, mask).mean().backward()
-    return mask.grad.numpy().copy()
+    return mask.grad.cpu().numpy().copy()
 
 
 def top_edges(scores: np.ndarray, count: int) -> np.ndarray:
@@ -68,9 +68,9 @@ def acdc_lite(net: EdgeTransformer, batch: Batch, threshold: float, every: int =
     forward order) and remove each one for good if the KL divergence of the last position's next-token
     distribution from the full model's grows by at most ``threshold``; returns the finalised circuit
     (progress lines every ``every`` edges)."""
-    tokens, _, _ = tensors(batch)
+    tokens, _, _ = tensors(batch, net.device)
     reference = torch.log_softmax(net(tokens)[:, -1], dim=-1)
-    mask = torch.ones(len(net.graph))
+    mask = torch.ones(len(net.graph), device=net.device)
 
     def divergence() -> float:
         current = torch.log_softmax(net(tokens, mask)[:, -1], dim=-1)
@@ -87,4 +87,4 @@ def acdc_lite(net: EdgeTransformer, batch: Batch, threshold: float, every: int =
         if visited % every == 0:
             print(f"  ACDC-lite: {visited}/{len(net.graph)} edges visited, {int(mask.sum())} kept, KL {current:.4f}, "
                   f"{time.perf_counter() - start:.1f} s", flush=True)
-    return net.graph.finalise(mask.numpy() > 0)
+    return net.graph.finalise(mask.cpu().numpy() > 0)

@@ -32,7 +32,8 @@ def closed_circuits(net: EdgeTransformer, batch: Batch, candidates: np.ndarray, 
         circuit[list(subset)] = True
         if net.graph.finalise(circuit).sum() != size:
             continue
-        accuracy = (logit_difference(net, batch, torch.as_tensor(circuit, dtype=torch.float32)) > 0).float().mean()
+        weights = torch.as_tensor(circuit, dtype=torch.float32, device=net.device)
+        accuracy = (logit_difference(net, batch, weights) > 0).float().mean()
         found.append((accuracy.item(), subset))
     return sorted(found, key=lambda item: (-item[0], item[1]))
 

@@ -55,6 +55,10 @@ class EdgeTransformer(nn.Module):
     def layers(self) -> int:
         return self.graph.layers
 
+    @property
+    def device(self) -> torch.device:
+        return self.unembed.weight.device
+
     def _edge_slices(self) -> list[tuple[slice, slice]]:
         """Per layer, the mask entries of its head inputs and of its MLP input (the logits' follow)."""
         slices, start = [], 0

@@ -32,10 +32,13 @@ def _objective(spec: dict):
     return Objective(**spec)
 
 
-def load_model(path: str, architecture: dict, names: int):
-    """The model from an npz of its state dict (ours, or the user's checkpoint at paper scale); one clear
-    error naming the file when it does not match the configured architecture."""
+def load_model(path: str, architecture: dict, names: int, device: str = "cpu"):
+    """The model from an npz of its state dict (ours, or the user's checkpoint at paper scale), on
+    ``device`` (a config value: auto | cpu | cuda); one clear error naming the file when it does not match
+    the configured architecture."""
     import torch
+
+    from ..common.device import resolve_device
 
     net = _architecture(architecture, names).build()
     try:
@@ -45,33 +48,35 @@ def load_model(path: str, architecture: dict, names: int):
         summary = " ".join(str(error).split())[:300]
         raise ValueError(f"{path}: not a state dict of the configured {architecture} model ({summary})") from None
     net.eval()
-    return net
+    return net.to(resolve_device(device))
 
 
 def model(checkpoint: list[str], weights: str, training_table: str, *, names: int, architecture: dict,
-          training: dict, held_out: int, seed: int) -> None:
+          training: dict, held_out: int, seed: int, device: str) -> None:
     """Train the IOI model from scratch (``checkpoint`` empty), or take the user's checkpoint (one npz state
     dict of the configured architecture) and only measure it."""
+    from ..common.device import resolve_device
     from .train import accuracy, train
 
     held = _held_out(held_out, names, seed)
     if checkpoint:
-        net = load_model(checkpoint[0], architecture, names)
+        net = load_model(checkpoint[0], architecture, names, device)
         curve = [{"step": 0, "loss": float("nan"), "accuracy": accuracy(net, held)}]
         print(f"{checkpoint[0]}: held-out accuracy {curve[0]['accuracy']:.3f}", flush=True)
     else:
-        net, curve = train(_architecture(architecture, names), held_out=held, seed=seed, **training)
-    write_npz(weights, **{k: v.detach().numpy() for k, v in net.state_dict().items()})
+        net, curve = train(_architecture(architecture, names), held_out=held, seed=seed,
+                           device=resolve_device(device), **training)
+    write_npz(weights, **{k: v.detach().cpu().numpy() for k, v in net.state_dict().items()})
     write_csv(training_table, pd.DataFrame(curve, columns=["step", "loss", "accuracy"]))
 
 
 def discover(weights: str, circuits: str, timing: str, *, method: str, names: int, architecture: dict,
-             discovery: dict, runs: int, seed: int) -> None:
+             discovery: dict, runs: int, seed: int, device: str) -> None:
     """``runs`` discovery runs of ``method``: OASR (each repelled from the earlier circuits) or independent
     seeds (``discovery["overlap"]`` = 0); each run's seconds go to ``timing``."""
     from .discover import repelled_runs
 
-    net = load_model(weights, architecture, names)
+    net = load_model(weights, architecture, names, device)
     found = repelled_runs(net, _objective(discovery), runs=runs, names=names, seed=seed)
     write_npz(circuits, edges=np.stack([c.edges for c in found]), logits=np.stack([c.logits for c in found]))
     write_csv(timing, pd.DataFrame({"method": method, "run": range(runs), "steps": discovery["steps"],
@@ -79,7 +84,7 @@ def discover(weights: str, circuits: str, timing: str, *, method: str, names: in
 
 
 def baselines(weights: str, oasr: str, circuits: str, timing: str, *, names: int, architecture: dict,
-              held_out: int, acdc_threshold: float, acdc_sentences: int, seed: int) -> None:
+              held_out: int, acdc_threshold: float, acdc_sentences: int, seed: int, device: str) -> None:
     """Attribution patching's top edges (as many as the OASR circuits' mean size, finalised) and ACDC-lite
     (on the first ``acdc_sentences`` held-out sentences: one forward pass per edge); the seconds of each
     go to ``timing``."""
@@ -87,7 +92,7 @@ def baselines(weights: str, oasr: str, circuits: str, timing: str, *, names: int
 
     from .metrics import acdc_lite, attribution_scores, top_edges
 
-    net = load_model(weights, architecture, names)
+    net = load_model(weights, architecture, names, device)
     held = _held_out(held_out, names, seed)
     size = round(float(read_npz(oasr, "edges")["edges"].sum(axis=1).mean()))
     start = time.perf_counter()
@@ -104,14 +109,14 @@ def baselines(weights: str, oasr: str, circuits: str, timing: str, *, names: int
 
 
 def minimal(weights: str, minimal_table: str, *, names: int, architecture: dict, held_out: int, size: int,
-            candidates: int, tolerance: float, seed: int) -> None:
+            candidates: int, tolerance: float, seed: int, device: str) -> None:
     """The best closed ``size``-edge circuit among the ``candidates`` edges with the largest attribution
     scores, and the best circuit of that size without each of its edges."""
     from .metrics import attribution_scores, top_edges
     from .minimal import closed_circuits, indispensable_edges
     from .tables import minimal_table as table
 
-    net = load_model(weights, architecture, names)
+    net = load_model(weights, architecture, names, device)
     held = _held_out(held_out, names, seed)
     pool = top_edges(attribution_scores(net, held), candidates)
     found = closed_circuits(net, held, pool, size)
@@ -126,13 +131,13 @@ def minimal(weights: str, minimal_table: str, *, names: int, architecture: dict,
 
 
 def tables(weights: str, oasr: str, independent: str, baseline: str, circuits_table: str, overlap_table: str, *,
-           names: int, architecture: dict, held_out: int, criteria: dict, seed: int) -> None:
+           names: int, architecture: dict, held_out: int, criteria: dict, seed: int, device: str) -> None:
     """Every circuit's metrics on the held-out sentences, and the pairwise overlap of each method's runs."""
     from .metrics import circuit_metrics
     from .tables import circuit_table
     from .tables import overlap_table as overlaps
 
-    net = load_model(weights, architecture, names)
+    net = load_model(weights, architecture, names, device)
     held = _held_out(held_out, names, seed)
     found = {"oasr": list(read_npz(oasr, "edges")["edges"]), "independent": list(read_npz(independent, "edges")["edges"])}
     eap, acdc = read_npz(baseline, "edges")["edges"]
@@ -143,7 +148,7 @@ def tables(weights: str, oasr: str, independent: str, baseline: str, circuits_ta
 
 
 def timing(weights: str, discovery: list[str], baselines: str, cost_table: str, machine: str, *, names: int,
-           architecture: dict, batch_size: int, repeats: int, seed: int) -> None:
+           architecture: dict, batch_size: int, repeats: int, seed: int, device: str) -> None:
     """What each method costs: seconds per discovery run (from the discovery jobs) and per step, per
     forward pass with and without an edge mask (interleaved repeats, medians; docs/ARCHITECTURE.md,
     "Measured outputs"), and one EAP ranking and one ACDC-lite run (from the baselines job)."""
@@ -153,12 +158,20 @@ def timing(weights: str, discovery: list[str], baselines: str, cost_table: str, 
     from .data import ioi
     from .train import tensors
 
-    net = load_model(weights, architecture, names)
-    tokens, _, _ = tensors(ioi(batch_size, names, np.random.default_rng(seed)))
-    mask = (torch.rand(len(net.graph), generator=torch.Generator().manual_seed(seed)) < 0.5).float()
+    net = load_model(weights, architecture, names, device)
+    tokens, _, _ = tensors(ioi(batch_size, names, np.random.default_rng(seed)), net.device)
+    mask = (torch.rand(len(net.graph), generator=torch.Generator().manual_seed(seed)) < 0.5).float().to(net.device)
+
+    def timed(*args):
+        def run():
+            net(*args)
+            if net.device.type == "cuda":
+                torch.cuda.synchronize()
+        return run
+
     with torch.no_grad():
-        seconds = medians(interleaved({"forward pass": lambda: net(tokens),
-                                       "forward pass with a mask": lambda: net(tokens, mask)}, repeats))
+        seconds = medians(interleaved({"forward pass": timed(tokens), "forward pass with a mask": timed(tokens, mask)},
+                                      repeats))
     rows = [{"what": name, "sentences": batch_size, "seconds": s} for name, s in seconds.items()]
     runs = read_csvs(discovery)
     for method, group in runs.groupby("method", sort=False):

@@ -31,27 +31,28 @@ class Architecture:
         return EdgeTransformer(len(vocabulary(self.names)), LENGTH, self.layers, self.heads, self.width, self.mlp_width)
 
 
-def tensors(batch: Batch) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    return torch.from_numpy(batch.tokens), torch.from_numpy(batch.good), torch.from_numpy(batch.bad)
+def tensors(batch: Batch, device: torch.device | str = "cpu") -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    return tuple(torch.from_numpy(a).to(device) for a in (batch.tokens, batch.good, batch.bad))
 
 
 @torch.no_grad()
 def accuracy(net: EdgeTransformer, batch: Batch, mask: torch.Tensor | None = None) -> float:
     """Share of sentences whose most likely next token is the indirect object."""
-    tokens, good, _ = tensors(batch)
+    tokens, good, _ = tensors(batch, net.device)
     return (net(tokens, mask)[:, -1].argmax(-1) == good).float().mean().item()
 
 
 def train(arch: Architecture, *, steps: int, batch_size: int, lr: float, weight_decay: float, target: float,
-          held_out: Batch, seed: int, every: int = 50) -> tuple[EdgeTransformer, list[dict]]:
-    """The trained model and its curve (step, loss, held-out accuracy); the elapsed time goes to the log only."""
+          held_out: Batch, seed: int, every: int = 50, device: str = "cpu") -> tuple[EdgeTransformer, list[dict]]:
+    """The trained model and its curve (step, loss, held-out accuracy); the elapsed time goes to the log only.
+    The weights are initialised on the CPU, so a GPU run starts from the same model."""
     torch.manual_seed(seed)
-    net = arch.build()
+    net = arch.build().to(device)
     optimiser = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=weight_decay)
     rng = np.random.default_rng(seed)
     curve, start = [], time.perf_counter()
     for step in range(1, steps + 1):
-        tokens, good, _ = tensors(ioi(batch_size, arch.names, rng))
+        tokens, good, _ = tensors(ioi(batch_size, arch.names, rng), device)
         loss = F.cross_entropy(net(tokens)[:, -1], good)
         optimiser.zero_grad()
         loss.backward()
