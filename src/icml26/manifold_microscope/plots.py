@@ -43,7 +43,8 @@ def class_curvature(curvature: pd.DataFrame, key: str = "shape",
     """Distribution of scalar curvature (unit total volume) over each class's slice."""
     shapes = list(dict.fromkeys(curvature[key]))
     fig, ax = plt.subplots(figsize=(max(5.5, 0.45 * len(shapes)), 4))
-    data = [curvature.loc[curvature[key] == s, "scalar_curvature"].dropna().to_numpy() for s in shapes]  # regular points
+    regular = curvature.dropna(subset=["scalar_curvature"])  # degenerate points are NaN
+    data = [regular.loc[regular[key] == s, "scalar_curvature"].to_numpy() for s in shapes]
     ax.violinplot(data, showmedians=True)
     ax.set_xticks(np.arange(1, len(shapes) + 1), shapes, rotation=0 if len(shapes) < 8 else 60)
     ax.set_yscale("symlog", linthresh=1.0)

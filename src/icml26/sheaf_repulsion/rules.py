@@ -2,8 +2,9 @@
 
 DAG: model (trained from scratch, or the user's checkpoint at paper scale) -> discover_{oasr,independent}
 -> baselines (EAP at the OASR circuits' mean size, ACDC-lite) and minimal (3-edge search, indispensability)
--> tables -> figures, verdict; timing (what each method costs) beside. The model is stored as an npz of its state dict (byte-stable, unlike a
-pickle); held-out sentences come from ``seed + 1`` so they are the same in every job.
+-> tables -> figures, verdict; timing (what each method costs) beside. The model is stored as an npz of
+its state dict (byte-stable, unlike a pickle); held-out sentences come from ``seed + 1`` so they are the
+same in every job.
 """
 
 from __future__ import annotations
@@ -139,7 +140,8 @@ def tables(weights: str, oasr: str, independent: str, baseline: str, circuits_ta
 
     net = load_model(weights, architecture, names, device)
     held = _held_out(held_out, names, seed)
-    found = {"oasr": list(read_npz(oasr, "edges")["edges"]), "independent": list(read_npz(independent, "edges")["edges"])}
+    found = {method: list(read_npz(path, "edges")["edges"])
+             for method, path in (("oasr", oasr), ("independent", independent))}
     eap, acdc = read_npz(baseline, "edges")["edges"]
     found |= {"eap": [eap], "acdc": [acdc]}
     write_csv(circuits_table, pd.concat([circuit_table(m, [circuit_metrics(net, held, c) for c in cs], criteria)
