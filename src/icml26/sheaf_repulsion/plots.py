@@ -30,8 +30,8 @@ def iou_heatmaps(overlap: pd.DataFrame) -> plt.Figure:
         for (i, j), value in np.ndenumerate(matrix):
             ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=7, color="w" if value < 0.6 else "k")
         chance = overlap[overlap["method"] == method]["chance_iou"].mean()
-        ax.set(title=f"{LABEL[method]}: mean chance IoU {chance:.3f}", xlabel="run", ylabel="run",
-               xticks=range(len(matrix)), yticks=range(len(matrix)))
+        ax.set(xlabel="run", ylabel="run", xticks=range(len(matrix)), yticks=range(len(matrix)))
+        ax.set_title(f"{LABEL[method]}\nmean chance IoU {chance:.3f}", fontsize=9)
         ax.grid(False)
     fig.colorbar(image, ax=axes[0].tolist(), shrink=0.8, label="IoU")
     return fig
@@ -48,6 +48,7 @@ def iou_by_circuits(overlap: pd.DataFrame) -> plt.Figure:
         ax.plot(list(ks), [r["chance_iou"].mean() for r in among], ":", color=color, label=f"{LABEL[method]}: chance")
     ax.set(xlabel="number of circuits k", ylabel="mean pairwise IoU", ylim=(0, 1),
            title="Overlap among the first k circuits")
+    ax.xaxis.get_major_locator().set_params(integer=True)
     ax.legend(fontsize=7)
     fig.tight_layout()
     return fig
@@ -82,8 +83,10 @@ def minimal(table: pd.DataFrame, criteria: dict) -> plt.Figure:
         ax.axhline(accuracy - criteria["tolerance"], color="C3", ls="--", lw=0.8,
                    label=f"dispensable above ({accuracy - criteria['tolerance']:.3f})")
         ax.set_xticks(range(len(table)), table["edge"], rotation=20, fontsize=7)
+    ax.axhline(criteria["faithful"], color="k", lw=0.8, ls=":", label=f"faithful ({criteria['faithful']:g})")
     ax.axhline(0.5, color="0.6", lw=0.8, label="chance")
-    ax.set(ylabel="IO-over-S accuracy", ylim=(0, 1.02), title="Indispensability of the minimal circuit's edges")
-    ax.legend(fontsize=7, loc="lower right")
+    ax.set(ylabel="IO-over-S accuracy", ylim=(0, 1.25), yticks=np.linspace(0, 1, 6),
+           title="Indispensability of the minimal circuit's edges")
+    ax.legend(fontsize=7, loc="upper right", ncol=2)
     fig.tight_layout()
     return fig
