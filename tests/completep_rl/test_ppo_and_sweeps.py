@@ -159,3 +159,26 @@ def test_continuous_action_agreement_uses_a_tolerance():
     assert sweeps.action_agreement(a, b, continuous=True) == pytest.approx(2 / 3)
     probs = np.array([[0.9, 0.1], [0.4, 0.6]])
     assert sweeps.action_agreement(probs, probs[::-1], continuous=False) == 0.0
+
+
+def test_a_time_limit_cut_bootstraps_from_the_final_observation_and_a_termination_does_not():
+    import gymnasium as gym
+
+    envs = gym.make_vec("CartPole-v1", num_envs=2, vectorization_mode="sync", max_episode_steps=3,
+                        vector_kwargs={"autoreset_mode": gym.vector.AutoresetMode.SAME_STEP})
+    envs.reset(seed=0)
+
+    def value(obs):
+        return 10 * np.asarray(obs).sum(axis=-1)
+
+    for step in range(3):  # the time limit cuts both episodes at the third step, before the pole falls
+        nxt, rew, term, trunc, info = envs.step(np.array([0, 1]))
+        learnt = ppo.bootstrapped_rewards(rew, term, trunc, info, value, 0.9)
+        if step < 2:
+            assert not trunc.any() and np.array_equal(learnt, rew)
+    envs.close()
+    final = np.stack(info["final_obs"])
+    assert trunc.all() and not term.any() and not np.allclose(final, nxt)  # nxt already starts the next episode
+    np.testing.assert_allclose(learnt, rew + 0.9 * value(final), rtol=1e-6)
+    both = ppo.bootstrapped_rewards(np.ones(2), np.array([True, False]), np.array([True, True]), info, value, 0.9)
+    assert both[0] == 1.0 and both[1] == pytest.approx(1 + 0.9 * value(final[1:])[0], rel=1e-6)  # fell: no value

@@ -3,8 +3,10 @@
 Ours, following the standard recipe (Schulman et al. 2017): ``n_envs`` synchronous gymnasium
 environments with same-step autoreset, rollouts of ``n_steps``, GAE(``gamma``, ``gae_lambda``),
 ``epochs`` passes of ``minibatches`` minibatches, clipped policy loss, value loss, entropy bonus,
-global gradient-norm clipping. Time-limit truncation is treated as termination (a simplification:
-no bootstrapping from the final observation). Discrete actions use a categorical policy; continuous
+global gradient-norm clipping. A time-limit truncation is not a termination: the step's reward gets
+``gamma * V(final observation)`` added (gymnasium's ``final_obs``; with same-step autoreset the returned
+observation is already the next episode's), then the episode boundary cuts GAE as usual
+(:func:`bootstrapped_rewards`). Discrete actions use a categorical policy; continuous
 ones a diagonal Gaussian whose mean is the actor's output and whose log standard deviation is one
 learned, width-independent parameter per action dimension (initial ``log_std_init``, global learning
 rate); samples are clipped to [-1, 1] and scaled to the action bounds for the environment.
@@ -96,6 +98,19 @@ def probe_observations(task: str, count: int, seed: int = 12345) -> np.ndarray:
     return np.array(out, dtype=np.float32)
 
 
+def bootstrapped_rewards(rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray, info: dict,
+                         value, gamma: float) -> np.ndarray:
+    """The rewards of one vector step for the advantage estimate: ``+ gamma * value(final observation)`` where
+    an episode was cut by its time limit (truncated, not terminated), so PPO does not learn that the task
+    ends there. ``value`` maps a batch of observations to their values (numpy in, numpy out)."""
+    cut = np.flatnonzero(np.asarray(truncated) & ~np.asarray(terminated))
+    out = np.asarray(rewards, dtype=np.float64).copy()
+    if cut.size:
+        final = np.stack([np.asarray(info["final_obs"][i], dtype=np.float32) for i in cut])
+        out[cut] += gamma * np.asarray(value(final), dtype=np.float64)
+    return out
+
+
 def parameters(d_in: int, d_out: int, width: int, depth: int) -> int:
     return d_in * width + width + depth * (width * width + width) + width * d_out + d_out
 
@@ -129,6 +144,10 @@ def train(task: str, parameterisation: str, width: int, lr: float, seed: int, cf
     def entropy(dist):
         return dist.entropy().sum(-1) if continuous else dist.entropy()
 
+    @torch.no_grad()
+    def value_of(observations: np.ndarray) -> np.ndarray:
+        return critic(torch.as_tensor(observations, dtype=torch.float32, device=device)).squeeze(-1).cpu().numpy()
+
     obs, _ = envs.reset(seed=seed)
     running = np.zeros(cfg.n_envs)
     batch = cfg.n_envs * cfg.n_steps
@@ -144,14 +163,15 @@ def train(task: str, parameterisation: str, width: int, lr: float, seed: int, cf
                 act = dist.sample()
                 val = critic(x).squeeze(-1)
             sent = np.clip(act.cpu().numpy(), -1.0, 1.0) * scale if continuous else act.cpu().numpy()
-            nxt, rew, term, trunc, _ = envs.step(sent)
+            nxt, rew, term, trunc, info = envs.step(sent)
             done = np.logical_or(term, trunc)
             running += rew
             for i in np.flatnonzero(done):
                 finished.append(running[i])
                 running[i] = 0.0
+            learnt = bootstrapped_rewards(rew, term, trunc, info, value_of, cfg.gamma)
             for k, v in (("obs", x), ("act", act), ("logp", log_prob(dist, act)), ("val", val),
-                         ("rew", torch.as_tensor(rew, dtype=torch.float32, device=device)),
+                         ("rew", torch.as_tensor(learnt, dtype=torch.float32, device=device)),
                          ("done", torch.as_tensor(done, dtype=torch.float32, device=device))):
                 buf[k].append(v)
             obs = nxt
