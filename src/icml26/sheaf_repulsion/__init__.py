@@ -2,7 +2,8 @@
 (spec: ``shared/papers/sheaf_repulsion.md``; reference code TonyXiChen/OASR, read, not copied).
 
 Substitution: GPT-2 cannot be loaded here, so a small transformer trained from scratch on synthetic IOI
-stands in (work in progress: the library below; training, discovery runs and the pipeline are to come).
+stands in; at paper scale the pipeline takes the user's own model of that family (an .npz state dict).
+Pipeline: ``workflow/rules/sheaf_repulsion.smk``; docs: ``docs/papers/sheaf_repulsion.md``.
 
 Modules:
     graph  -- the edge graph (embedding, heads, MLPs -> q/k/v inputs, MLP inputs, logits), finalisation, IoU
@@ -14,4 +15,5 @@ Modules:
     metrics -- accuracy, faithfulness, completeness, density; the EAP ranking and ACDC-lite baselines
     minimal -- the minimal-circuit search and the indispensability test
     tables, verdict -- the result tables and the claims judged from them
+    plots, rules, settings -- the figures, the rule functions, the config's cross-key checks
 """
