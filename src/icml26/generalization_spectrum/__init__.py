@@ -1,0 +1,14 @@
+"""The Generalization Spectrum: how far learning from one example transfers, from exact recall (D0) through
+implementation transfer (D1), context transfer (D2) and category-matched new problems (D3) to an unpaired
+baseline (D4) (spec: ``shared/papers/generalization_spectrum.md``; no public code).
+
+Substitution: LLMs and competitive-programming data cannot be used here, so a synthetic programming world
+with the same distance structure stands in (work in progress: the world below; the base model, learners
+and pipeline are to come).
+
+Modules:
+    world      -- list primitives, programs, the two DSLs (prefix A, postfix B) and their interpreters
+    narratives -- problem statements in two narratives with disjoint vocabularies
+    variants   -- seed problems, their D0-D4 variants, and the pretraining corpus that excludes them
+    passk      -- the unbiased pass@k estimator
+"""
