@@ -10,5 +10,6 @@ Modules:
     world      -- list primitives, programs, the two DSLs (prefix A, postfix B) and their interpreters
     narratives -- problem statements in two narratives with disjoint vocabularies
     variants   -- seed problems, their D0-D4 variants, and the pretraining corpus that excludes them
+    prompts    -- the task language the models read and write (prompts, answers, in-context prompts), tokenizer
     passk      -- the unbiased pass@k estimator
 """
