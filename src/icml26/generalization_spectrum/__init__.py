@@ -11,5 +11,7 @@ Modules:
     narratives -- problem statements in two narratives with disjoint vocabularies
     variants   -- seed problems, their D0-D4 variants, and the pretraining corpus that excludes them
     prompts    -- the task language the models read and write (prompts, answers, in-context prompts), tokenizer
+    evaluate   -- sampled programs judged by execution on hidden tests
+    spectrum   -- gains over the base model per distance, transfer efficiency e_k = g_k / g_0, far tail
     passk      -- the unbiased pass@k estimator
 """
