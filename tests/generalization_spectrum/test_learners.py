@@ -1,0 +1,66 @@
+"""The learners' pieces on a tiny model: pretraining examples, execution rewards, RFT's filter, a GRPO step."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from icml26.generalization_spectrum import evaluate, learners, prompts, variants, world
+
+
+@pytest.fixture(scope="module")
+def setup():
+    from icml26.common.lm.model import ModelSettings, build_model
+
+    tok = prompts.tokenizer()
+    model = build_model(ModelSettings(hidden_size=16, layers=1, heads=2, intermediate_size=32, context=160), tok, 0)
+    rng = np.random.default_rng(0)
+    items = [evaluate.Item(i, "D0", p, world.hidden_tests(p.program, 4, rng))
+             for i, p in enumerate(variants.Problem(s, "A", "A") for s in variants.seeds(3, rng))]
+    return tok, model, items
+
+
+def test_a_share_of_pretraining_examples_carries_a_solved_demonstration(setup):
+    tok, _, items = setup
+    corpus = [item.problem for item in items] * 20
+    examples = learners.pretraining_examples(tok, corpus, 0.5, np.random.default_rng(1))
+    with_demo = [p.count(tok.eos_token_id) == 1 for p, _ in examples]
+    assert len(examples) == 60 and 0.3 < np.mean(with_demo) < 0.7
+    assert all(p.count(tok.eos_token_id) == 0 for p, _ in learners.pretraining_examples(tok, corpus, 0.0,
+                                                                                       np.random.default_rng(1)))
+
+
+def test_rewards_are_one_exactly_for_programs_that_pass(setup):
+    tok, _, items = setup
+    first, second = (prompts.example(tok, item.problem)[1] for item in items[:2])
+    reward = learners.rewards(tok, items[:2], [first, second, second, first[:-3]], samples=2)
+    assert reward.tolist() == [1.0, 0.0, 1.0, 0.0]  # item 0: its program, another; item 1: its own, a broken one
+
+
+def test_rft_keeps_exactly_the_correct_samples(setup, monkeypatch):
+    tok, model, items = setup
+    answers = [prompts.example(tok, item.problem)[1] for item in items[:2]]
+    sampled = [answers[0], answers[1], answers[1], answers[0][:-2]]  # 2 per item: right, wrong; right, broken
+    queries = [prompts.example(tok, item.problem)[0] for item in items[:2] for _ in range(2)]
+    monkeypatch.setattr(learners, "sample_programs", lambda *a, **k: (queries, sampled))
+    kept = learners.rft_examples(model, tok, items[:2], samples=2, max_new_tokens=12, temperature=1.0, seed=0)
+    assert kept == [(queries[0], answers[0]), (queries[2], answers[1])]
+
+
+def test_a_grpo_step_moves_the_model_only_when_a_group_has_mixed_rewards(setup, monkeypatch):
+    tok, model, items = setup
+    settings = learners.GRPOSettings(group=2, max_new_tokens=12)
+
+    def step(sampled):
+        queries = [prompts.example(tok, items[0].problem)[0]] * 2
+        monkeypatch.setattr(learners, "sample_programs", lambda *a, **k: (queries, sampled))
+        before = [p.detach().clone() for p in model.parameters()]
+        stats = learners.grpo_step(model, tok, torch.optim.AdamW(model.parameters(), lr=1e-2, weight_decay=0.0),
+                                   items[:1], settings, 0)
+        return stats["reward"], any(not torch.equal(a, b) for a, b in zip(before, model.parameters()))
+
+    right = prompts.example(tok, items[0].problem)[1]
+    wrong = prompts.example(tok, items[1].problem)[1]
+    assert step([right, wrong]) == (0.5, True)
+    assert step([wrong, wrong]) == (0.0, False)  # equal rewards in the group: no advantage, no step
