@@ -3,8 +3,8 @@ implementation transfer (D1), context transfer (D2) and category-matched new pro
 baseline (D4) (spec: ``shared/papers/generalization_spectrum.md``; no public code).
 
 Substitution: LLMs and competitive-programming data cannot be used here, so a synthetic programming world
-with the same distance structure stands in (work in progress: the library below; the matched-memorisation
-protocol, the verdicts and the pipeline are to come).
+with the same distance structure stands in (work in progress: the library below; the training runs, the
+verdicts and the pipeline are to come).
 
 Modules:
     world      -- list primitives, programs, the two DSLs (prefix A, postfix B) and their interpreters
@@ -14,5 +14,6 @@ Modules:
     evaluate   -- sampled programs judged by execution on hidden tests
     learners   -- pretraining examples (with in-context demonstrations), RFT's filter, a GRPO step
     spectrum   -- gains over the base model per distance, transfer efficiency e_k = g_k / g_0, far tail
+    matched    -- matched memorisation: every learner read where its D0 curve reaches a common level
     passk      -- the unbiased pass@k estimator
 """
