@@ -16,4 +16,5 @@ Modules:
     spectrum   -- gains over the base model per distance, transfer efficiency e_k = g_k / g_0, far tail
     matched    -- matched memorisation: every learner read where its D0 curve reaches a common level
     passk      -- the unbiased pass@k estimator
+    verdict    -- the spec's three claims, criteria fixed before any quick run
 """
