@@ -43,7 +43,7 @@ def test_rft_keeps_exactly_the_correct_samples(setup, monkeypatch):
     answers = [prompts.example(tok, item.problem)[1] for item in items[:2]]
     sampled = [answers[0], answers[1], answers[1], answers[0][:-2]]  # 2 per item: right, wrong; right, broken
     queries = [prompts.example(tok, item.problem)[0] for item in items[:2] for _ in range(2)]
-    monkeypatch.setattr(learners, "sample_programs", lambda *a, **k: (queries, sampled))
+    monkeypatch.setattr(evaluate, "sample_programs", lambda *a, **k: (queries, sampled))
     kept = learners.rft_examples(model, tok, items[:2], samples=2, max_new_tokens=12, temperature=1.0, seed=0)
     assert kept == [(queries[0], answers[0]), (queries[2], answers[1])]
 
@@ -54,7 +54,7 @@ def test_a_grpo_step_moves_the_model_only_when_a_group_has_mixed_rewards(setup, 
 
     def step(sampled):
         queries = [prompts.example(tok, items[0].problem)[0]] * 2
-        monkeypatch.setattr(learners, "sample_programs", lambda *a, **k: (queries, sampled))
+        monkeypatch.setattr(evaluate, "sample_programs", lambda *a, **k: (queries, sampled))
         before = [p.detach().clone() for p in model.parameters()]
         stats = learners.grpo_step(model, tok, torch.optim.AdamW(model.parameters(), lr=1e-2, weight_decay=0.0),
                                    items[:1], settings, 0)

@@ -23,9 +23,9 @@ import numpy as np
 import torch
 
 from icml26.common.lm.policy_gradient import clipped_surrogate, group_advantages
-from icml26.common.lm.sampling import continuation_logprobs, generate
+from icml26.common.lm.sampling import continuation_logprobs
 
-from . import prompts
+from . import evaluate, prompts
 from .evaluate import Item
 from .variants import Problem
 from .world import passes
@@ -42,15 +42,6 @@ def pretraining_examples(tok, corpus: Sequence[Problem], demonstration_share: fl
     return examples
 
 
-def sample_programs(model, tok, items: Sequence[Item], *, samples: int, max_new_tokens: int, temperature: float,
-                    seed: int) -> tuple[list[list[int]], list[list[int]]]:
-    """``samples`` continuations for each item's prompt: (prompts, continuations), item-major."""
-    prompts_ = [prompts.example(tok, item.problem, item.demonstration)[0] for item in items for _ in range(samples)]
-    out = generate(model, prompts_, max_new_tokens=max_new_tokens, stop_ids=[tok.eos_token_id],
-                   pad_id=tok.pad_token_id, temperature=temperature, seed=seed)
-    return prompts_, out.continuations()
-
-
 def rewards(tok, items: Sequence[Item], continuations: Sequence[Sequence[int]], samples: int) -> torch.Tensor:
     """1.0 for a continuation that is a program passing every hidden test of its item, else 0.0."""
     return torch.tensor([float(passes(prompts.program_text(tok, ids), items[i // samples].problem.dsl,
@@ -59,10 +50,11 @@ def rewards(tok, items: Sequence[Item], continuations: Sequence[Sequence[int]], 
 
 def rft_examples(model, tok, items: Sequence[Item], *, samples: int, max_new_tokens: int, temperature: float,
                  seed: int) -> list[tuple[list[int], list[int]]]:
-    """The correct programs among ``samples`` sampled for each item, as fine-tuning examples (their prompts
-    without the demonstration, if any)."""
-    prompts_, continuations = sample_programs(model, tok, items, samples=samples, max_new_tokens=max_new_tokens,
-                                              temperature=temperature, seed=seed)
+    """The correct programs among ``samples`` sampled for each item, as fine-tuning examples with the prompts
+    they were sampled from."""
+    prompts_, continuations = evaluate.sample_programs(model, tok, items, samples=samples,
+                                                       max_new_tokens=max_new_tokens, temperature=temperature,
+                                                       seed=seed)
     reward = rewards(tok, items, continuations, samples)
     return [(prompts_[i], continuations[i]) for i in np.flatnonzero(reward.numpy() > 0)]
 
@@ -79,9 +71,9 @@ class GRPOSettings:
 def grpo_step(model, tok, optimizer, items: Sequence[Item], settings: GRPOSettings, seed: int) -> dict:
     """One GRPO update on ``items``: sample a group per prompt, reward by execution, one clipped-surrogate
     step (a single update per batch, so the ratio is 1 and the clip only matters for the gradient's form)."""
-    prompts_, continuations = sample_programs(model, tok, items, samples=settings.group,
-                                              max_new_tokens=settings.max_new_tokens,
-                                              temperature=settings.temperature, seed=seed)
+    prompts_, continuations = evaluate.sample_programs(model, tok, items, samples=settings.group,
+                                                       max_new_tokens=settings.max_new_tokens,
+                                                       temperature=settings.temperature, seed=seed)
     reward = rewards(tok, items, continuations, settings.group)
     advantages = group_advantages(reward, settings.group)
     model.train()

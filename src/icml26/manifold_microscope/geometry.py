@@ -105,11 +105,12 @@ def christoffel(g: np.ndarray, grid: Grid, order: int = 4) -> np.ndarray:
     return np.einsum("...kl,...lij->...kij", inverse_metric(g), christoffel_first_kind(g, grid, order))
 
 
-def ricci(g: np.ndarray, grid: Grid, order: int = 4) -> np.ndarray:
+def ricci(g: np.ndarray, grid: Grid, order: int = 4, inverse: np.ndarray | None = None) -> np.ndarray:
     """Ricci tensor ``Ric[..., b, d] = g^{ac} R_{abcd}`` (NaN at degenerate points), from the lowered Riemann
     tensor ``R_{abcd} = d_c L_{a,db} - d_d L_{a,cb} + Gamma^e_{cb} L_{e,da} - Gamma^e_{db} L_{e,ca}`` (the
-    convention above with the first index lowered; only first-kind symbols are differentiated)."""
-    inverse = inverse_metric(g)
+    convention above with the first index lowered; only first-kind symbols are differentiated). ``inverse``:
+    :func:`inverse_metric` of ``g`` when the caller has it already."""
+    inverse = inverse_metric(g) if inverse is None else inverse
     L = christoffel_first_kind(g, grid, order)
     dL = _partials(L, grid, order)  # [..., m, l, i, j] = d_m L_{l,ij}
     U = np.einsum("...ef,...fxy->...exy", inverse, L)  # Gamma^e_{xy}
@@ -120,13 +121,14 @@ def ricci(g: np.ndarray, grid: Grid, order: int = 4) -> np.ndarray:
 
 def scalar_curvature(g: np.ndarray, grid: Grid, order: int = 4) -> np.ndarray:
     """``S`` at every grid point, NaN at degenerate points."""
-    return np.einsum("...sn,...sn->...", inverse_metric(g), ricci(g, grid, order))
+    inverse = inverse_metric(g)
+    return np.einsum("...sn,...sn->...", inverse, ricci(g, grid, order, inverse))
 
 
 def total_curvature(g: np.ndarray, grid: Grid, order: int = 4) -> float:
     """Integral of ``S sqrt(det g)`` over the regular points (the degenerate ones, excluded, add 0)."""
-    density = scalar_curvature(g, grid, order) * volume_element(g)
-    return integrate(np.where(regular(g), density, 0.0), grid, order)
+    density = scalar_curvature(g, grid, order) * volume_element(g)  # NaN exactly at the degenerate points
+    return integrate(np.where(np.isnan(density), 0.0, density), grid, order)
 
 
 def jacobian_at(F: np.ndarray, grid: Grid, index: tuple[int, ...], order: int = 4) -> np.ndarray:
