@@ -105,6 +105,8 @@ CROSS_KEY = {  # one broken cross-key constraint per paper that has them, and th
     "coins": (lambda c: c.update(problems=[0]), "problems: HumanEval/0 has no gold spec"),
     "completep_rl": (lambda c: c.update(base_width=12345), "sweep.widths must contain"),
     "complex_mcp": (lambda c: c.update(agents=["oracle", "random"]), "agents must include skip_verification, no_retry"),
+    "generalization_spectrum": (lambda c: c["evaluation"].update(k=[1, 99]),
+                                "evaluation.k: pass@99 needs at least that many evaluation.samples"),
     "manifold_microscope": (lambda c: c["vae"].update(checkpoints=[c["vae"]["iterations"] + 1]),
                             "vae.checkpoints: every checkpoint must be <= vae.iterations"),
     "optifluence": (lambda c: c.update(transfer=["resnet"]), "transfer: resnet not among architectures"),

@@ -17,18 +17,30 @@ def setup():
     model = build_model(ModelSettings(hidden_size=16, layers=1, heads=2, intermediate_size=32, context=160), tok, 0)
     rng = np.random.default_rng(0)
     items = [evaluate.Item(i, "D0", p, world.hidden_tests(p.program, 4, rng))
-             for i, p in enumerate(variants.Problem(s, "A", "A") for s in variants.seeds(3, rng))]
+             for i, p in enumerate(variants.Problem(s, variants.example_inputs(3, rng), "A", "A") for s in variants.seeds(3, rng))]
     return tok, model, items
 
 
-def test_a_share_of_pretraining_examples_carries_a_solved_demonstration(setup):
+def test_a_share_of_pretraining_examples_carries_a_solved_demonstration_of_the_same_program(setup):
     tok, _, items = setup
-    corpus = [item.problem for item in items] * 20
-    examples = learners.pretraining_examples(tok, corpus, 0.5, np.random.default_rng(1))
-    with_demo = [p.count(tok.eos_token_id) == 1 for p, _ in examples]
-    assert len(examples) == 60 and 0.3 < np.mean(with_demo) < 0.7
-    assert all(p.count(tok.eos_token_id) == 0 for p, _ in learners.pretraining_examples(tok, corpus, 0.0,
-                                                                                       np.random.default_rng(1)))
+    rng = np.random.default_rng(1)
+    corpus = [variants.Problem(item.problem.program, variants.example_inputs(3, rng), narrative, dsl)
+              for item in items for narrative in "AB" for dsl in "AB" for _ in range(5)]
+    answers = {tuple(prompts.example(tok, p)[1][:-1]): p.program for p in corpus}
+
+    def demonstrated(prompt):  # the program solved in context, or None
+        if tok.eos_token_id not in prompt:
+            return None
+        demo = prompt[:prompt.index(tok.eos_token_id)]
+        return answers[tuple(demo[demo.index(tok.sep_token_id) + 1:])]
+
+    examples = learners.pretraining_examples(tok, corpus, 0.5, 1.0, np.random.default_rng(1))
+    demos = [demonstrated(p) for p, _ in examples]
+    assert len(examples) == 60 and 0.3 < np.mean([d is not None for d in demos]) < 0.7
+    assert all(d is None or d == p.program for d, p in zip(demos, corpus))  # related: always the same program
+    unrelated = [demonstrated(p) for p, _ in learners.pretraining_examples(tok, corpus, 1.0, 0.0, np.random.default_rng(2))]
+    assert 0.1 < np.mean([d != p.program for d, p in zip(unrelated, corpus)]) < 0.9  # drawn from the corpus
+    assert all(demonstrated(p) is None for p, _ in learners.pretraining_examples(tok, corpus, 0.0, 1.0, rng))
 
 
 def test_rewards_are_one_exactly_for_programs_that_pass(setup):

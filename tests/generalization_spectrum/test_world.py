@@ -53,21 +53,29 @@ def test_hidden_tests_pass_the_program_in_either_dsl_and_fail_another_algorithm(
     assert not world.passes(other.render("A"), "A", tests) and not world.passes(program.render("B"), "A", tests)
 
 
-def test_the_narratives_share_no_word():
+def test_the_narratives_share_no_word_and_show_every_example():
     assert narratives.vocabulary("A").isdisjoint(narratives.vocabulary("B"))
-    program = Program((Step("rotate", 2), Step("cumsum"), Step("take", 1)))
+    examples = [([3, 1, 4], [4]), ([5, 9], [])]
     for narrative in ("A", "B"):
-        words = {w for w in narratives.statement(program, narrative).split() if not w.isdigit()}
-        assert words <= narratives.vocabulary(narrative)
+        text = narratives.statement(examples, narrative)
+        assert {w for w in text.split() if not w.isdigit()} <= narratives.vocabulary(narrative)
+        assert [w for w in text.split() if w.isdigit()] == (["3", "1", "4", "4", "5", "9"] if narrative == "A"
+                                                             else ["5", "9", "3", "1", "4", "4"])
+
+
+def test_max_value_bounds_every_output_on_inputs_of_the_hidden_tests_range():
+    worst = max(max(p([9] * 7), default=0) for p in variants.every_program())
+    assert worst == world.MAX_VALUE
 
 
 def test_variant_invariants_hold_for_every_seed():
     rng = np.random.default_rng(2)
     for seed in variants.seeds(24, rng):
-        suite = variants.suite(seed, rng)
+        suite = variants.suite(seed, 3, rng)
         d0, d1, d2, d3, d4 = (suite[v] for v in variants.VARIANTS)
         assert d1.statement == d0.statement and d1.program == d0.program and (d0.dsl, d1.dsl) == ("A", "B")
-        assert d2.program == d0.program and d2.dsl == "A"
+        assert d2.program == d0.program and d2.inputs == d0.inputs and d2.dsl == "A"
+        assert d3.inputs != d0.inputs and d4.inputs != d0.inputs
         narrative_words = [{w for w in p.statement.split() if not w.isdigit()} for p in (d0, d2)]
         assert narrative_words[0].isdisjoint(narrative_words[1])  # zero narrative-token overlap
         assert d3.program.category == seed.category and variants.algorithm(d3.program) != variants.algorithm(seed)
@@ -76,12 +84,19 @@ def test_variant_invariants_hold_for_every_seed():
 
 def test_no_seed_or_variant_algorithm_is_in_the_pretraining_corpus():
     rng = np.random.default_rng(3)
-    reserved = [p.program for seed in variants.seeds(16, rng) for p in variants.suite(seed, rng).values()]
-    corpus = variants.pretraining(reserved)
+    reserved = [p.program for seed in variants.seeds(16, rng) for p in variants.suite(seed, 3, rng).values()]
+    corpus = variants.pretraining(reserved, 3, rng)
     banned = {variants.algorithm(p) for p in reserved}
     assert corpus and not any(variants.algorithm(p.program) in banned for p in corpus)
     assert {(p.narrative, p.dsl) for p in corpus} == {("A", "A"), ("A", "B"), ("B", "A"), ("B", "B")}
-    assert len(variants.pretraining([])) > len(corpus)  # the exclusion removed something
+    assert len(variants.pretraining([], 3, rng)) > len(corpus)  # the exclusion removed something
+
+
+def test_no_far_variant_computes_any_seeds_algorithm():
+    seeds = variants.seeds(24, np.random.default_rng(5))
+    taken = {variants.algorithm(s) for s in seeds}
+    far = [su[v].program for su in variants.suites(seeds, 3, np.random.default_rng(6)) for v in ("D3", "D4")]
+    assert not any(variants.algorithm(p) in taken for p in far)
 
 
 def test_seed_categories_cover_every_primitive_and_algorithms_are_distinct():

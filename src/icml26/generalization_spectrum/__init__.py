@@ -2,15 +2,12 @@
 implementation transfer (D1), context transfer (D2) and category-matched new problems (D3) to an unpaired
 baseline (D4) (spec: ``shared/papers/generalization_spectrum.md``; no public code).
 
-Substitution: LLMs and competitive-programming data cannot be used here, so a synthetic programming world
-with the same distance structure stands in (work in progress: the library below; the training runs, the
-verdicts and the pipeline are to come).
-
-Found so far (2026-12-02, exploratory, not a pipeline output): a 0.8 M-parameter base model pretrained on
-the corpus (1,500 steps of 32, 8 min on 2 cores, ~6,700 tokens/s) already solves unseen seed algorithms:
-pass@1 at temperature 0.7 of 1.00 (D0), 0.80 (D1), 0.89 (D2), 0.98 (D3), 0.97 (D4) over 16 seeds. Statements
-that spell out the steps let it compose the answer, so there is nothing left to memorise; before the
-learners can be compared, a statement must say what to compute (e.g. a name and I/O examples), not how.
+Substitution (forced here): LLMs and competitive-programming data cannot be used, so a synthetic programming
+world with the same distance structure stands in, and a small Llama (about 0.8 M parameters at quick scale)
+is pretrained on it from scratch; at paper scale ``model.checkpoint`` takes the user's own base model (a
+local Hugging Face folder). A statement shows worked examples (what to compute), never the steps: a first
+design that spelt out the steps let the base model solve unseen seeds at pass@1 0.80-1.00 on every
+distance, leaving nothing to memorise (``narratives``).
 
 Modules:
     world      -- list primitives, programs, the two DSLs (prefix A, postfix B) and their interpreters
@@ -20,7 +17,11 @@ Modules:
     evaluate   -- sampled programs judged by execution on hidden tests
     learners   -- pretraining examples (with in-context demonstrations), RFT's filter, a GRPO step
     spectrum   -- gains over the base model per distance, transfer efficiency e_k = g_k / g_0, far tail
+    training   -- one learner's run (SFT, RFT, RL) from the base model, scored at every checkpoint
     matched    -- matched memorisation: every learner read where its D0 curve reaches a common level
     passk      -- the unbiased pass@k estimator
     verdict    -- the spec's three claims, criteria fixed before any quick run
+    settings   -- cross-key config checks
+    plots      -- the spectrum and the curves it is read from
+    rules      -- the rule functions (world -> base -> reference, learners -> tables -> figures, verdict)
 """

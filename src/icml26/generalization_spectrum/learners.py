@@ -1,9 +1,10 @@
 """The learners that turn one seed example into knowledge, and the base model they start from.
 
 - *pretraining* (the base model): supervised next-token training on every corpus problem's answer
-  (:func:`pretraining_examples`); a share of the examples carry another corpus problem, solved, in context,
-  so the base model can read a demonstration (ours: without it a model this small never learns to use one,
-  and ICL would measure nothing);
+  (:func:`pretraining_examples`); a share of the examples carry another corpus problem, solved, in context:
+  half of those the same program told otherwise (other examples, and a narrative and DSL drawn at random),
+  half an unrelated one (ours: without related demonstrations the model learns to ignore the context, and
+  ICL would measure nothing);
 - *SFT*: the same loss on the seeds' D0 references;
 - *RFT* (rejection-sampling fine-tuning): sample programs for each D0 prompt from the current model,
   keep those that pass the hidden tests, fine-tune on them (:func:`rft_examples`);
@@ -31,14 +32,22 @@ from .variants import Problem
 from .world import passes
 
 
-def pretraining_examples(tok, corpus: Sequence[Problem], demonstration_share: float,
+def pretraining_examples(tok, corpus: Sequence[Problem], demonstration_share: float, related_share: float,
                          rng: np.random.Generator) -> list[tuple[list[int], list[int]]]:
     """One (prompt, answer) example per corpus problem; a ``demonstration_share`` of them with another corpus
-    problem, chosen at random, solved before it."""
+    problem solved before it: with probability ``related_share`` another problem of the same program, else
+    one drawn from the whole corpus."""
+    siblings: dict = {}
+    for i, problem in enumerate(corpus):
+        siblings.setdefault(problem.program, []).append(i)
     examples = []
-    for problem in corpus:
-        demo = corpus[int(rng.integers(len(corpus)))] if rng.random() < demonstration_share else None
-        examples.append(prompts.example(tok, problem, demo if demo is not problem else None))
+    for i, problem in enumerate(corpus):
+        demo = None
+        if rng.random() < demonstration_share:
+            pool = [j for j in siblings[problem.program] if j != i] if rng.random() < related_share else None
+            j = pool[int(rng.integers(len(pool)))] if pool else int(rng.integers(len(corpus)))
+            demo = corpus[j] if j != i else None
+        examples.append(prompts.example(tok, problem, demo))
     return examples
 
 

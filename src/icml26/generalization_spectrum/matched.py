@@ -25,22 +25,32 @@ def common_level(curves: pd.DataFrame) -> float:
     return float(trained.groupby("learner")["D0"].max().min())
 
 
-def at_level(curve: pd.DataFrame, level: float) -> pd.Series:
-    """One learner's pass rates per variant where its D0 first reaches ``level`` (rows: checkpoints in
-    training order; a single row is returned as it is)."""
+def reading(curve: pd.DataFrame, level: float) -> dict[int, float]:
+    """Where one learner's D0 first reaches ``level``: {checkpoint: weight}, the two checkpoints around the
+    crossing weighted for linear interpolation (one checkpoint when it lands on one or the learner has a
+    single point; empty when it never gets there)."""
     curve = curve.sort_values("checkpoint")
-    columns = [v for v in VARIANTS if v in curve.columns]
+    checkpoints, d0 = curve["checkpoint"].to_numpy(), curve["D0"].to_numpy()
     if len(curve) == 1:
-        return curve.iloc[0][columns].astype(float)
-    d0 = curve["D0"].to_numpy()
+        return {int(checkpoints[0]): 1.0}
     reached = np.flatnonzero(d0 >= level - 1e-12)
     if not reached.size:
-        return pd.Series(np.nan, index=columns)
+        return {}
     i = int(reached[0])
     if i == 0 or d0[i] == d0[i - 1]:
-        return curve.iloc[i][columns].astype(float)
-    t = (level - d0[i - 1]) / (d0[i] - d0[i - 1])
-    return (curve.iloc[i - 1][columns] * (1 - t) + curve.iloc[i][columns] * t).astype(float)
+        return {int(checkpoints[i]): 1.0}
+    t = float((level - d0[i - 1]) / (d0[i] - d0[i - 1]))
+    return {int(checkpoints[i - 1]): 1 - t, int(checkpoints[i]): t}
+
+
+def at_level(curve: pd.DataFrame, level: float) -> pd.Series:
+    """One learner's pass rates per variant where its D0 first reaches ``level`` (rows: its checkpoints)."""
+    columns = [v for v in VARIANTS if v in curve.columns]
+    weights = reading(curve, level)
+    if not weights:
+        return pd.Series(np.nan, index=columns)
+    rows = curve.set_index("checkpoint").loc[list(weights), columns].astype(float)
+    return rows.mul(pd.Series(weights), axis=0).sum()
 
 
 def matched(curves: pd.DataFrame) -> tuple[float, pd.DataFrame]:

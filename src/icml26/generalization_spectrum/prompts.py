@@ -4,37 +4,41 @@ A prompt is ``<bos> statement marker <sep>``, where the marker names the answer'
 DSL-A, ``write-postfix`` for DSL-B); the answer is the program's text then ``<eos>``. An in-context prompt
 (the ICL learner) puts one solved problem first: ``<bos> statement marker <sep> program <eos> statement
 marker <sep>``. Word-level tokenizer over the closed vocabulary (narratives, DSL tokens, numbers, markers;
-:func:`icml26.common.lm.tokenizer.task_tokenizer`). Imports ``transformers`` (through the LM toolkit):
-import this module inside the rule functions that need it.
+:func:`icml26.common.lm.tokenizer.task_tokenizer`); the toolkit (and so ``transformers``) is imported
+inside the functions that need it, so the config checks can read the prompt bounds for free.
 """
 
 from __future__ import annotations
 
-from icml26.common.lm.tokenizer import decode, encode, task_tokenizer
-
 from .narratives import vocabulary
 from .variants import Problem
-from .world import ARGUMENTS, PRIMITIVES
+from .world import MAX_VALUE, PRIMITIVES
 
 MARKERS = {"A": "write-prefix", "B": "write-postfix"}
 DSL_TOKENS = ("(", ")", "x", *PRIMITIVES)
 
 
 def symbols() -> set[str]:
-    numbers = {str(k) for ks in ARGUMENTS.values() for k in ks}
+    numbers = {str(k) for k in range(MAX_VALUE + 1)}  # example values and the primitives' arguments
     return vocabulary("A") | vocabulary("B") | set(DSL_TOKENS) | numbers | set(MARKERS.values())
 
 
 def tokenizer():
+    from icml26.common.lm.tokenizer import task_tokenizer
+
     return task_tokenizer(sorted(symbols()))
 
 
 def _query(tok, problem: Problem) -> list[int]:
+    from icml26.common.lm.tokenizer import encode
+
     return encode(tok, f"{problem.statement} {MARKERS[problem.dsl]}") + [tok.sep_token_id]
 
 
 def example(tok, problem: Problem, demonstration: Problem | None = None) -> tuple[list[int], list[int]]:
     """(prompt ids, answer ids) of ``problem``, with ``demonstration`` solved in context before it."""
+    from icml26.common.lm.tokenizer import encode
+
     prompt = [tok.bos_token_id]
     if demonstration is not None:
         prompt += _query(tok, demonstration) + encode(tok, demonstration.answer) + [tok.eos_token_id]
@@ -43,4 +47,29 @@ def example(tok, problem: Problem, demonstration: Problem | None = None) -> tupl
 
 def program_text(tok, ids: list[int]) -> str:
     """The program a model wrote (special tokens dropped), for the interpreters to judge."""
+    from icml26.common.lm.tokenizer import decode
+
     return decode(tok, ids)
+
+
+def check_covers(tok, folder: str) -> None:
+    """A user's tokenizer must give every word of the task language a token of its own (one line naming the
+    checkpoint folder otherwise): an unknown word would become ``<unk>`` and the task would be unreadable."""
+    from ..common.sources import fail
+
+    missing = sorted(s for s in symbols() if tok.convert_tokens_to_ids(s) in (None, tok.unk_token_id))
+    if missing:
+        fail(folder, f"its tokenizer has no token for {len(missing)} words of the task language "
+                     f"(e.g. {' '.join(missing[:5])}); write it with icml26.generalization_spectrum.prompts.tokenizer()")
+    if any(getattr(tok, f"{role}_token_id") is None for role in ("bos", "eos", "sep", "pad")):
+        fail(folder, "its tokenizer lacks one of the bos, eos, sep and pad tokens the prompts use")
+
+
+LONGEST_ANSWER = 14  # tokens of the longest program (three steps with arguments) plus <eos>
+
+
+def longest_icl_prompt(examples: int) -> int:
+    """An upper bound on an in-context prompt's tokens with ``examples`` worked examples per statement: <bos>,
+    then twice a statement (at most 13 frame words and 18 per example: two lists of at most 7 values and
+    their words), a marker and <sep>, with the demonstration's answer between."""
+    return 1 + 2 * (13 + 18 * examples + 2) + LONGEST_ANSWER

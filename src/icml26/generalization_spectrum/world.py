@@ -29,6 +29,7 @@ MAX_OPERATIONS = 8
 ARGUMENTS = {"add": (1, 2, 3), "rotate": (1, 2), "take": (1, 2, 3)}  # primitives that take a number
 PRIMITIVES = ("evens", "add", "sort", "reverse", "rotate", "cumsum", "dedupe", "take")
 DSLS = ("A", "B")
+MAX_VALUE = 273  # the largest output on inputs of at most 7 values in 0..9: cumsum, add 3, cumsum of seven 9s
 
 
 class ProgramError(ValueError):
@@ -194,10 +195,14 @@ def run_b(text: str, xs: list[int]) -> list[int]:
 RUN = {"A": run_a, "B": run_b}
 
 
+def random_inputs(count: int, rng: np.random.Generator) -> list[list[int]]:
+    """``count`` input lists of 3-7 integers in 0..9 (every output then lies in 0..:data:`MAX_VALUE`)."""
+    return [[int(v) for v in rng.integers(0, 10, int(rng.integers(3, 8)))] for _ in range(count)]
+
+
 def hidden_tests(program: Program, count: int, rng: np.random.Generator) -> list[tuple[list[int], list[int]]]:
-    """``count`` (input, expected output) pairs: lists of 3-7 integers in 0..9."""
-    inputs = [[int(v) for v in rng.integers(0, 10, int(rng.integers(3, 8)))] for _ in range(count)]
-    return [(xs, program(xs)) for xs in inputs]
+    """``count`` (input, expected output) pairs on :func:`random_inputs`."""
+    return [(xs, program(xs)) for xs in random_inputs(count, rng)]
 
 
 def passes(text: str, dsl: str, tests: list[tuple[list[int], list[int]]]) -> bool:
