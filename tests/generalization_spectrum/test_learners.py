@@ -26,7 +26,8 @@ def test_a_share_of_pretraining_examples_carries_a_solved_demonstration_of_the_s
     rng = np.random.default_rng(1)
     corpus = [variants.Problem(item.problem.program, variants.example_inputs(3, rng), narrative, dsl)
               for item in items for narrative in "AB" for dsl in "AB" for _ in range(5)]
-    answers = {tuple(prompts.example(tok, p)[1][:-1]): p.program for p in corpus}
+    answers = {tuple(prompts.example(tok, variants.Problem(p.program, p.inputs, "A", dsl))[1][:-1]): p.program
+               for p in corpus for dsl in "AB"}
 
     def demonstrated(prompt):  # the program solved in context, or None
         if tok.eos_token_id not in prompt:
@@ -34,10 +35,18 @@ def test_a_share_of_pretraining_examples_carries_a_solved_demonstration_of_the_s
         demo = prompt[:prompt.index(tok.eos_token_id)]
         return answers[tuple(demo[demo.index(tok.sep_token_id) + 1:])]
 
+    def numbers(ids):
+        return [t for t in tok.convert_ids_to_tokens(ids) if t.isdigit()]
+
     examples = learners.pretraining_examples(tok, corpus, 0.5, 1.0, np.random.default_rng(1))
     demos = [demonstrated(p) for p, _ in examples]
     assert len(examples) == 60 and 0.3 < np.mean([d is not None for d in demos]) < 0.7
     assert all(d is None or d == p.program for d, p in zip(demos, corpus))  # related: always the same program
+    for (prompt, _), problem, demo in zip(examples, corpus, demos):
+        if demo is not None:  # the same worked examples, in another narrative-DSL pair
+            first, second = prompt[:prompt.index(tok.eos_token_id)], prompt[prompt.index(tok.eos_token_id):]
+            assert sorted(numbers(first[:first.index(tok.sep_token_id)])) == sorted(numbers(second))
+            assert first[1:first.index(tok.sep_token_id)] != second[1:second.index(tok.sep_token_id)]
     unrelated = [demonstrated(p) for p, _ in learners.pretraining_examples(tok, corpus, 1.0, 0.0, np.random.default_rng(2))]
     assert 0.1 < np.mean([d != p.program for d, p in zip(unrelated, corpus)]) < 0.9  # drawn from the corpus
     assert all(demonstrated(p) is None for p, _ in learners.pretraining_examples(tok, corpus, 0.0, 1.0, rng))

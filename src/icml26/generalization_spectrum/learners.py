@@ -1,10 +1,11 @@
 """The learners that turn one seed example into knowledge, and the base model they start from.
 
 - *pretraining* (the base model): supervised next-token training on every corpus problem's answer
-  (:func:`pretraining_examples`); a share of the examples carry another corpus problem, solved, in context:
-  half of those the same program told otherwise (other examples, and a narrative and DSL drawn at random),
-  half an unrelated one (ours: without related demonstrations the model learns to ignore the context, and
-  ICL would measure nothing);
+  (:func:`pretraining_examples`); a share of the examples carry a solved problem in context: half of those
+  the same problem told otherwise (the same worked examples in another narrative or DSL), half an unrelated
+  one. Ours: with unrelated demonstrations only, or related ones with other worked examples, a model this
+  small learnt to ignore the context (ICL pass@1 on D0, a copy of the demonstration, stayed at the base
+  model's ~0.01), and ICL would measure nothing;
 - *SFT*: the same loss on the seeds' D0 references;
 - *RFT* (rejection-sampling fine-tuning): sample programs for each D0 prompt from the current model,
   keep those that pass the hidden tests, fine-tune on them (:func:`rft_examples`);
@@ -28,25 +29,28 @@ from icml26.common.lm.sampling import continuation_logprobs
 
 from . import evaluate, prompts
 from .evaluate import Item
+from .narratives import NARRATIVES
 from .variants import Problem
-from .world import passes
+from .world import DSLS, passes
 
 
 def pretraining_examples(tok, corpus: Sequence[Problem], demonstration_share: float, related_share: float,
                          rng: np.random.Generator) -> list[tuple[list[int], list[int]]]:
-    """One (prompt, answer) example per corpus problem; a ``demonstration_share`` of them with another corpus
-    problem solved before it: with probability ``related_share`` another problem of the same program, else
-    one drawn from the whole corpus."""
-    siblings: dict = {}
-    for i, problem in enumerate(corpus):
-        siblings.setdefault(problem.program, []).append(i)
+    """One (prompt, answer) example per corpus problem; a ``demonstration_share`` of them with a problem solved
+    before it: with probability ``related_share`` the same problem told otherwise (its worked examples in
+    another narrative-DSL pair, as D1 and D2 are to D0), else another corpus problem drawn at random."""
+    pairs = [(n, d) for n in NARRATIVES for d in DSLS]
     examples = []
     for i, problem in enumerate(corpus):
         demo = None
         if rng.random() < demonstration_share:
-            pool = [j for j in siblings[problem.program] if j != i] if rng.random() < related_share else None
-            j = pool[int(rng.integers(len(pool)))] if pool else int(rng.integers(len(corpus)))
-            demo = corpus[j] if j != i else None
+            if rng.random() < related_share:
+                others = [pair for pair in pairs if pair != (problem.narrative, problem.dsl)]
+                narrative, dsl = others[int(rng.integers(len(others)))]
+                demo = Problem(problem.program, problem.inputs, narrative, dsl)
+            else:
+                j = int(rng.integers(len(corpus)))
+                demo = corpus[j] if j != i else None
         examples.append(prompts.example(tok, problem, demo))
     return examples
 

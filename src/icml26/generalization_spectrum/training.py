@@ -78,7 +78,8 @@ def run(learner: str, model, tok, d0_items: Sequence[Item], settings: RunSetting
             found = score(model, update)
             rows += [{"learner": learner, "checkpoint": update, **row} for row in found]
             d0 = [r["correct"] / r["samples"] for r in found if r["variant"] == "D0"]
-            log(f"{learner} update {update}: D0 pass@1 {np.mean(d0):.3f} ({time.perf_counter() - start:.0f} s)")
+            reached = f"D0 pass@1 {np.mean(d0):.3f}" if d0 else "scored"
+            log(f"{learner} update {update}: {reached} ({time.perf_counter() - start:.0f} s)")
         if update == max(settings.checkpoints):
             break
         if learner == "sft":
