@@ -14,7 +14,7 @@ STAGES ?= $(if $(PAPER),$(PAPER)@$(SCALE),)
 # (icml26.common.forkserver): seconds less per job, the same outputs
 SNAKEMAKE := $(if $(filter 1,$(WARM)),$(BIN)/python -m icml26.common.forkserver run -- ,)$(BIN)/snakemake
 
-.PHONY: setup system-deps venv run smoke paper report test test-fast pull push slurm bench docs dvc-stages clean
+.PHONY: setup system-deps venv run smoke paper report lint test test-fast pull push slurm bench docs dvc-stages clean
 
 setup: system-deps venv  ## system packages (SLURM, munge) and the Python environment
 
@@ -32,7 +32,7 @@ venv: $(BIN)/snakemake  ## the pinned Python environment in .venv
 $(BIN)/snakemake: pyproject.toml
 	python3 -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install -q -e '.[test,lint]'
 	@touch $@
 
 run:  ## every registered paper at SCALE (default quick), the summary and the HTML report (WARM=1: fork server)
@@ -53,6 +53,12 @@ XDIST := -n $(shell expr $(CORES) + 1) --no-loadscope-reorder
 
 test:  ## the full suite, as CI runs it
 	$(BIN)/python -m pytest $(XDIST)
+
+lint:  ## style, as CI checks it: ruff (rules and format), snakefmt, snakemake --lint (bar the conda advice)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/snakefmt --check Snakefile workflow/rules
+	$(BIN)/python scripts/lint_workflow.py
 
 test-fast:  ## unit tests only (seconds)
 	$(BIN)/python -m pytest $(XDIST) -m "not workflow and not slurm"

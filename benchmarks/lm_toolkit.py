@@ -50,30 +50,56 @@ def main() -> None:
     steps = 5
 
     def train():
-        sft(model, examples, SFTSettings(steps=steps, batch_size=BATCH, warmup_steps=1, log_every=10**6),
-            seed=0, pad_id=tokenizer.pad_token_id, log=lambda line: None)
+        sft(
+            model,
+            examples,
+            SFTSettings(steps=steps, batch_size=BATCH, warmup_steps=1, log_every=10**6),
+            seed=0,
+            pad_id=tokenizer.pad_token_id,
+            log=lambda line: None,
+        )
 
     def sample():
-        generate(model, [row[:PROMPT] for row in words], max_new_tokens=NEW, stop_ids=[], pad_id=tokenizer.pad_token_id,
-                 seed=0)
+        generate(
+            model,
+            [row[:PROMPT] for row in words],
+            max_new_tokens=NEW,
+            stop_ids=[],
+            pad_id=tokenizer.pad_token_id,
+            seed=0,
+        )
 
     seconds = medians(interleaved({"train": train, "sample": sample}, repeats=args.repeats))
     light = "import icml26.common.io"
     heavy = "import icml26.common.lm.model, icml26.common.lm.sampling, icml26.common.lm.sft"
-    imports = medians(interleaved({"light": lambda: import_seconds(light), "heavy": lambda: import_seconds(heavy)},
-                                  repeats=args.repeats))
+    imports = medians(
+        interleaved(
+            {"light": lambda: import_seconds(light), "heavy": lambda: import_seconds(heavy)}, repeats=args.repeats
+        )
+    )
     rows = [
-        ("training tokens/s (SFT, batch 32 x 48 tokens, forward + backward + AdamW)",
-         f"{steps * BATCH * (PROMPT + NEW) / seconds['train']:.0f}"),
+        (
+            "training tokens/s (SFT, batch 32 x 48 tokens, forward + backward + AdamW)",
+            f"{steps * BATCH * (PROMPT + NEW) / seconds['train']:.0f}",
+        ),
         ("sampling tokens/s (batch 32, 24 new tokens after 24, KV cache)", f"{BATCH * NEW / seconds['sample']:.0f}"),
         ("job start-up added by importing the toolkit (s)", f"{imports['heavy'] - imports['light']:.2f}"),
     ]
-    lines = ["# Shared LM toolkit benchmark", "",
-             (f"Written by `python benchmarks/lm_toolkit.py` (medians of {args.repeats} interleaved repeats) on "
-             f"{describe(machine())}, torch {torch.__version__}, 2 threads. The model is the quick-scale default "
-             f"(`ModelSettings()`: {parameter_count(model) / 1e6:.2f} M parameters, vocabulary {len(tokenizer)})."),
-             "These are measured numbers: they differ from machine to machine and run to run.", "",
-             "| measurement | value |", "|---|---|", *[f"| {name} | {value} |" for name, value in rows], ""]
+    lines = [
+        "# Shared LM toolkit benchmark",
+        "",
+        (
+            f"Written by `python benchmarks/lm_toolkit.py` (medians of {args.repeats} interleaved repeats) on "
+            f"{describe(machine())}, torch {torch.__version__}, 2 threads. The model is the quick-scale default "
+            f"(`ModelSettings()`: {parameter_count(model) / 1e6:.2f} M parameters, vocabulary {len(tokenizer)})."
+        ),
+        "These are measured numbers: they differ from machine to machine and run to run.",
+        "",
+        "| measurement | value |",
+        "|---|---|",
+        *[f"| {name} | {value} |" for name, value in rows],
+        "",
+    ]
     OUT.write_text("\n".join(lines))
     print("\n".join(lines))
 

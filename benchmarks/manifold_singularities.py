@@ -36,9 +36,12 @@ def pole_sphere(n: int) -> tuple[np.ndarray, Grid, np.ndarray]:
 
 def sphere_rows(sizes: list[int], baseline_points: int, k: int) -> list[str]:
     exact = 2 / RADIUS**2
-    lines = ["| grid | order | excluded (rows) | max error, non-excluded | "
-             + " | ".join(f"error at {a:g} deg" for a in ANGLES) + " | total curvature, rel. error | seconds |",
-             "|---" * (6 + len(ANGLES)) + "|"]
+    lines = [
+        "| grid | order | excluded (rows) | max error, non-excluded | "
+        + " | ".join(f"error at {a:g} deg" for a in ANGLES)
+        + " | total curvature, rel. error | seconds |",
+        "|---" * (6 + len(ANGLES)) + "|",
+    ]
     for n in sizes:
         F, grid, theta = pole_sphere(n)
         for order in (2, 4):
@@ -51,9 +54,12 @@ def sphere_rows(sizes: list[int], baseline_points: int, k: int) -> list[str]:
             rows = sorted({int(r) for r in np.argwhere(~ok)[:, 0]})
             error = np.abs(S - exact)
             at = [float(np.nanmax(error[np.argmin(np.abs(np.degrees(theta) - a))])) for a in ANGLES]
-            lines.append(f"| {n}x{n} | {order} | {int((~ok).sum())} ({', '.join(map(str, rows))}) | "
-                         f"{np.nanmax(error):.2e} | " + " | ".join(f"{e:.2e}" for e in at)
-                         + f" | {abs(total - 8 * np.pi) / (8 * np.pi):.1e} | {seconds:.1f} |")
+            lines.append(
+                f"| {n}x{n} | {order} | {int((~ok).sum())} ({', '.join(map(str, rows))}) | "
+                f"{np.nanmax(error):.2e} | "
+                + " | ".join(f"{e:.2e}" for e in at)
+                + f" | {abs(total - 8 * np.pi) / (8 * np.pi):.1e} | {seconds:.1f} |"
+            )
             print(lines[-1], flush=True)
     F, _, theta = pole_sphere(sizes[0])
     X = F.reshape(-1, D)
@@ -63,26 +69,32 @@ def sphere_rows(sizes: list[int], baseline_points: int, k: int) -> list[str]:
     start = time.perf_counter()
     S_pca = baselines.scalar_curvature(X, 2, k)  # every point's neighbourhood among all grid points
     seconds = time.perf_counter() - start
-    lines.append(f"| {sizes[0]}x{sizes[0]} points, local PCA (k = {k}) | - | 0 | "
-                 f"{np.max(np.abs(S_pca[chosen] - exact)):.2e} (median {np.median(np.abs(S_pca - exact)):.2e}) | "
-                 f"within 12 deg of the north pole: max {np.max(np.abs(S_pca[near] - exact)):.2e} | | | | - | "
-                 f"{seconds:.1f} |")
+    lines.append(
+        f"| {sizes[0]}x{sizes[0]} points, local PCA (k = {k}) | - | 0 | "
+        f"{np.max(np.abs(S_pca[chosen] - exact)):.2e} (median {np.median(np.abs(S_pca - exact)):.2e}) | "
+        f"within 12 deg of the north pole: max {np.max(np.abs(S_pca[near] - exact)):.2e} | | | | - | "
+        f"{seconds:.1f} |"
+    )
     print(lines[-1], flush=True)
     return lines
 
 
 def spheroid_rows(n: int) -> list[str]:
-    lines = ["| spheroid | grid | excluded | area, rel. error | total curvature (8 pi), rel. error | reach (exact 0.5) |",
-             "|---|---|---|---|---|---|"]
+    lines = [
+        "| spheroid | grid | excluded | area, rel. error | total curvature (8 pi), rel. error | reach (exact 0.5) |",
+        "|---|---|---|---|---|---|",
+    ]
     for a, b, name in ((2.0, 1.0, "oblate a = 2, b = 1"), (1.0, 2.0, "prolate a = 1, b = 2")):
         toy = toys.spheroid(a, b, margin=0.0, D=D)
         F, grid, _ = toy.on_grid(n)
         g = geometry.metric(F, grid)
         sample = [(i, j) for i in range(0, n, max(1, n // 40)) for j in (0, n // 3)] + [(1, 0), (n - 2, 0)]
         tau = geometry.reach(F, grid, sample)
-        lines.append(f"| {name} | {n}x{2 * n} | {int((~geometry.regular(g)).sum())} | "
-                     f"{abs(geometry.total_volume(g, grid) - toy.volume) / toy.volume:.1e} | "
-                     f"{abs(geometry.total_curvature(g, grid) - 8 * np.pi) / (8 * np.pi):.1e} | {np.nanmin(tau):.4f} |")
+        lines.append(
+            f"| {name} | {n}x{2 * n} | {int((~geometry.regular(g)).sum())} | "
+            f"{abs(geometry.total_volume(g, grid) - toy.volume) / toy.volume:.1e} | "
+            f"{abs(geometry.total_curvature(g, grid) - 8 * np.pi) / (8 * np.pi):.1e} | {np.nanmin(tau):.4f} |"
+        )
         print(lines[-1], flush=True)
     return lines
 

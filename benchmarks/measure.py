@@ -26,16 +26,23 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from icml26.common.registry import papers as registered  # noqa: E402
 from tests.conftest import copy_repository, tool_env  # noqa: E402
+
+from icml26.common.registry import papers as registered  # noqa: E402
 
 # (smoke, quick) targets: every paper's smoke DAG <= 30 s, its quick run <= 20 min unless its issue set less
 DEFAULT_TARGETS = ("<= 30 s", "<= 20 min")
-TARGETS = {"ski_rental": ("<= 30 s", "< 2 min"), "massart_drift": ("<= 30 s", "<= 10 min"),
-           "dvm_ad": ("<= 30 s", "<= 15 min"), "annealed_langevin": ("<= 30 s", "<= 15 min"),
-           "cox_subgroups": ("<= 30 s", "<= 15 min"), "manifold_microscope": ("<= 30 s", "<= 15 min"),
-           "complex_mcp": ("<= 30 s", "<= 10 min"), "coins": ("<= 30 s", "<= 15 min"),
-           "generalization_spectrum": ("<= 30 s", "<= 30 min")}
+TARGETS = {
+    "ski_rental": ("<= 30 s", "< 2 min"),
+    "massart_drift": ("<= 30 s", "<= 10 min"),
+    "dvm_ad": ("<= 30 s", "<= 15 min"),
+    "annealed_langevin": ("<= 30 s", "<= 15 min"),
+    "cox_subgroups": ("<= 30 s", "<= 15 min"),
+    "manifold_microscope": ("<= 30 s", "<= 15 min"),
+    "complex_mcp": ("<= 30 s", "<= 10 min"),
+    "coins": ("<= 30 s", "<= 15 min"),
+    "generalization_spectrum": ("<= 30 s", "<= 30 min"),
+}
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
 WARM_SMOKE = "smoke run, fork server"  # `make run SCALE=smoke WARM=1 PAPER=<slug>` (icml26.common.forkserver)
 
@@ -76,10 +83,16 @@ def main() -> None:
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--skip-full", action="store_true", help="skip the no-op rebuild (needs every quick run)")
     parser.add_argument("--workdir", type=Path, help="run in this (new) folder and keep it, outputs included")
-    parser.add_argument("--scales", nargs="+", choices=["smoke", "quick"], default=["smoke", "quick"],
-                        help="the per-paper runs to measure (the others keep their previous rows)")
-    parser.add_argument("--warm", action="store_true",
-                        help=f"also time each smoke run under a fork server ('<slug> {WARM_SMOKE}' rows)")
+    parser.add_argument(
+        "--scales",
+        nargs="+",
+        choices=["smoke", "quick"],
+        default=["smoke", "quick"],
+        help="the per-paper runs to measure (the others keep their previous rows)",
+    )
+    parser.add_argument(
+        "--warm", action="store_true", help=f"also time each smoke run under a fork server ('<slug> {WARM_SMOKE}' rows)"
+    )
     args = parser.parse_args()
     cores = str(args.cores)
     papers = []
@@ -106,8 +119,9 @@ def main() -> None:
     if args.skip_full:
         noop_row = (noop_name, *previous.get(noop_name, (float("nan"), "< 10 s")))
     measured = {name for name, _, _ in papers} | {dry_row[0], noop_name}
-    papers += [(name, seconds, target_of(name, target)) for name, (seconds, target) in previous.items()
-               if name not in measured]
+    papers += [
+        (name, seconds, target_of(name, target)) for name, (seconds, target) in previous.items() if name not in measured
+    ]
     rows = [dry_row, *sorted(papers), noop_row]
     machine = f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
     lines = [

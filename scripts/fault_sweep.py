@@ -63,8 +63,15 @@ class Sandbox:
         if overlay is not None:
             (self.repo / "overlay.yaml").write_text(overlay)
             extra = ["overlay.yaml"]  # after the scale's config file: --configfile takes several
-        return subprocess.run([sys.executable, "-m", "snakemake", *args, *extra], cwd=self.repo, env=tool_env(),
-                              capture_output=True, text=True, timeout=3600, check=False)
+        return subprocess.run(
+            [sys.executable, "-m", "snakemake", *args, *extra],
+            cwd=self.repo,
+            env=tool_env(),
+            capture_output=True,
+            text=True,
+            timeout=3600,
+            check=False,
+        )
 
     def own_copy(self, folder: str) -> Path:
         """A copy of one offline folder under ``own/`` (the user's own data, not checksummed)."""
@@ -95,10 +102,12 @@ def stopped(proc: subprocess.CompletedProcess, *expect: str) -> tuple[bool, str]
 
 # --- config -------------------------------------------------------------------------------------------
 
+
 def config_case(name: str, paper: str, overlay: str, *expect: str) -> Case:
     def run(box: Sandbox) -> tuple[bool, str]:
         proc = box.snakemake(paper, "-n", "--cores", "1", *SMOKE, overlay=overlay)
         return stopped(proc, "icml26: invalid config", *expect)
+
     return Case(name, "config", run)
 
 
@@ -111,46 +120,107 @@ CONFIG = [
     config_case("unknown scale", "ski_rental", "scale: huge", "scale"),
     config_case("zero threads", "ski_rental", "threads: 0", "threads"),
     config_case("unknown device", "ski_rental", "device: tpu", "device"),
-    config_case("reversed range: cox thresholds", "cox_subgroups",
-                "cox_subgroups: {settings: {thresholds: {low: 0.4, high: 0.1}}}",
-                "cox_subgroups.settings.thresholds: low (0.4) must be below high (0.1)"),
-    config_case("one-point range: cox thresholds", "cox_subgroups",
-                "cox_subgroups: {settings: {thresholds: {points: 1}}}", "cox_subgroups.settings.thresholds.points"),
-    config_case("reversed range: massart Delta", "massart_drift",
-                "massart_drift: {sweep: {Delta: {low: 0.003, high: 0.0001}}}", "massart_drift.sweep.Delta: low"),
-    config_case("reversed range: massart W", "massart_drift", "massart_drift: {sweep: {W: {low: 600, high: 2}}}",
-                "massart_drift.sweep.W: low"),
-    config_case("reversed range: annealed horizon grid", "annealed_langevin",
-                "annealed_langevin: {factorised: {horizon_grid: {low: 100.0, high: 1.0}}}",
-                "annealed_langevin.factorised.horizon_grid: low"),
-    config_case("equal bounds: massart W", "massart_drift", "massart_drift: {sweep: {W: {low: 50, high: 50}}}",
-                "massart_drift.sweep.W: low (50) must be below high (50)"),
-    config_case("float for an integer: seeds [0, 1.0]", "massart_drift", "massart_drift: {stream: {seeds: [0, 1.0]}}",
-                "massart_drift.stream.seeds[1]: 1.0 is not of type 'integer'"),
-    config_case("float for an integer: enum order 4.0", "manifold_microscope",
-                "manifold_microscope: {accuracy: {order: 4.0}}", "manifold_microscope.accuracy.order"),
-    config_case("float for an integer: fs 256.0", "seizure_benchmark", "seizure_benchmark: {corpus: {fs: 256.0}}",
-                "seizure_benchmark.corpus.fs"),
-    config_case("cross-key: weights do not sum to 1", "annealed_langevin",
-                "annealed_langevin: {particles: {weights: [0.5, 0.6, 0.1]}}", "particles.weights must sum to 1"),
-    config_case("cross-key: base width not swept", "completep_rl", "completep_rl: {base_width: 12345}",
-                "sweep.widths must contain"),
-    config_case("unknown fault name", "cerebellar_control", "cerebellar_control: {faults: [nonesuch]}",
-                "cerebellar_control.faults[0]", "nonesuch"),
-    config_case("cross-key: algorithm without settings", "seizure_benchmark",
-                "seizure_benchmark: {algorithms: [never, nonesuch]}", "'nonesuch' has no entry"),
-    config_case("cross-key: figure lambda not computed", "ski_rental", "ski_rental: {figures: {lam: 0.77}}",
-                "figures.lam must be one of"),
-    config_case("cross-key: checkpoint after the last iteration", "manifold_microscope",
-                "manifold_microscope: {vae: {checkpoints: [0, 99999999]}}", "vae.checkpoints"),
+    config_case(
+        "reversed range: cox thresholds",
+        "cox_subgroups",
+        "cox_subgroups: {settings: {thresholds: {low: 0.4, high: 0.1}}}",
+        "cox_subgroups.settings.thresholds: low (0.4) must be below high (0.1)",
+    ),
+    config_case(
+        "one-point range: cox thresholds",
+        "cox_subgroups",
+        "cox_subgroups: {settings: {thresholds: {points: 1}}}",
+        "cox_subgroups.settings.thresholds.points",
+    ),
+    config_case(
+        "reversed range: massart Delta",
+        "massart_drift",
+        "massart_drift: {sweep: {Delta: {low: 0.003, high: 0.0001}}}",
+        "massart_drift.sweep.Delta: low",
+    ),
+    config_case(
+        "reversed range: massart W",
+        "massart_drift",
+        "massart_drift: {sweep: {W: {low: 600, high: 2}}}",
+        "massart_drift.sweep.W: low",
+    ),
+    config_case(
+        "reversed range: annealed horizon grid",
+        "annealed_langevin",
+        "annealed_langevin: {factorised: {horizon_grid: {low: 100.0, high: 1.0}}}",
+        "annealed_langevin.factorised.horizon_grid: low",
+    ),
+    config_case(
+        "equal bounds: massart W",
+        "massart_drift",
+        "massart_drift: {sweep: {W: {low: 50, high: 50}}}",
+        "massart_drift.sweep.W: low (50) must be below high (50)",
+    ),
+    config_case(
+        "float for an integer: seeds [0, 1.0]",
+        "massart_drift",
+        "massart_drift: {stream: {seeds: [0, 1.0]}}",
+        "massart_drift.stream.seeds[1]: 1.0 is not of type 'integer'",
+    ),
+    config_case(
+        "float for an integer: enum order 4.0",
+        "manifold_microscope",
+        "manifold_microscope: {accuracy: {order: 4.0}}",
+        "manifold_microscope.accuracy.order",
+    ),
+    config_case(
+        "float for an integer: fs 256.0",
+        "seizure_benchmark",
+        "seizure_benchmark: {corpus: {fs: 256.0}}",
+        "seizure_benchmark.corpus.fs",
+    ),
+    config_case(
+        "cross-key: weights do not sum to 1",
+        "annealed_langevin",
+        "annealed_langevin: {particles: {weights: [0.5, 0.6, 0.1]}}",
+        "particles.weights must sum to 1",
+    ),
+    config_case(
+        "cross-key: base width not swept",
+        "completep_rl",
+        "completep_rl: {base_width: 12345}",
+        "sweep.widths must contain",
+    ),
+    config_case(
+        "unknown fault name",
+        "cerebellar_control",
+        "cerebellar_control: {faults: [nonesuch]}",
+        "cerebellar_control.faults[0]",
+        "nonesuch",
+    ),
+    config_case(
+        "cross-key: algorithm without settings",
+        "seizure_benchmark",
+        "seizure_benchmark: {algorithms: [never, nonesuch]}",
+        "'nonesuch' has no entry",
+    ),
+    config_case(
+        "cross-key: figure lambda not computed",
+        "ski_rental",
+        "ski_rental: {figures: {lam: 0.77}}",
+        "figures.lam must be one of",
+    ),
+    config_case(
+        "cross-key: checkpoint after the last iteration",
+        "manifold_microscope",
+        "manifold_microscope: {vae: {checkpoints: [0, 99999999]}}",
+        "vae.checkpoints",
+    ),
 ]
 
 
 # --- sources: damaged, changed, missing ---------------------------------------------------------------
 
+
 def source_case(name: str, target: str, damage: Callable[[Sandbox], str | None], *expect: str) -> Case:
     """Damage a source (``damage`` returns a config overlay pointing at the user's own copy, or None), run the
     rule that reads it, restore. It must stop naming the file and leave no output."""
+
     def run(box: Sandbox) -> tuple[bool, str]:
         backup = box.where / "backup"
         shutil.copytree(box.data, backup)
@@ -163,6 +233,7 @@ def source_case(name: str, target: str, damage: Callable[[Sandbox], str | None],
             shutil.rmtree(box.own, ignore_errors=True)
         ok, line = stopped(proc, *expect)
         return ok and not (box.repo / target).exists(), line
+
     return Case(name, "source", run)
 
 
@@ -174,6 +245,7 @@ def own_cmapss(change: Callable[[bytes], bytes], name: str = "train_FD001.txt"):
     def damage(box: Sandbox) -> str:
         rewrite(box.own_copy("cmapss") / name, change)
         return "cox_subgroups: {case_study: {source_dir: ../own/cmapss}}"
+
     return damage
 
 
@@ -181,6 +253,7 @@ def own_metabric(write: Callable[[Path], None]):
     def damage(box: Sandbox) -> str:
         write(box.own_copy("metabric") / "metabric.h5")
         return "cox_subgroups: {real: {metabric_source: ../own/metabric/metabric.h5}}"
+
     return damage
 
 
@@ -190,12 +263,14 @@ def own_lists(change: Callable[[Path], None]):
         shutil.copytree(box.data / "szcore", box.own / "szcore")
         change(box.own / "eeg_annotations")
         return "seizure_benchmark: {source_dir: ../own}"
+
     return damage
 
 
 def shared(path: str, change: Callable[[bytes], bytes]):
     def damage(box: Sandbox) -> None:
         rewrite(box.data / path, change)
+
     return damage
 
 
@@ -239,60 +314,140 @@ def flip_last(data: bytes) -> bytes:
 
 
 SOURCES = [
-    source_case("C-MAPSS in ../shared/data truncated mid-line", CMAPSS, shared("cmapss/train_FD001.txt", half),
-                "train_FD001.txt: contents differ"),
-    source_case("METABRIC in ../shared/data replaced by different valid data", METABRIC, metabric_shuffled,
-                "metabric.h5: contents differ"),
-    source_case("seizure list in ../shared/data garbled", STATS,
-                shared("eeg_annotations/Seizures-list-PN00.txt", lambda d: d.replace(b"Seizure n", b"S3izure n")),
-                "Seizures-list-PN00.txt: contents differ"),
-    source_case("ADBench file in ../shared/data with one byte changed", VERTEBRAL,
-                shared("adbench_classical/39_vertebral.npz", flip_last), "39_vertebral.npz: contents differ"),
-    source_case("SzCORE results in ../shared/data truncated", SZCORE, shared("szcore/results.json", half),
-                "results.json: contents differ"),
-    source_case("own C-MAPSS truncated mid-line", CMAPSS, own_cmapss(lambda d: d[: len(d) // 3 + 17]),
-                "own/cmapss/train_FD001.txt: line", "does not have 26 numeric fields"),
-    source_case("own C-MAPSS truncated at a line end", CMAPSS,
-                own_cmapss(lambda d: b"\n".join(d.split(b"\n")[:8001]) + b"\n"),
-                "own/cmapss/train_FD001.txt: expected engines 1..100"),
-    source_case("own C-MAPSS with a garbled number", CMAPSS, own_cmapss(lambda d: d.replace(b" 518.67 ", b" 5x8.67 ", 1)),
-                "own/cmapss/train_FD001.txt: line 2"),
-    source_case("own C-MAPSS with a line missing", CMAPSS,
-                own_cmapss(lambda d: b"\n".join(x for i, x in enumerate(d.split(b"\n")) if i != 50)),
-                "own/cmapss/train_FD001.txt: line 51"),
-    source_case("own C-MAPSS RUL file one value short", CMAPSS,
-                own_cmapss(lambda d: b"\n".join(d.split(b"\n")[:-2]), "RUL_FD001.txt"),
-                "RUL_FD001.txt: expected 100"),
-    source_case("own C-MAPSS garbage bytes", CMAPSS, own_cmapss(lambda d: b"\x00\x01garbage\x02" * 300),
-                "own/cmapss/train_FD001.txt"),
-    source_case("own METABRIC garbage bytes", METABRIC, own_metabric(lambda p: p.write_bytes(b"not hdf5" * 300)),
-                "metabric.h5: not a readable HDF5 file"),
-    source_case("own METABRIC without test events", METABRIC, own_metabric(metabric_without_test_events),
-                "metabric.h5: group 'test'"),
-    source_case("own METABRIC with a NaN time", METABRIC, own_metabric(metabric_with_nan),
-                "metabric.h5: train: x and t must be finite"),
-    source_case("own METABRIC missing", METABRIC,
-                lambda box: "cox_subgroups: {real: {metabric_source: ../own/nonesuch.h5}}", "nonesuch.h5"),
-    source_case("own seizure list with a garbled line", STATS,
-                own_lists(lambda d: rewrite(d / "Seizures-list-PN00.txt",
-                                            lambda b: b.replace(b"Seizure start time: 21.08.29", b"Seizure strat time"))),
-                "Seizures-list-PN00.txt: line 64"),
-    source_case("own seizure list with a seizure's end missing", STATS,
-                own_lists(lambda d: rewrite(d / "chb05-summary.txt",
-                                            lambda b: b.replace(b"Seizure End Time: 532 seconds\n", b""))),
-                "chb05-summary.txt: line", "declares 1 seizures"),
-    source_case("own seizure list binary garbage", STATS,
-                own_lists(lambda d: (d / "Seizures-list-PN16.txt").write_bytes(b"\xff\xfe\x00\x01" * 40)),
-                "Seizures-list-PN16.txt: not a text seizure list"),
-    source_case("own seizure-list folder empty", STATS,
-                own_lists(lambda d: [p.unlink() for p in d.iterdir()]), "eeg_annotations"),
-    source_case("own SzCORE results garbage", SZCORE,
-                own_lists(lambda d: (d.parent / "szcore" / "results.json").write_text("{not json")),
-                "results.json"),
+    source_case(
+        "C-MAPSS in ../shared/data truncated mid-line",
+        CMAPSS,
+        shared("cmapss/train_FD001.txt", half),
+        "train_FD001.txt: contents differ",
+    ),
+    source_case(
+        "METABRIC in ../shared/data replaced by different valid data",
+        METABRIC,
+        metabric_shuffled,
+        "metabric.h5: contents differ",
+    ),
+    source_case(
+        "seizure list in ../shared/data garbled",
+        STATS,
+        shared("eeg_annotations/Seizures-list-PN00.txt", lambda d: d.replace(b"Seizure n", b"S3izure n")),
+        "Seizures-list-PN00.txt: contents differ",
+    ),
+    source_case(
+        "ADBench file in ../shared/data with one byte changed",
+        VERTEBRAL,
+        shared("adbench_classical/39_vertebral.npz", flip_last),
+        "39_vertebral.npz: contents differ",
+    ),
+    source_case(
+        "SzCORE results in ../shared/data truncated",
+        SZCORE,
+        shared("szcore/results.json", half),
+        "results.json: contents differ",
+    ),
+    source_case(
+        "own C-MAPSS truncated mid-line",
+        CMAPSS,
+        own_cmapss(lambda d: d[: len(d) // 3 + 17]),
+        "own/cmapss/train_FD001.txt: line",
+        "does not have 26 numeric fields",
+    ),
+    source_case(
+        "own C-MAPSS truncated at a line end",
+        CMAPSS,
+        own_cmapss(lambda d: b"\n".join(d.split(b"\n")[:8001]) + b"\n"),
+        "own/cmapss/train_FD001.txt: expected engines 1..100",
+    ),
+    source_case(
+        "own C-MAPSS with a garbled number",
+        CMAPSS,
+        own_cmapss(lambda d: d.replace(b" 518.67 ", b" 5x8.67 ", 1)),
+        "own/cmapss/train_FD001.txt: line 2",
+    ),
+    source_case(
+        "own C-MAPSS with a line missing",
+        CMAPSS,
+        own_cmapss(lambda d: b"\n".join(x for i, x in enumerate(d.split(b"\n")) if i != 50)),
+        "own/cmapss/train_FD001.txt: line 51",
+    ),
+    source_case(
+        "own C-MAPSS RUL file one value short",
+        CMAPSS,
+        own_cmapss(lambda d: b"\n".join(d.split(b"\n")[:-2]), "RUL_FD001.txt"),
+        "RUL_FD001.txt: expected 100",
+    ),
+    source_case(
+        "own C-MAPSS garbage bytes",
+        CMAPSS,
+        own_cmapss(lambda d: b"\x00\x01garbage\x02" * 300),
+        "own/cmapss/train_FD001.txt",
+    ),
+    source_case(
+        "own METABRIC garbage bytes",
+        METABRIC,
+        own_metabric(lambda p: p.write_bytes(b"not hdf5" * 300)),
+        "metabric.h5: not a readable HDF5 file",
+    ),
+    source_case(
+        "own METABRIC without test events",
+        METABRIC,
+        own_metabric(metabric_without_test_events),
+        "metabric.h5: group 'test'",
+    ),
+    source_case(
+        "own METABRIC with a NaN time",
+        METABRIC,
+        own_metabric(metabric_with_nan),
+        "metabric.h5: train: x and t must be finite",
+    ),
+    source_case(
+        "own METABRIC missing",
+        METABRIC,
+        lambda box: "cox_subgroups: {real: {metabric_source: ../own/nonesuch.h5}}",
+        "nonesuch.h5",
+    ),
+    source_case(
+        "own seizure list with a garbled line",
+        STATS,
+        own_lists(
+            lambda d: rewrite(
+                d / "Seizures-list-PN00.txt",
+                lambda b: b.replace(b"Seizure start time: 21.08.29", b"Seizure strat time"),
+            )
+        ),
+        "Seizures-list-PN00.txt: line 64",
+    ),
+    source_case(
+        "own seizure list with a seizure's end missing",
+        STATS,
+        own_lists(
+            lambda d: rewrite(d / "chb05-summary.txt", lambda b: b.replace(b"Seizure End Time: 532 seconds\n", b""))
+        ),
+        "chb05-summary.txt: line",
+        "declares 1 seizures",
+    ),
+    source_case(
+        "own seizure list binary garbage",
+        STATS,
+        own_lists(lambda d: (d / "Seizures-list-PN16.txt").write_bytes(b"\xff\xfe\x00\x01" * 40)),
+        "Seizures-list-PN16.txt: not a text seizure list",
+    ),
+    source_case(
+        "own seizure-list folder empty",
+        STATS,
+        own_lists(lambda d: [p.unlink() for p in d.iterdir()]),
+        "eeg_annotations",
+    ),
+    source_case(
+        "own SzCORE results garbage",
+        SZCORE,
+        own_lists(lambda d: (d.parent / "szcore" / "results.json").write_text("{not json")),
+        "results.json",
+    ),
 ]
 
 
 # --- changed sources rerun their readers; lost outputs are rebuilt -------------------------------------
+
 
 def stale_case(name: str, source: str, target: str) -> Case:
     def run(box: Sandbox) -> tuple[bool, str]:
@@ -306,20 +461,30 @@ def stale_case(name: str, source: str, target: str) -> Case:
         finally:
             path.write_bytes(original)
         planned = "Nothing to be done" not in after.stdout and after.returncode == 0
-        return "Nothing to be done" in before.stdout and planned, \
-            "dry run plans the rule that reads it" if planned else "Nothing to be done (stale)"
+        return (
+            "Nothing to be done" in before.stdout and planned,
+            "dry run plans the rule that reads it" if planned else "Nothing to be done (stale)",
+        )
+
     return Case(name, "stale", run)
 
 
-STALE = [stale_case(f"valid edit of {source}", source, target) for source, target in [
-    ("metabric/metabric.h5", METABRIC), ("cmapss/test_FD001.txt", CMAPSS),
-    ("eeg_annotations/chb08-summary.txt", STATS), ("szcore/results.json", SZCORE),
-    ("adbench_classical/39_vertebral.npz", VERTEBRAL)]]
+STALE = [
+    stale_case(f"valid edit of {source}", source, target)
+    for source, target in [
+        ("metabric/metabric.h5", METABRIC),
+        ("cmapss/test_FD001.txt", CMAPSS),
+        ("eeg_annotations/chb08-summary.txt", STATS),
+        ("szcore/results.json", SZCORE),
+        ("adbench_classical/39_vertebral.npz", VERTEBRAL),
+    ]
+]
 
 
 def lost_case(name: str, paper: str, path: str, by_path: bool = False) -> Case:
     """Delete one output and run the paper's target (``by_path``: ask for the file itself, as for an
     intermediate under data/, which Snakemake regenerates only when something needs it)."""
+
     def run(box: Sandbox) -> tuple[bool, str]:
         file = box.repo / path
         reference = file.read_bytes()
@@ -328,28 +493,45 @@ def lost_case(name: str, paper: str, path: str, by_path: bool = False) -> Case:
         ok = proc.returncode == 0 and file.exists() and file.read_bytes() == reference
         how = f"`snakemake {path}`" if by_path else "the paper's target"
         return ok, f"{how} rebuilt it, byte-identical" if ok else first_line(proc)
+
     return Case(name, "lost", run)
 
 
 LOST = [
-    lost_case("deleted table (ski_rental consistency_robustness.csv)", "ski_rental",
-              "results/smoke/ski_rental/tables/consistency_robustness.csv"),
-    lost_case("deleted figure (massart_drift window_vs_drift.pdf)", "massart_drift",
-              "results/smoke/massart_drift/figures/window_vs_drift.pdf"),
+    lost_case(
+        "deleted table (ski_rental consistency_robustness.csv)",
+        "ski_rental",
+        "results/smoke/ski_rental/tables/consistency_robustness.csv",
+    ),
+    lost_case(
+        "deleted figure (massart_drift window_vs_drift.pdf)",
+        "massart_drift",
+        "results/smoke/massart_drift/figures/window_vs_drift.pdf",
+    ),
     lost_case("deleted claims.json (ski_rental)", "ski_rental", "results/smoke/ski_rental/claims.json"),
-    lost_case("deleted intermediate data (ski_rental policies.csv), asked for by path", "ski_rental",
-              "data/smoke/ski_rental/policies.csv", by_path=True),
+    lost_case(
+        "deleted intermediate data (ski_rental policies.csv), asked for by path",
+        "ski_rental",
+        "data/smoke/ski_rental/policies.csv",
+        by_path=True,
+    ),
 ]
 
 
 # --- killed runs ---------------------------------------------------------------------------------------
 
+
 def kill_case(sig: signal.Signals) -> Case:
     def run(box: Sandbox) -> tuple[bool, str]:
         repo = copy_repository(box.where / f"killed_{sig.name}" / "icml26")
-        proc = subprocess.Popen([sys.executable, "-m", "snakemake", "ski_rental", "--cores", "1", *SMOKE], cwd=repo,
-                                env=tool_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "snakemake", "ski_rental", "--cores", "1", *SMOKE],
+            cwd=repo,
+            env=tool_env(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         marker = repo / "logs" / "smoke" / "ski_rental" / "policies.log"
         while not marker.exists() and proc.poll() is None:
             time.sleep(0.05)
@@ -360,15 +542,32 @@ def kill_case(sig: signal.Signals) -> Case:
         (results / "tables" / ".icml26-tmp.error_sweep.csv.k1ll3d.csv").write_text("half")  # as a killed write leaves
         steps = []
         if sig == signal.SIGKILL:
-            steps.append(subprocess.run([sys.executable, "-m", "snakemake", "--unlock", *SMOKE], cwd=repo,
-                                        env=tool_env(), capture_output=True, text=True, check=False))
-        steps.append(subprocess.run([sys.executable, "-m", "snakemake", "ski_rental", "--cores", "2", *SMOKE,
-                                     "--rerun-incomplete"], cwd=repo, env=tool_env(), capture_output=True, text=True, check=False))
+            steps.append(
+                subprocess.run(
+                    [sys.executable, "-m", "snakemake", "--unlock", *SMOKE],
+                    cwd=repo,
+                    env=tool_env(),
+                    capture_output=True,
+                    text=True,
+                    check=False,
+                )
+            )
+        steps.append(
+            subprocess.run(
+                [sys.executable, "-m", "snakemake", "ski_rental", "--cores", "2", *SMOKE, "--rerun-incomplete"],
+                cwd=repo,
+                env=tool_env(),
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+        )
         same = tree_digest(results) == tree_digest(box.repo / "results" / "smoke" / "ski_rental")
         leftovers = [p for p in repo.rglob(".icml26-tmp.*")]
         ok = all(s.returncode == 0 for s in steps) and same and not leftovers
         how = "--unlock, then rerun with --rerun-incomplete" if sig == signal.SIGKILL else "rerun"
         return ok, f"{how}: byte-identical, no leftovers" if ok else f"{how}: differs or leftovers {leftovers}"
+
     return Case(f"{sig.name} during a run, then resume", "kill", run)
 
 
@@ -392,15 +591,25 @@ def main(argv: list[str]) -> int:
         rows = []
         for i, case in enumerate(cases, 1):
             ok, line = case.run(box)
-            verdict = {"config": "error", "source": "error", "stale": "rerun"}.get(case.kind, "rebuilt") if ok else "FAULT"
+            verdict = (
+                {"config": "error", "source": "error", "stale": "rerun"}.get(case.kind, "rebuilt") if ok else "FAULT"
+            )
             rows.append((case.kind, case.name, verdict, line))
             print(f"[{i}/{len(cases)}] {verdict:7s} {case.name}: {line}", flush=True)
     faults = sum(r[2] == "FAULT" for r in rows)
-    text = ["# Fault sweep", "", "Generated by `python scripts/fault_sweep.py`: each fault tried through the command line in",
-            "a fresh copy of the repository. `error`: the run stopped with a line naming the key or file and left no",
-            "stale output; `rerun`: a valid edit of a source file makes `snakemake -n` plan the rule that reads it;",
-            "`rebuilt`: the run rebuilt what was lost or interrupted, byte-identical to a clean run.", "",
-            f"{len(rows)} cases, {faults} faults.", "", "| kind | case | outcome | what the user sees |", "|---|---|---|---|"]
+    text = [
+        "# Fault sweep",
+        "",
+        "Generated by `python scripts/fault_sweep.py`: each fault tried through the command line in",
+        "a fresh copy of the repository. `error`: the run stopped with a line naming the key or file and left no",
+        "stale output; `rerun`: a valid edit of a source file makes `snakemake -n` plan the rule that reads it;",
+        "`rebuilt`: the run rebuilt what was lost or interrupted, byte-identical to a clean run.",
+        "",
+        f"{len(rows)} cases, {faults} faults.",
+        "",
+        "| kind | case | outcome | what the user sees |",
+        "|---|---|---|---|",
+    ]
     text += [f"| {k} | {n} | {v} | `{line.replace('|', '/')[:220]}` |" for k, n, v, line in rows]
     if not args.only:
         args.out.write_text("\n".join(text) + "\n", encoding="utf-8")

@@ -26,7 +26,10 @@ def source_files() -> list[str]:
     """Files a clean checkout would have: tracked plus untracked-but-not-ignored."""
     out = subprocess.run(
         ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT, check=True, capture_output=True, text=True,
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout.split("\n")
     return [f for f in out if f and (ROOT / f).is_file()]
 
@@ -86,19 +89,28 @@ def tool_env(warm: bool = True) -> dict[str, str]:
 GUARD = 3600  # seconds: a hung command is stopped, a slow machine never is (no wall-clock assertion)
 
 
-def run(args: list[str], cwd: Path, check: bool = True, timeout: int = GUARD,
-        env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+def run(
+    args: list[str], cwd: Path, check: bool = True, timeout: int = GUARD, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
     """Run a command from the venv; on failure show its output. ``timeout`` only guards against a hang."""
     proc = subprocess.run(
         [str(BIN / args[0]) if (BIN / args[0]).exists() else args[0], *args[1:]],
-        cwd=cwd, env=env or tool_env(), capture_output=True, text=True, timeout=timeout,
+        cwd=cwd,
+        env=env or tool_env(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
     )
     if check and proc.returncode != 0:
-        raise AssertionError(f"{' '.join(args)} failed ({proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
+        raise AssertionError(
+            f"{' '.join(args)} failed ({proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
+        )
     return proc
 
 
-def snakemake(cwd: Path, *args: str, check: bool = True, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+def snakemake(
+    cwd: Path, *args: str, check: bool = True, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
     return run(["snakemake", *args], cwd, check=check, env=env)
 
 
@@ -142,8 +154,11 @@ def tree_digest(*roots: Path) -> dict[str, str]:
     """
     digest = {}
     for root in roots:
-        for path in sorted(p for p in root.rglob("*") if p.is_file() and MEASURED not in p.relative_to(root).parts
-                           and p.name != SNAKEMAKE_MARKER):
+        for path in sorted(
+            p
+            for p in root.rglob("*")
+            if p.is_file() and MEASURED not in p.relative_to(root).parts and p.name != SNAKEMAKE_MARKER
+        ):
             digest[str(path.relative_to(root.parent))] = hashlib.sha256(path.read_bytes()).hexdigest()
     return digest
 
@@ -161,7 +176,6 @@ def smoke_run(tmp_path_factory) -> Path:
     where = copy_repository(tmp_path_factory.mktemp("smoke") / "icml26")
     snakemake(where, "ski_rental", "--cores", "2", "--configfile", "config/smoke.yaml", env=tool_env(warm=False))
     return where
-
 
 
 # Test files that read the session's ski_rental smoke run (`smoke_run`): one unit of work, so it is built once.
@@ -200,10 +214,15 @@ def pytest_collection_modifyitems(config, items):
     """Hand out the longest units first, so no worker ends on a long tail: the SLURM tests and the ski_rental
     smoke run (mostly waiting on the scheduler, so the other worker computes meanwhile), then the two halves
     of every paper's smoke run (test_papers.py), then the other workflow files, then the unit tests."""
+
     def key(item):
         file = item.nodeid.split("::")[0]
         half = smoke_half(item.nodeid) or ""  # grouped, so one process builds each half once
-        return (file not in SHARE_SMOKE_RUN, file != "tests/workflow/test_papers.py", half,
-                not item.get_closest_marker("workflow"))
+        return (
+            file not in SHARE_SMOKE_RUN,
+            file != "tests/workflow/test_papers.py",
+            half,
+            not item.get_closest_marker("workflow"),
+        )
 
     items.sort(key=key)

@@ -38,8 +38,10 @@ def test_closed_form_from_any_start_and_without_annealing():
 def test_exponential_recursion_converges_to_continuous_time():
     lam, c, p = spectra.power_law(20, 2), spectra.power_law(20, 4), np.ones(20)
     exact = factorised.continuous_variance(lam, c, p, 10.0, 30.0)
-    errors = [np.max(np.abs(factorised.discrete_variance(lam, c, p, 10.0, 30.0, n, "exponential") - exact) / lam)
-              for n in (100, 1000, 10000)]
+    errors = [
+        np.max(np.abs(factorised.discrete_variance(lam, c, p, 10.0, 30.0, n, "exponential") - exact) / lam)
+        for n in (100, 1000, 10000)
+    ]
     assert errors[2] < errors[1] < errors[0] and errors[2] < 1e-3
     assert errors[1] / errors[2] == pytest.approx(10, rel=0.2)  # first order in h
 

@@ -21,9 +21,9 @@ def test_score_matches_autograd_of_log_density():
         smoothed = mix.smoothed(t, c)
         xt = torch.tensor(x, requires_grad=True)
         var = torch.tensor(smoothed.variances)
-        comp = (torch.log(torch.tensor(smoothed.weights))[None, :]
-                - 0.5 * (((xt[:, None, :] - torch.tensor(smoothed.means)) ** 2 / var).sum(-1)
-                         + torch.log(2 * torch.pi * var).sum(-1)))
+        comp = torch.log(torch.tensor(smoothed.weights))[None, :] - 0.5 * (
+            ((xt[:, None, :] - torch.tensor(smoothed.means)) ** 2 / var).sum(-1) + torch.log(2 * torch.pi * var).sum(-1)
+        )
         torch.logsumexp(comp, dim=1).sum().backward()
         np.testing.assert_allclose(smoothed.score(x), xt.grad.numpy(), rtol=1e-10, atol=1e-12)
         np.testing.assert_allclose(smoothed.log_density(x), torch.logsumexp(comp, 1).detach().numpy(), rtol=1e-12)
@@ -74,12 +74,20 @@ def test_particles_follow_the_factorised_recursion():
 
 
 def test_plain_langevin_stays_in_its_mode_and_annealing_does_not():
-    target = particles.make_problem(4, alpha=1.0, weights=[0.3, 0.7], centres=[-8.0, 8.0], offset_scale=0.5,
-                                    covariance_spread=[0.0, 0.2], seed=0)
+    target = particles.make_problem(
+        4, alpha=1.0, weights=[0.3, 0.7], centres=[-8.0, 8.0], offset_scale=0.5, covariance_spread=[0.0, 0.2], seed=0
+    )
     c, p = spectra.power_law(4, 4), spectra.power_law(4, 2)
     rng = np.random.default_rng(5)
-    stuck = integrators.run(target, c, p, integrators.Schedule(0.0, 50.0, 100),
-                            particles.initial_particles("mode", target, 2000, rng), "exponential", rng)
+    stuck = integrators.run(
+        target,
+        c,
+        p,
+        integrators.Schedule(0.0, 50.0, 100),
+        particles.initial_particles("mode", target, 2000, rng),
+        "exponential",
+        rng,
+    )
     assert particles.mode_weights(target, stuck)[0] > 0.99
     x0 = particles.initial_particles("smoothed_gaussian", target.smoothed(100.0, c), 2000, rng)
     annealed = integrators.run(target, c, p, integrators.Schedule(100.0, 200.0, 400), x0, "exponential", rng)
@@ -87,8 +95,9 @@ def test_plain_langevin_stays_in_its_mode_and_annealing_does_not():
 
 
 def test_problem_is_nested_in_dimension_and_validated():
-    kw = dict(alpha=1.0, weights=[0.5, 0.5], centres=[-1.0, 1.0], offset_scale=1.0, covariance_spread=[0.0, 0.1],
-              seed=7)
+    kw = dict(
+        alpha=1.0, weights=[0.5, 0.5], centres=[-1.0, 1.0], offset_scale=1.0, covariance_spread=[0.0, 0.1], seed=7
+    )
     small, large = particles.make_problem(5, **kw), particles.make_problem(50, **kw)
     np.testing.assert_array_equal(large.means[:, :5], small.means)
     np.testing.assert_array_equal(large.variances[:, :5], small.variances)

@@ -33,6 +33,7 @@ def policy():
 @pytest.fixture(scope="module")
 def model(env, policy):
     obs, actions, next_obs = forward_model.collect(env, policy, steps=1500, action_noise=0.3, seed=3)
-    fitted, _ = forward_model.fit(obs, actions, next_obs, n_random=16, ridge=1.0, damping=0.1, holdout=0.2,
-                                  rng=np.random.default_rng(0))
+    fitted, _ = forward_model.fit(
+        obs, actions, next_obs, n_random=16, ridge=1.0, damping=0.1, holdout=0.2, rng=np.random.default_rng(0)
+    )
     return fitted

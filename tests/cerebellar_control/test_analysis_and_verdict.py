@@ -12,23 +12,35 @@ def returns_frame(scores: dict[tuple[str, str, str], list[float]]) -> pd.DataFra
     for (fault, level, controller), values in scores.items():
         for seed, value in enumerate(values):
             for episode in range(2):
-                rows.append({"env": "E", "fault": fault, "level": level, "value": 1.0, "controller": controller,
-                             "seed": seed, "episode": episode, "return": value})
+                rows.append(
+                    {
+                        "env": "E",
+                        "fault": fault,
+                        "level": level,
+                        "value": 1.0,
+                        "controller": controller,
+                        "seed": seed,
+                        "episode": episode,
+                        "return": value,
+                    }
+                )
     return pd.DataFrame(rows)
 
 
 BASE = [100.0, 110.0, 90.0]
-FRAME = returns_frame({
-    ("nominal", "nominal", "base"): [1000.0, 1000.0, 1000.0],
-    ("nominal", "nominal", "cerebellar"): [990.0, 1000.0, 980.0],
-    ("nominal", "nominal", "no_meta"): [900.0, 900.0, 900.0],
-    ("gain", "moderate", "base"): BASE,
-    ("gain", "moderate", "cerebellar"): [150.0, 165.0, 135.0],
-    ("gain", "moderate", "no_meta"): [100.0, 110.0, 90.0],
-    ("gain", "severe", "base"): [500.0, 500.0, 500.0],
-    ("gain", "severe", "cerebellar"): [450.0, 450.0, 450.0],
-    ("gain", "severe", "no_meta"): [200.0, 200.0, 200.0],
-})
+FRAME = returns_frame(
+    {
+        ("nominal", "nominal", "base"): [1000.0, 1000.0, 1000.0],
+        ("nominal", "nominal", "cerebellar"): [990.0, 1000.0, 980.0],
+        ("nominal", "nominal", "no_meta"): [900.0, 900.0, 900.0],
+        ("gain", "moderate", "base"): BASE,
+        ("gain", "moderate", "cerebellar"): [150.0, 165.0, 135.0],
+        ("gain", "moderate", "no_meta"): [100.0, 110.0, 90.0],
+        ("gain", "severe", "base"): [500.0, 500.0, 500.0],
+        ("gain", "severe", "cerebellar"): [450.0, 450.0, 450.0],
+        ("gain", "severe", "no_meta"): [200.0, 200.0, 200.0],
+    }
+)
 
 
 def test_summary_relative_change_and_drop_are_exact():
@@ -51,8 +63,8 @@ def test_claims_follow_the_configured_thresholds():
     assert not verdict.nominal_preserved(table, 0.001).holds
     claim = verdict.graceful_degradation(table, catastrophic_drop=0.25)
     assert claim.holds and claim.measured == {"cerebellar_worst_drop": 0.05, "no_meta_worst_drop": 0.3}
-    assert not verdict.graceful_degradation(table, catastrophic_drop=0.35).holds   # no collapse then
-    assert not verdict.graceful_degradation(table, catastrophic_drop=0.04).holds   # controller itself drops
+    assert not verdict.graceful_degradation(table, catastrophic_drop=0.35).holds  # no collapse then
+    assert not verdict.graceful_degradation(table, catastrophic_drop=0.04).holds  # controller itself drops
 
 
 def test_a_controller_that_hurts_is_reported_as_not_holding():
@@ -66,8 +78,22 @@ def test_a_controller_that_hurts_is_reported_as_not_holding():
 
 
 def test_adaptation_curves_average_over_seeds():
-    curves = pd.DataFrame([{"env": "E", "fault": "f", "level": "moderate", "value": 1.0, "controller": "c",
-                            "seed": s, "window": 0, "step": 10, "reward": r, "gain": g}
-                           for s, r, g in ((0, 1.0, 0.1), (1, 3.0, 0.3))])
+    curves = pd.DataFrame(
+        [
+            {
+                "env": "E",
+                "fault": "f",
+                "level": "moderate",
+                "value": 1.0,
+                "controller": "c",
+                "seed": s,
+                "window": 0,
+                "step": 10,
+                "reward": r,
+                "gain": g,
+            }
+            for s, r, g in ((0, 1.0, 0.1), (1, 3.0, 0.3))
+        ]
+    )
     out = analysis.adaptation(curves)
     assert out.reward.tolist() == [2.0] and out.gain.tolist() == pytest.approx([0.2])

@@ -8,8 +8,11 @@ from icml26.cerebellar_control.faults import KINDS, NOMINAL, Fault, faults_from_
 
 
 def snapshot(model) -> dict[str, np.ndarray]:
-    arrays = {name: getattr(model, name).copy() for name in dir(model)
-              if not name.startswith("_") and isinstance(getattr(model, name, None), np.ndarray)}
+    arrays = {
+        name: getattr(model, name).copy()
+        for name in dir(model)
+        if not name.startswith("_") and isinstance(getattr(model, name, None), np.ndarray)
+    }
     arrays["opt.gravity"] = model.opt.gravity.copy()
     return arrays
 

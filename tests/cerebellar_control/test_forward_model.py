@@ -16,8 +16,9 @@ def linear_plant():
     s = rng.standard_normal((n, d))
     a = rng.uniform(-1, 1, (n, k))
     s_next = s + s @ A.T + a @ B.T + 0.01 * rng.standard_normal((n, d))
-    model, info = forward_model.fit(s, a, s_next, n_random=8, ridge=1e-6, damping=1e-6, holdout=0.25,
-                                    rng=np.random.default_rng(1))
+    model, info = forward_model.fit(
+        s, a, s_next, n_random=8, ridge=1e-6, damping=1e-6, holdout=0.25, rng=np.random.default_rng(1)
+    )
     return model, info, B, s
 
 

@@ -22,11 +22,28 @@ def test_actions_are_clipped_and_observations_normalised(policy):
 
 
 def test_tiny_ppo_training_exports_the_mean_action_network(env):
-    frozen, curve = base_policy.train("HalfCheetah-v5", steps=256, seed=0, n_envs=1, hidden=[8], activation="relu",
-                                      ppo={"n_steps": 128, "batch_size": 64, "n_epochs": 1, "learning_rate": 3e-4,
-                                           "gamma": 0.99, "gae_lambda": 0.95, "clip_range": 0.2, "ent_coef": 0.0,
-                                           "vf_coef": 0.5, "max_grad_norm": 0.5, "log_std_init": -1.0},
-                                      device="cpu")
+    frozen, curve = base_policy.train(
+        "HalfCheetah-v5",
+        steps=256,
+        seed=0,
+        n_envs=1,
+        hidden=[8],
+        activation="relu",
+        ppo={
+            "n_steps": 128,
+            "batch_size": 64,
+            "n_epochs": 1,
+            "learning_rate": 3e-4,
+            "gamma": 0.99,
+            "gae_lambda": 0.95,
+            "clip_range": 0.2,
+            "ent_coef": 0.0,
+            "vf_coef": 0.5,
+            "max_grad_norm": 0.5,
+            "log_std_init": -1.0,
+        },
+        device="cpu",
+    )
     assert [w.shape for w in frozen.weights] == [(8, 17), (6, 8)]
     assert frozen(env.reset(seed=0)[0]).shape == (6,)
 

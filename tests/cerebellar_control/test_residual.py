@@ -114,8 +114,9 @@ def test_weights_stay_non_negative_and_each_microzone_learns_only_its_own_error(
 
 
 def test_without_an_inhibitory_path_the_residual_only_pushes_up(env, policy, model):
-    controller = CerebellarResidual(policy, model, ResidualConfig(n_features=200, surprise_threshold=0.0,
-                                                                  meta=False, inhibitory=False))
+    controller = CerebellarResidual(
+        policy, model, ResidualConfig(n_features=200, surprise_threshold=0.0, meta=False, inhibitory=False)
+    )
     obs, _ = env.reset(seed=2)
     rng = np.random.default_rng(5)
     for _ in range(30):
@@ -132,17 +133,16 @@ def test_below_the_surprise_threshold_nothing_is_learned(env, policy, model):
 
 
 def test_meta_adaptation_grows_slowly_while_reward_holds_and_shrinks_fast_when_it_drops():
-    cfg = ResidualConfig(gain_init=0.1, gain_max=1.0, meta_window=10, meta_up=0.05, meta_down=0.5,
-                         meta_tolerance=0.05)
+    cfg = ResidualConfig(gain_init=0.1, gain_max=1.0, meta_window=10, meta_up=0.05, meta_down=0.5, meta_tolerance=0.05)
     meta = MetaAdaptation(cfg)
-    for _ in range(10):          # first window sets the reference
+    for _ in range(10):  # first window sets the reference
         meta.observe(1.0)
     assert meta.gain == pytest.approx(0.1)
     for window in range(1, 4):
         for _ in range(10):
             meta.observe(1.0)
         assert meta.gain == pytest.approx(0.1 + 0.05 * window)
-    for _ in range(10):          # reward drops by 50%
+    for _ in range(10):  # reward drops by 50%
         meta.observe(0.5)
     assert meta.gain == pytest.approx(0.25 * 0.5)
     for _ in range(100 * 10):

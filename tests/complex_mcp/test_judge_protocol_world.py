@@ -13,8 +13,10 @@ from icml26.complex_mcp.judge import (
 from icml26.complex_mcp.protocol import MAX_ARGUMENT_CHARS, call_text, parse
 from icml26.complex_mcp.world import build_world
 
-OLD = {"shop": {"apple": {"price": 1.0, "stock": 5}, "pear": {"price": 2.0, "stock": 3}},
-       "messages": [{"mid": "m1", "content": "hello there"}]}
+OLD = {
+    "shop": {"apple": {"price": 1.0, "stock": 5}, "pear": {"price": 2.0, "stock": 3}},
+    "messages": [{"mid": "m1", "content": "hello there"}],
+}
 
 
 def test_judge_counts_fields_to_change_recalled_and_misbehaving_on_a_hand_made_case():
@@ -29,7 +31,7 @@ def test_judge_counts_fields_to_change_recalled_and_misbehaving_on_a_hand_made_c
     assert (score.total, score.recall, score.misbehave) == (2, 2, 1)
     assert not score.success and score.completion == 1.0
     assert judge(OLD, gold, gold, frozenset({"mid"})).success
-    assert judge(OLD, OLD, gold, frozenset({"mid"})) .recall == 0
+    assert judge(OLD, OLD, gold, frozenset({"mid"})).recall == 0
     extra = copy.deepcopy(gold)
     extra["messages"].append({"mid": "m3", "content": "spam"})  # an extra action: one misbehaving field
     assert judge(OLD, extra, gold, frozenset({"mid"})).misbehave == 1
@@ -75,6 +77,7 @@ def test_same_seed_and_call_sequence_give_identical_state_and_failures():
             if results[-1]["status"] == "failed":
                 results.append(sandbox.system_reconnect())
         return results, sandbox.world.snapshot()
+
     assert session(3) == session(3)
     results, _ = session(3)
     assert any(r["status"] == "failed" for r in results) and any(r["status"] == "ok" for r in results)

@@ -19,17 +19,28 @@ from tests.common.test_config_checks import section
 def checkpoint(tmp_path_factory):
     folder = tmp_path_factory.mktemp("llm") / "tiny"
     tokenizer = task_tokenizer(string.printable, "char")
-    model = build_model(ModelSettings(hidden_size=32, layers=1, heads=2, intermediate_size=64, context=4096),
-                        tokenizer, seed=0)
+    model = build_model(
+        ModelSettings(hidden_size=32, layers=1, heads=2, intermediate_size=64, context=4096), tokenizer, seed=0
+    )
     save_checkpoint(model, tokenizer, folder)
     return folder
 
 
 def test_a_users_model_runs_as_agent_llm_and_is_judged_like_the_others(checkpoint, tmp_path):
     table = tmp_path / "episodes.csv"
-    rules.episodes(str(table), experiment="agents", worlds=[0], tasks_per_template=1, agents=["oracle"],
-                   failure_rate=0.0, failure_rates=[0.0, 0.1], distractors=[0, 1], max_turns=3, max_idle=2,
-                   llm={"checkpoint": str(checkpoint), "max_new_tokens": 16, "temperature": 0.0, "distractors": 2})
+    rules.episodes(
+        str(table),
+        experiment="agents",
+        worlds=[0],
+        tasks_per_template=1,
+        agents=["oracle"],
+        failure_rate=0.0,
+        failure_rates=[0.0, 0.1],
+        distractors=[0, 1],
+        max_turns=3,
+        max_idle=2,
+        llm={"checkpoint": str(checkpoint), "max_new_tokens": 16, "temperature": 0.0, "distractors": 2},
+    )
     rows = pd.read_csv(table)
     llm = rows[rows["agent"] == "llm"]
     assert len(llm) == 7 and set(rows["agent"]) == {"oracle", "llm"}

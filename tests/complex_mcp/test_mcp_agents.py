@@ -19,6 +19,7 @@ def with_toolbox(body):
     async def main():
         async with Toolbox.for_sandbox(0) as toolbox:
             return await body(toolbox, toolbox.sandbox)
+
     return asyncio.run(main())
 
 
@@ -30,19 +31,23 @@ def test_hundreds_of_tools_and_structured_content_equals_the_text():
         result = await session.call_tool("shop_list_shops", {"category": "books"})
         assert result.structured_content == json.loads(result.content[0].text)
         assert result.structured_content == sandbox.shop_list_shops("books")
+
     with_toolbox(body)
 
 
 def test_untrusted_calls_get_error_results_never_exceptions():
     async def body(toolbox, sandbox):
-        bad = [await toolbox.call("no_such_tool", {}),
-               await toolbox.call("shop_add_to_cart", {"sid": "x", "tid": "y", "count": "many"}),  # wrong type
-               await toolbox.call("shop_add_to_cart", {"sid": "x"}),  # missing arguments
-               await toolbox.call("chat_send_message", {"cid": "c", "content": "x" * 5000}),  # oversized
-               await toolbox.call("math_divide", ["not", "an", "object"])]
+        bad = [
+            await toolbox.call("no_such_tool", {}),
+            await toolbox.call("shop_add_to_cart", {"sid": "x", "tid": "y", "count": "many"}),  # wrong type
+            await toolbox.call("shop_add_to_cart", {"sid": "x"}),  # missing arguments
+            await toolbox.call("chat_send_message", {"cid": "c", "content": "x" * 5000}),  # oversized
+            await toolbox.call("math_divide", ["not", "an", "object"]),
+        ]
         assert [r["status"] for r in bad] == ["error"] * 5
         assert (await toolbox.call("math_divide", {"a": 1, "b": 0}))["status"] == "failed"  # a tool's own refusal
         assert (await toolbox.call("units_celsius_to_fahrenheit", {"value": 100}))["output"] == 212
+
     with_toolbox(body)
 
 
@@ -53,9 +58,20 @@ def episodes(agent, worlds=(0, 1), failure_rate=0.1, distractors=None):
             world = build_world(seed)
             for template in TEMPLATES:
                 task = make_task(world, template, 0)
-                rows.append(await run_episode(toolbox, agent, task, world, failure_rate=failure_rate,
-                                              failure_seed=1, distractors=distractors, limits=Limits()))
+                rows.append(
+                    await run_episode(
+                        toolbox,
+                        agent,
+                        task,
+                        world,
+                        failure_rate=failure_rate,
+                        failure_seed=1,
+                        distractors=distractors,
+                        limits=Limits(),
+                    )
+                )
         return rows
+
     return with_toolbox(body)
 
 
@@ -100,9 +116,18 @@ def test_episodes_never_touch_the_host_filesystem_or_network(monkeypatch):
         world = build_world(5)
         for agent in ("oracle", "random"):
             for template in TEMPLATES:
-                await run_episode(toolbox, agent, make_task(world, template, 1), world, failure_rate=0.2,
-                                  failure_seed=0, distractors=None, limits=Limits(max_turns=20))
+                await run_episode(
+                    toolbox,
+                    agent,
+                    make_task(world, template, 1),
+                    world,
+                    failure_rate=0.2,
+                    failure_seed=0,
+                    distractors=None,
+                    limits=Limits(max_turns=20),
+                )
         await toolbox.call("security_get_password", {"site": "../../etc/passwd"})
+
     with_toolbox(body)
 
 
@@ -126,8 +151,9 @@ def test_http_mode_serves_the_same_tools_on_localhost():
     with socket.socket() as probe:  # a free port
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(combined_server(sandbox).streamable_http_app(), host="127.0.0.1", port=port,
-                                           log_level="warning"))
+    server = uvicorn.Server(
+        uvicorn.Config(combined_server(sandbox).streamable_http_app(), host="127.0.0.1", port=port, log_level="warning")
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.time() + 60  # a guard against a hang, not a time limit
@@ -139,6 +165,7 @@ def test_http_mode_serves_the_same_tools_on_localhost():
             tools = (await client.list_tools()).tools
             result = await client.call_tool("shop_list_categories", {})
             return len(tools), result.structured_content
+
     try:
         count, content = asyncio.run(call())
     finally:

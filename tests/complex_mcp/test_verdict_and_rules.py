@@ -9,8 +9,10 @@ from tests.conftest import figure_files
 
 
 def rows(agent, successes, **extra):
-    return [{"agent": agent, "world": i // 7, "template": f"t{i % 7}", "task": 0, "level": 1 + i % 3, "success": s,
-             **extra} for i, s in enumerate(successes)]
+    return [
+        {"agent": agent, "world": i // 7, "template": f"t{i % 7}", "task": 0, "level": 1 + i % 3, "success": s, **extra}
+        for i, s in enumerate(successes)
+    ]
 
 
 def test_paired_drop_is_an_exact_mcnemar_test():
@@ -28,7 +30,9 @@ def test_oracle_claim():
 
 def test_over_confidence_and_defeatism_claims_come_out_both_ways():
     oracle = rows("oracle", [1] * 21)
-    costly = pd.DataFrame(oracle + rows("skip_verification", [0] * 10 + [1] * 11) + rows("no_retry", [0] * 12 + [1] * 9))
+    costly = pd.DataFrame(
+        oracle + rows("skip_verification", [0] * 10 + [1] * 11) + rows("no_retry", [0] * 12 + [1] * 9)
+    )
     free = pd.DataFrame(oracle + rows("skip_verification", [1] * 21) + rows("no_retry", [1] * 20 + [0]))
     sweep = pd.DataFrame(rows("no_retry", [1] * 21, failure_rate=0.0) + rows("no_retry", [0] * 21, failure_rate=0.3))
     assert verdict.over_confidence_costs(costly).holds and not verdict.over_confidence_costs(free).holds
@@ -37,16 +41,26 @@ def test_over_confidence_and_defeatism_claims_come_out_both_ways():
 
 def test_saturation_claim_comes_out_both_ways():
     def table(high_successes):
-        return pd.DataFrame(rows("retrieval", [1] * 21, distractors=0) + rows("retrieval", high_successes, distractors=199))
+        return pd.DataFrame(
+            rows("retrieval", [1] * 21, distractors=0) + rows("retrieval", high_successes, distractors=199)
+        )
+
     assert verdict.retrieval_saturation(table([0] * 15 + [1] * 6)).holds
     assert not verdict.retrieval_saturation(table([1] * 20 + [0])).holds
 
 
 def test_rule_functions_end_to_end(tmp_path):
-    settings = {"worlds": [0], "tasks_per_template": 1, "llm": {"checkpoint": None},
-                "agents": ["oracle", "skip_verification", "no_retry", "retrieval", "random"],
-                "failure_rate": 0.1, "failure_rates": [0.0, 0.3], "distractors": [0, 199], "max_turns": 40,
-                "max_idle": 2}
+    settings = {
+        "worlds": [0],
+        "tasks_per_template": 1,
+        "llm": {"checkpoint": None},
+        "agents": ["oracle", "skip_verification", "no_retry", "retrieval", "random"],
+        "failure_rate": 0.1,
+        "failure_rates": [0.0, 0.3],
+        "distractors": [0, 199],
+        "max_turns": 40,
+        "max_idle": 2,
+    }
     paths = {}
     for experiment in ("agents", "saturation", "failures"):
         paths[experiment] = str(tmp_path / f"episodes_{experiment}.csv")
@@ -54,18 +68,34 @@ def test_rule_functions_end_to_end(tmp_path):
     again = tmp_path / "again.csv"
     rules.episodes(str(again), experiment="agents", **settings)
     assert again.read_bytes() == (tmp_path / "episodes_agents.csv").read_bytes()
-    out = {name: str(tmp_path / f"{name}.csv") for name in ("by_level", "saturation_table", "failure_table", "status",
-                                                            "judge_variants")}
+    out = {
+        name: str(tmp_path / f"{name}.csv")
+        for name in ("by_level", "saturation_table", "failure_table", "status", "judge_variants")
+    }
     rules.tables(paths["agents"], paths["saturation"], paths["failures"], **out)
     by_level = pd.read_csv(out["by_level"])
     assert set(by_level["agent"]) == set(settings["agents"]) and (by_level["success"].between(0, 1)).all()
-    rules.verdict(paths["agents"], paths["saturation"], paths["failures"], str(tmp_path / "claims.json"),
-                  str(tmp_path / "metrics.json"))
+    rules.verdict(
+        paths["agents"],
+        paths["saturation"],
+        paths["failures"],
+        str(tmp_path / "claims.json"),
+        str(tmp_path / "metrics.json"),
+    )
     claims = json.loads((tmp_path / "claims.json").read_text())
-    assert [c["id"] for c in claims] == ["oracle_reaches_100_percent", "tool_retrieval_saturates",
-                                         "over_confidence_costs_success", "defeatism_costs_success"]
+    assert [c["id"] for c in claims] == [
+        "oracle_reaches_100_percent",
+        "tool_retrieval_saturates",
+        "over_confidence_costs_success",
+        "defeatism_costs_success",
+    ]
     assert claims[0]["holds"] is True
     figures = ("agents", "saturation", "failures")
-    rules.figures(out["by_level"], out["status"], out["saturation_table"], out["failure_table"],
-                  **figure_files(tmp_path, *figures))
+    rules.figures(
+        out["by_level"],
+        out["status"],
+        out["saturation_table"],
+        out["failure_table"],
+        **figure_files(tmp_path, *figures),
+    )
     assert all((tmp_path / f"{name}.{ext}").stat().st_size > 0 for name in figures for ext in ("png", "pdf"))

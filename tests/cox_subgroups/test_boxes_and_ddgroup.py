@@ -32,8 +32,9 @@ def nonlinear():
 
 def test_ddgroup_t0_returns_the_full_region_and_boxes_contain_the_core_mean(nonlinear):
     dom = synthetic.domain("nonlinear")
-    found = ddgroup.candidates("dg", nonlinear.data, nonlinear.Z, dom, core_sizes=[0.1], thresholds=[0.0, 0.2, 0.4],
-                               alpha=1e-3)
+    found = ddgroup.candidates(
+        "dg", nonlinear.data, nonlinear.Z, dom, core_sizes=[0.1], thresholds=[0.0, 0.2, 0.4], alpha=1e-3
+    )
     np.testing.assert_array_equal(found[0]["box"], dom)
     core = ddgroup.core_group(nonlinear.data, nonlinear.Z, 0.1, "epe", 1e-3)
     centre = nonlinear.Z[core].mean(axis=0)
@@ -46,28 +47,42 @@ def test_ddgroup_t0_returns_the_full_region_and_boxes_contain_the_core_mean(nonl
 
 def test_no_expansion_variant_is_the_core_bounding_box(nonlinear):
     dom = synthetic.domain("nonlinear")
-    (ne,) = ddgroup.candidates("dg_ne", nonlinear.data, nonlinear.Z, dom, core_sizes=[0.1], thresholds=[0.0],
-                               alpha=1e-3)
+    (ne,) = ddgroup.candidates(
+        "dg_ne", nonlinear.data, nonlinear.Z, dom, core_sizes=[0.1], thresholds=[0.0], alpha=1e-3
+    )
     core = ddgroup.core_group(nonlinear.data, nonlinear.Z, 0.1, "epe", 1e-3)
     np.testing.assert_array_equal(ne["box"], boxes.bounding_box(nonlinear.Z[core]))
 
 
 def test_dg_finds_the_planted_box_and_base_does_not(nonlinear):
     dom, truth = synthetic.domain("nonlinear"), synthetic.planted_box("nonlinear")
-    cands = [c["box"] for c in ddgroup.candidates("dg", nonlinear.data, nonlinear.Z, dom, core_sizes=[0.1],
-                                                  thresholds=list(np.linspace(0, 0.45, 10)), alpha=1e-3)]
+    cands = [
+        c["box"]
+        for c in ddgroup.candidates(
+            "dg",
+            nonlinear.data,
+            nonlinear.Z,
+            dom,
+            core_sizes=[0.1],
+            thresholds=list(np.linspace(0, 0.45, 10)),
+            alpha=1e-3,
+        )
+    ]
     chosen = selection.select(cands, nonlinear, dom, min_fraction=0.1, alpha=1e-3)
     assert chosen.qualified and boxes.volume_f1(chosen.box, truth, dom) > 0.8
-    assert selection.select(baselines.base(dom), nonlinear, dom, min_fraction=0.1, alpha=1e-3).train_epe > \
-        chosen.train_epe + 0.1
+    assert (
+        selection.select(baselines.base(dom), nonlinear, dom, min_fraction=0.1, alpha=1e-3).train_epe
+        > chosen.train_epe + 0.1
+    )
 
 
 def test_baselines_propose_boxes_inside_the_domain(nonlinear):
     dom = synthetic.domain("nonlinear")
     proposals = {
         "tree": baselines.survival_tree(nonlinear.data, nonlinear.Z, dom, max_depth=2, min_fraction=0.1, seed=0),
-        "cox_tree": baselines.cox_tree(nonlinear.data, nonlinear.Z, dom, max_depth=2, min_fraction=0.1,
-                                       n_thresholds=4, alpha=1e-3),
+        "cox_tree": baselines.cox_tree(
+            nonlinear.data, nonlinear.Z, dom, max_depth=2, min_fraction=0.1, n_thresholds=4, alpha=1e-3
+        ),
         "prim": baselines.prim(nonlinear.data, nonlinear.Z, dom, peel=0.1, min_fraction=0.2, alpha=1e-3),
         "random": baselines.random_boxes(nonlinear.Z, 5, np.random.default_rng(0)),
     }
@@ -97,6 +112,13 @@ def test_every_variant_s_candidates_equal_the_reference_code_s_on_a_fixed_instan
     rows = selection.Rows.build(x, x, t, e)
     for variant, runs in reference["boxes"].items():
         expected = np.array([[low, high] for repeat, low, high in runs for _ in range(repeat)])
-        found = ddgroup.candidates(variant, rows.data, rows.Z, synthetic.domain("counter"), core_sizes=[0.05, 0.1],
-                                   thresholds=list(np.linspace(0, 0.49, 50)), alpha=0.0)
+        found = ddgroup.candidates(
+            variant,
+            rows.data,
+            rows.Z,
+            synthetic.domain("counter"),
+            core_sizes=[0.05, 0.1],
+            thresholds=list(np.linspace(0, 0.49, 50)),
+            alpha=0.0,
+        )
         np.testing.assert_allclose([c["box"].ravel() for c in found], expected, rtol=0, atol=1e-12, err_msg=variant)

@@ -39,8 +39,12 @@ def test_epe_of_the_null_model_is_ln2_and_matches_pairwise_definition():
     data = cox.Survival.sorted(X, t, e)
     assert metrics.epe(data, np.zeros(2)) == pytest.approx(np.log(2), abs=1e-15)
     beta = np.array([0.3, -0.7])
-    terms = [np.log1p(np.exp(-(data.X[i] - data.X[j]) @ beta)) for i in range(len(data)) for j in range(len(data))
-             if i != j and data.event[i] and data.time[i] <= data.time[j]]
+    terms = [
+        np.log1p(np.exp(-(data.X[i] - data.X[j]) @ beta))
+        for i in range(len(data))
+        for j in range(len(data))
+        if i != j and data.event[i] and data.time[i] <= data.time[j]
+    ]
     assert metrics.epe(data, beta) == pytest.approx(np.mean(terms), rel=1e-12)
     # a model ordering failures correctly scores below ln 2
     assert metrics.epe(data, cox.fit(data)) < np.log(2)
@@ -52,8 +56,9 @@ def test_crs_recursion_matches_brute_force_and_sums_to_one(seed, scale):
     group = cox.Survival.sorted(X, t, e)
     beta = scale * cox.fit(group)
     x = np.random.default_rng(seed + 10).normal(size=2)
-    np.testing.assert_allclose(crs.log_rank_weights(x, group, beta),
-                               crs.log_rank_weights_brute_force(x, group, beta), atol=1e-10)
+    np.testing.assert_allclose(
+        crs.log_rank_weights(x, group, beta), crs.log_rank_weights_brute_force(x, group, beta), atol=1e-10
+    )
     assert crs.rank_probabilities(x, group, beta).sum() == pytest.approx(1.0, abs=1e-12)
 
 
@@ -73,8 +78,9 @@ def test_crs_tail_scores_keep_the_order_of_outliers_whose_probability_underflows
     X, t, e = _data(n=200, ties=False)
     group = cox.Survival.sorted(X, t, e)
     beta = 40 * cox.fit(group)  # a confident model: late failures of risky points are astronomically unlikely
-    late = cox.Survival(np.array([[2.0, 2.0], [3.0, 3.0], [4.0, 4.0]]), np.full(3, group.time[-1] * 2),
-                        np.ones(3, dtype=bool))
+    late = cox.Survival(
+        np.array([[2.0, 2.0], [3.0, 3.0], [4.0, 4.0]]), np.full(3, group.time[-1] * 2), np.ones(3, dtype=bool)
+    )
     scores = crs.log_tail_scores(late, group, beta)
     assert np.all(np.exp(scores) == 0.0)  # as probabilities, three ties at zero
     assert scores[0] > scores[1] > scores[2]  # in logs, the riskier point is the more surprising

@@ -9,8 +9,16 @@ import pytest
 from icml26.cox_subgroups import realdata, rules, verdict
 from tests.conftest import figure_files
 
-SETTINGS = dict(min_fraction=0.1, cox_alpha=1e-3, core_sizes=[0.1], thresholds=dict(low=0.0, high=0.45, points=4),
-                random_boxes=5, tree_depth=2, tree_thresholds=4, prim_peel=0.1)
+SETTINGS = dict(
+    min_fraction=0.1,
+    cox_alpha=1e-3,
+    core_sizes=[0.1],
+    thresholds=dict(low=0.0, high=0.45, points=4),
+    random_boxes=5,
+    tree_depth=2,
+    tree_thresholds=4,
+    prim_peel=0.1,
+)
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 CMAPSS = {name.lower(): str(SHARED / "cmapss" / f"{name}_FD001.txt") for name in ("train", "test", "RUL")}
 METHODS = ["base", "random", "survival_tree", "cox_tree", "prim", "dg", "dg_ci", "dg_pl", "dg_ne"]
@@ -22,20 +30,43 @@ def test_pipeline_functions_end_to_end(tmp_path):
         syn.append(str(tmp_path / f"{dataset}.csv"))
         timings.append(str(tmp_path / f"{dataset}_t.csv"))
         methods = METHODS if dataset == "nonlinear" else ["base", "dg", "dg_ci", "dg_pl"]
-        rules.synthetic_run(syn[-1], timings[-1], dataset=dataset, seed=0, n_train=200, n_test=200, methods=methods,
-                            settings=SETTINGS)
+        rules.synthetic_run(
+            syn[-1], timings[-1], dataset=dataset, seed=0, n_train=200, n_test=200, methods=methods, settings=SETTINGS
+        )
     rules.dataset(str(tmp_path / "vet.csv"), name="veterans")
     real.append(str(tmp_path / "vet_run.csv"))
     timings.append(str(tmp_path / "vet_t.csv"))
-    rules.real_run(str(tmp_path / "vet.csv"), real[-1], timings[-1], name="veterans", seed=0, test_size=0.3,
-                   methods=METHODS, settings=SETTINGS)
-    f = {k: str(tmp_path / v) for k, v in dict(s="s.csv", r="r.csv", c="claims.json", m="m.json",
-                                               t="time.csv", cs="case.csv", cmapss="fd001.csv").items()}
+    rules.real_run(
+        str(tmp_path / "vet.csv"),
+        real[-1],
+        timings[-1],
+        name="veterans",
+        seed=0,
+        test_size=0.3,
+        methods=METHODS,
+        settings=SETTINGS,
+    )
+    f = {
+        k: str(tmp_path / v)
+        for k, v in dict(
+            s="s.csv", r="r.csv", c="claims.json", m="m.json", t="time.csv", cs="case.csv", cmapss="fd001.csv"
+        ).items()
+    }
     rules.cmapss_dataset(**CMAPSS, table=f["cmapss"], snapshot_every=50, test_engines="censored")
     case_runs = [str(tmp_path / "case_run.csv")]
     timings.append(str(tmp_path / "case_t.csv"))
-    rules.case_study_run(f["cmapss"], case_runs[0], timings[-1], case="temps", adjust=["Nc"], subgroup=["T50", "Ps30"],
-                         seed=0, test_size=0.3, methods=METHODS, settings=SETTINGS)
+    rules.case_study_run(
+        f["cmapss"],
+        case_runs[0],
+        timings[-1],
+        case="temps",
+        adjust=["Nc"],
+        subgroup=["T50", "Ps30"],
+        seed=0,
+        test_size=0.3,
+        methods=METHODS,
+        settings=SETTINGS,
+    )
     rules.case_study_table(case_runs, f["cs"])
     rules.tables(syn, real, f["s"], f["r"])
     rules.timing(timings, f["t"], str(tmp_path / "machine.json"))
@@ -49,9 +80,11 @@ def test_pipeline_functions_end_to_end(tmp_path):
     assert base.loc["counter", "best_f1_mean"] == 0.75  # one candidate: the best is the selected one
     assert (summary["best_f1_mean"] >= summary["f1_mean"] - 1e-12).all()  # the best bounds every selection
     claims = json.load(open(f["c"]))
-    assert [c["id"] for c in claims] == ["dg_recovers_planted_subgroup",
-                                         "dg_beats_likelihood_and_c_index_variants_on_counter",
-                                         "dg_on_epe_rejection_pareto_front"]
+    assert [c["id"] for c in claims] == [
+        "dg_recovers_planted_subgroup",
+        "dg_beats_likelihood_and_c_index_variants_on_counter",
+        "dg_on_epe_rejection_pareto_front",
+    ]
     assert (tmp_path / "pareto.png").stat().st_size > 10_000
     case = pd.read_csv(f["cs"])
     assert len(case) == len(METHODS) and case["rejection_mean"].between(0, 1).all()
@@ -83,15 +116,25 @@ def _damaged(tmp_path, name, damage):
     return paths
 
 
-@pytest.mark.parametrize("name,damage,message", [
-    ("train", lambda t: t[: len(t) // 3 + 17], r"line \d+ does not have 26 numeric fields"),  # truncated mid-line
-    ("train", lambda t: "\n".join(t.splitlines()[:8001]) + "\n", r"expected engines 1..100 in order, found 41"),
-    ("test", lambda t: t.replace(" 518.67 ", " 5x8.67 ", 1), r"line 2 does not have 26 numeric fields"),
-    ("train", lambda t: "\n".join(l for i, l in enumerate(t.splitlines()) if i != 50) + "\n",
-     r"line 51: cycles of an engine must run 1, 2, 3"),
-    ("rul", lambda t: "\n".join(t.splitlines()[:-1]), r"expected 100 non-negative remaining-life values"),
-    ("train", lambda t: "\x00\x01 garbage \x02" * 50, r"does not have 26 numeric fields|not a whitespace-separated"),
-])
+@pytest.mark.parametrize(
+    "name,damage,message",
+    [
+        ("train", lambda t: t[: len(t) // 3 + 17], r"line \d+ does not have 26 numeric fields"),  # truncated mid-line
+        ("train", lambda t: "\n".join(t.splitlines()[:8001]) + "\n", r"expected engines 1..100 in order, found 41"),
+        ("test", lambda t: t.replace(" 518.67 ", " 5x8.67 ", 1), r"line 2 does not have 26 numeric fields"),
+        (
+            "train",
+            lambda t: "\n".join(line for i, line in enumerate(t.splitlines()) if i != 50) + "\n",
+            r"line 51: cycles of an engine must run 1, 2, 3",
+        ),
+        ("rul", lambda t: "\n".join(t.splitlines()[:-1]), r"expected 100 non-negative remaining-life values"),
+        (
+            "train",
+            lambda t: "\x00\x01 garbage \x02" * 50,
+            r"does not have 26 numeric fields|not a whitespace-separated",
+        ),
+    ],
+)
 def test_a_damaged_cmapss_file_stops_the_run_naming_it(tmp_path, name, damage, message):
     from icml26.common.sources import SourceError
     from icml26.cox_subgroups import cmapss
@@ -150,12 +193,15 @@ def _metabric_copy(path, **changes):
                     out.create_dataset(f"{group}/{key}", data=value)
 
 
-@pytest.mark.parametrize("changes,message", [
-    ({"test/e": None}, "group 'test' with datasets x, t, e is required"),
-    ({"train/x": [[0.0] * 9] * 3}, r"train: expected x \(n, 9\)"),
-    ({"test/t": [float("nan")] * 381}, "test: x and t must be finite and t >= 0"),
-    ({"train/e": [2] * 1523}, "event indicator e must be 0 or 1"),
-])
+@pytest.mark.parametrize(
+    "changes,message",
+    [
+        ({"test/e": None}, "group 'test' with datasets x, t, e is required"),
+        ({"train/x": [[0.0] * 9] * 3}, r"train: expected x \(n, 9\)"),
+        ({"test/t": [float("nan")] * 381}, "test: x and t must be finite and t >= 0"),
+        ({"train/e": [2] * 1523}, "event indicator e must be 0 or 1"),
+    ],
+)
 def test_a_wrong_metabric_file_stops_the_run_naming_it(tmp_path, changes, message):
     from icml26.common.sources import SourceError
 
@@ -168,12 +214,23 @@ def test_a_wrong_metabric_file_stops_the_run_naming_it(tmp_path, changes, messag
 
 
 def _summary(dg_f1, dg_epe, counter):
-    rows = [dict(dataset="nonlinear", method="dg", f1_mean=dg_f1, test_epe_mean=dg_epe, test_c_index_mean=0.8,
-                 seeds=3),
-            dict(dataset="nonlinear", method="base", f1_mean=2 / 7, test_epe_mean=0.69, test_c_index_mean=0.55,
-                 seeds=3)]
-    rows += [dict(dataset="counter", method=m, f1_mean=0.75, best_f1_mean=v, best_f1_std=0.01, test_epe_mean=0.4,
-                  test_c_index_mean=0.8, seeds=10) for m, v in counter.items()]
+    rows = [
+        dict(dataset="nonlinear", method="dg", f1_mean=dg_f1, test_epe_mean=dg_epe, test_c_index_mean=0.8, seeds=3),
+        dict(dataset="nonlinear", method="base", f1_mean=2 / 7, test_epe_mean=0.69, test_c_index_mean=0.55, seeds=3),
+    ]
+    rows += [
+        dict(
+            dataset="counter",
+            method=m,
+            f1_mean=0.75,
+            best_f1_mean=v,
+            best_f1_std=0.01,
+            test_epe_mean=0.4,
+            test_c_index_mean=0.8,
+            seeds=10,
+        )
+        for m, v in counter.items()
+    ]
     return pd.DataFrame(rows)
 
 
@@ -190,8 +247,12 @@ def test_the_counter_claim_is_judged_on_the_best_candidate_and_shows_the_min_epe
     good = _summary(0.95, 0.4, {"dg": 0.94, "dg_ci": 0.76, "dg_pl": 0.81, "base": 0.75})
     good.loc[good["dataset"] == "counter", "f1_mean"] = [0.75, 0.6, 0.7, 0.75]  # min-EPE: DG no better
     claim = verdict.beats_variants_on_counter(good)
-    assert claim.holds and claim.measured["min_training_epe_f1"] == {"dg": 0.75, "dg_ci": 0.6, "dg_pl": 0.7,
-                                                                       "base": 0.75}
+    assert claim.holds and claim.measured["min_training_epe_f1"] == {
+        "dg": 0.75,
+        "dg_ci": 0.6,
+        "dg_pl": 0.7,
+        "base": 0.75,
+    }
     assert "planted box" in claim.headline and "min training EPE" in claim.headline
     worse = _summary(0.95, 0.4, {"dg": 0.94, "dg_ci": 0.76, "dg_pl": 0.95, "base": 0.75})
     worse.loc[worse["dataset"] == "counter", "f1_mean"] = [1.0, 0.6, 0.7, 0.75]  # min-EPE cannot rescue it
@@ -199,9 +260,13 @@ def test_the_counter_claim_is_judged_on_the_best_candidate_and_shows_the_min_epe
 
 
 def test_pareto_front_and_its_claim():
-    points = pd.DataFrame([dict(dataset="a", method="dg", rejection_mean=0.5, test_epe_mean=0.5),
-                           dict(dataset="a", method="base", rejection_mean=0.0, test_epe_mean=0.69),
-                           dict(dataset="a", method="prim", rejection_mean=0.4, test_epe_mean=0.45)])
+    points = pd.DataFrame(
+        [
+            dict(dataset="a", method="dg", rejection_mean=0.5, test_epe_mean=0.5),
+            dict(dataset="a", method="base", rejection_mean=0.0, test_epe_mean=0.69),
+            dict(dataset="a", method="prim", rejection_mean=0.4, test_epe_mean=0.45),
+        ]
+    )
     points["pareto"] = verdict.pareto_front(points)
     assert list(points["pareto"]) == [False, True, True]
     assert not verdict.on_pareto_front(points).holds

@@ -51,7 +51,11 @@ def test_on_fresh_inliers_both_ends_drop_the_reference_direction_but_all_directi
     """With isotropic data the reference direction's ratio (about 0.79 here) is in neither end, so
     keep='both' discards it and sees fresh inliers and outliers alike; keeping all directions separates."""
     rng = np.random.default_rng(2)
-    train, fresh, outliers = rng.standard_normal((200, 8)), rng.standard_normal((200, 8)), rng.standard_normal((20, 8)) + 6
+    train, fresh, outliers = (
+        rng.standard_normal((200, 8)),
+        rng.standard_normal((200, 8)),
+        rng.standard_normal((20, 8)) + 6,
+    )
     labels = np.r_[np.zeros(200), np.ones(20)]
     both = DVMAD(keep="both").fit(train)
     assert 0.1 < np.sort(both.ratios_)[0] < 0.9 and both.components_.shape[1] == 7
@@ -86,8 +90,15 @@ def test_shrinkage_runs_and_scores_are_finite():
     assert np.isfinite(scores).all()
 
 
-@pytest.mark.parametrize("params,match", [({"epsilon": 0.0}, "epsilon"), ({"epsilon": 0.5}, "epsilon"),
-                                           ({"reference": "median"}, "reference"), ({"keep": "middle"}, "keep")])
+@pytest.mark.parametrize(
+    "params,match",
+    [
+        ({"epsilon": 0.0}, "epsilon"),
+        ({"epsilon": 0.5}, "epsilon"),
+        ({"reference": "median"}, "reference"),
+        ({"keep": "middle"}, "keep"),
+    ],
+)
 def test_bad_parameters_are_rejected_at_fit(params, match):
     with pytest.raises(ValueError, match=match):
         DVMAD(**params).fit(np.ones((5, 2)) + np.arange(10).reshape(5, 2))
@@ -125,11 +136,18 @@ def test_novelty_decides_which_methods_exist_as_in_local_outlier_factor():
     assert hasattr(DVMAD(novelty=False), "fit_predict") and not hasattr(DVMAD(novelty=False), "predict")
 
 
-@parametrize_with_checks([DVMAD(), DVMAD(novelty=False)], expected_failed_checks=lambda estimator: (
-    {"check_outliers_train": "with novelty=True the training rows are scored against a reference set that holds "
-                             "them (nearest-neighbour distance 0), so predict(X_train) flags nothing; as with "
-                             "LocalOutlierFactor, outliers among the training rows come from novelty=False's "
-                             "fit_predict, which that instance's checks test"}
-    if estimator.novelty else {}))
+@parametrize_with_checks(
+    [DVMAD(), DVMAD(novelty=False)],
+    expected_failed_checks=lambda estimator: (
+        {
+            "check_outliers_train": "with novelty=True the training rows are scored against a reference set that holds "
+            "them (nearest-neighbour distance 0), so predict(X_train) flags nothing; as with "
+            "LocalOutlierFactor, outliers among the training rows come from novelty=False's "
+            "fit_predict, which that instance's checks test"
+        }
+        if estimator.novelty
+        else {}
+    ),
+)
 def test_scikit_learn_estimator_checks(estimator, check):
     check(estimator)

@@ -62,8 +62,15 @@ def pipeline(tmp_path_factory):
         rules.dataset(str(d / f"{name}_raw.npz"), str(d / f"{name}.npz"), max_rows=200, seed=0)
         aurocs.append(str(d / f"{name}_auroc.csv"))
         timings.append(str(d / f"{name}_time.csv"))
-        rules.evaluate(str(d / f"{name}.npz"), aurocs[-1], timings[-1], seeds=[0, 1], test_size=0.3,
-                       baselines=["KNN", "IForest"], epsilon=0.1)
+        rules.evaluate(
+            str(d / f"{name}.npz"),
+            aurocs[-1],
+            timings[-1],
+            seeds=[0, 1],
+            test_size=0.3,
+            baselines=["KNN", "IForest"],
+            epsilon=0.1,
+        )
     f = {k: str(d / f"{k}.csv") for k in ("per_dataset", "leaderboard", "ablation", "rank_per_seed")}
     rules.summarise(aurocs, f["per_dataset"], f["leaderboard"], f["ablation"], f["rank_per_seed"])
     rules.timing(timings, str(d / "fit_seconds.csv"), str(d / "machine.json"))
@@ -92,25 +99,31 @@ def test_both_claims_are_judged(pipeline):
 
 
 def test_leaderboard_claim_fails_when_a_baseline_wins():
-    board = pd.DataFrame([
-        {"method": "DVM-AD", "mean_auroc": 0.85, "average_rank": 2.0, "datasets": 10},
-        {"method": "KNN", "mean_auroc": 0.87, "average_rank": 1.5, "datasets": 10},
-    ])
+    board = pd.DataFrame(
+        [
+            {"method": "DVM-AD", "mean_auroc": 0.85, "average_rank": 2.0, "datasets": 10},
+            {"method": "KNN", "mean_auroc": 0.87, "average_rank": 1.5, "datasets": 10},
+        ]
+    )
     assert verdict.best_on_adbench(board).holds is False
 
 
 def test_ablation_claim_fails_when_one_end_is_better():
-    rows = [{"keep": k, "reference": "max", "mean_auroc": v, "average_rank": 1.0}
-            for k, v in (("both", 0.80), ("compressive", 0.82), ("structure", 0.70), ("all", 0.79))]
+    rows = [
+        {"keep": k, "reference": "max", "mean_auroc": v, "average_rank": 1.0}
+        for k, v in (("both", 0.80), ("compressive", 0.82), ("structure", 0.70), ("all", 0.79))
+    ]
     assert verdict.both_ends_beat_one_end(pd.DataFrame(rows)).holds is False
 
 
 def test_ranks_average_ties():
-    table = pd.DataFrame([
-        {"dataset": "a", "method": "DVM-AD", "keep": "both", "reference": "max", "auroc": 0.9},
-        {"dataset": "a", "method": "KNN", "keep": "", "reference": "", "auroc": 0.9},
-        {"dataset": "a", "method": "LOF", "keep": "", "reference": "", "auroc": 0.5},
-    ])
+    table = pd.DataFrame(
+        [
+            {"dataset": "a", "method": "DVM-AD", "keep": "both", "reference": "max", "auroc": 0.9},
+            {"dataset": "a", "method": "KNN", "keep": "", "reference": "", "auroc": 0.9},
+            {"dataset": "a", "method": "LOF", "keep": "", "reference": "", "auroc": 0.5},
+        ]
+    )
     board = tables.leaderboard(table).set_index("method")
     assert board.loc["DVM-AD", "average_rank"] == 1.5 and board.loc["LOF", "average_rank"] == 3
 

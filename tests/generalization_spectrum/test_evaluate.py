@@ -23,8 +23,11 @@ def test_an_untrained_model_is_scored_the_same_way_twice():
     model = build_model(ModelSettings(hidden_size=16, layers=1, heads=2, intermediate_size=32, context=160), tok, 0)
     rng = np.random.default_rng(1)
     seeds = variants.seeds(2, rng)
-    items = [evaluate.Item(i, v, p, world.hidden_tests(p.program, 4, rng))
-             for i, s in enumerate(seeds) for v, p in variants.suite(s, 3, rng).items()]
+    items = [
+        evaluate.Item(i, v, p, world.hidden_tests(p.program, 4, rng))
+        for i, s in enumerate(seeds)
+        for v, p in variants.suite(s, 3, rng).items()
+    ]
     kwargs = {"samples": 3, "max_new_tokens": 12, "temperature": 1.0, "seed": 5, "batch": 6}
     first, again = (evaluate.score(model, tok, items, **kwargs) for _ in range(2))
     assert first == again and len(first) == 10

@@ -10,9 +10,15 @@ from icml26.generalization_spectrum.matched import at_level, common_level, match
 
 
 def curves():
-    rows = [("sft", 0, 0.0, 0.0), ("sft", 1, 0.5, 0.1), ("sft", 2, 1.0, 0.2),
-            ("rl", 0, 0.0, 0.0), ("rl", 1, 0.4, 0.3), ("rl", 2, 0.8, 0.5),
-            ("icl", 0, 0.6, 0.4)]
+    rows = [
+        ("sft", 0, 0.0, 0.0),
+        ("sft", 1, 0.5, 0.1),
+        ("sft", 2, 1.0, 0.2),
+        ("rl", 0, 0.0, 0.0),
+        ("rl", 1, 0.4, 0.3),
+        ("rl", 2, 0.8, 0.5),
+        ("icl", 0, 0.6, 0.4),
+    ]
     table = pd.DataFrame(rows, columns=["learner", "checkpoint", "D0", "D1"])
     return table.assign(D2=table["D1"] / 2, D3=0.0, D4=0.0)
 

@@ -28,9 +28,14 @@ def test_each_broken_constraint_is_named_by_its_key(tmp_path):
     cfg["model"].update(heads=5, context=64)
     cfg["learners"]["rl"]["checkpoints"] = [4, 8]
     found = list(problems(cfg))
-    assert [line.split(":")[0] for line in found] == ["evaluation.k", "evaluation.max_new_tokens",
-                                                     "pretraining.training.warmup_steps", "model.hidden_size",
-                                                     "model.context", "learners.rl.checkpoints"]
+    assert [line.split(":")[0] for line in found] == [
+        "evaluation.k",
+        "evaluation.max_new_tokens",
+        "pretraining.training.warmup_steps",
+        "model.hidden_size",
+        "model.context",
+        "learners.rl.checkpoints",
+    ]
     cfg["model"]["checkpoint"] = str(tmp_path / "absent")
     assert any(line.startswith("model.checkpoint: ") and "absent is not a folder" in line for line in problems(cfg))
 
@@ -48,4 +53,6 @@ def test_the_prompt_bounds_hold_for_the_longest_statements_and_programs():
     rng = np.random.default_rng(0)
     for seed in variants.seeds(16, rng):
         suite = variants.suite(seed, 3, rng)
-        assert all(len(prompts.example(tok, p, suite["D0"])[0]) <= prompts.longest_icl_prompt(3) for p in suite.values())
+        assert all(
+            len(prompts.example(tok, p, suite["D0"])[0]) <= prompts.longest_icl_prompt(3) for p in suite.values()
+        )

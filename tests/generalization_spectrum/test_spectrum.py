@@ -12,9 +12,18 @@ from icml26.generalization_spectrum.spectrum import efficiency, far_tail, gains,
 def scores():
     """Two seeds, 4 samples each; base solves little, sft memorises D0, rl transfers to D1/D2."""
     correct = {"base": [0, 0, 1, 1, 1], "sft": [4, 1, 1, 1, 1], "rl": [3, 3, 2, 2, 1], "none": [0, 0, 1, 1, 1]}
-    rows = [{"learner": learner, "seed": seed, "variant": f"D{k}", "samples": 4,
-             "correct": c if seed == 0 else max(c - (k == 3), 0)}
-            for learner, counts in correct.items() for seed in (0, 1) for k, c in enumerate(counts)]
+    rows = [
+        {
+            "learner": learner,
+            "seed": seed,
+            "variant": f"D{k}",
+            "samples": 4,
+            "correct": c if seed == 0 else max(c - (k == 3), 0),
+        }
+        for learner, counts in correct.items()
+        for seed in (0, 1)
+        for k, c in enumerate(counts)
+    ]
     frame = pd.DataFrame(rows)
     return frame.assign(checkpoint=0, pass1=frame["correct"] / frame["samples"])
 

@@ -32,12 +32,22 @@ def test_the_primitives_by_hand():
     assert program.render("A") == "( reverse ( add 1 ( evens x ) ) )" and program.render("B") == "x evens 1 add reverse"
 
 
-@pytest.mark.parametrize("dsl,text,problem", [
-    ("A", "( sort x", "missing ')'"), ("A", "( sort x ) )", "trailing tokens"), ("A", "( add 7 x )", "argument"),
-    ("A", "( fly x )", "expected 'x'"), ("B", "x sort add", "needs a number"), ("B", "2 take", "needs a list"),
-    ("B", "x x sort", "leaves 2 values"), ("B", "x hello", "unknown token"), ("A", "", "empty program"),
-    ("B", " ".join(["x"] + ["sort"] * 9), "more than 8 operations"), ("A", "x " * 65, "65 tokens"),
-])
+@pytest.mark.parametrize(
+    "dsl,text,problem",
+    [
+        ("A", "( sort x", "missing ')'"),
+        ("A", "( sort x ) )", "trailing tokens"),
+        ("A", "( add 7 x )", "argument"),
+        ("A", "( fly x )", "expected 'x'"),
+        ("B", "x sort add", "needs a number"),
+        ("B", "2 take", "needs a list"),
+        ("B", "x x sort", "leaves 2 values"),
+        ("B", "x hello", "unknown token"),
+        ("A", "", "empty program"),
+        ("B", " ".join(["x"] + ["sort"] * 9), "more than 8 operations"),
+        ("A", "x " * 65, "65 tokens"),
+    ],
+)
 def test_a_malformed_or_overlong_program_is_refused_and_fails_its_tests(dsl, text, problem):
     with pytest.raises(ProgramError, match=re.escape(problem)):
         world.RUN[dsl](text, [1, 2, 3])
@@ -59,8 +69,9 @@ def test_the_narratives_share_no_word_and_show_every_example():
     for narrative in ("A", "B"):
         text = narratives.statement(examples, narrative)
         assert {w for w in text.split() if not w.isdigit()} <= narratives.vocabulary(narrative)
-        assert [w for w in text.split() if w.isdigit()] == (["3", "1", "4", "4", "5", "9"] if narrative == "A"
-                                                             else ["5", "9", "3", "1", "4", "4"])
+        assert [w for w in text.split() if w.isdigit()] == (
+            ["3", "1", "4", "4", "5", "9"] if narrative == "A" else ["5", "9", "3", "1", "4", "4"]
+        )
 
 
 def test_max_value_bounds_every_output_on_inputs_of_the_hidden_tests_range():

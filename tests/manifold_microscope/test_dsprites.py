@@ -15,8 +15,10 @@ def test_pixel_mass_scales_with_the_square_of_the_scale(shape):
 
 @pytest.mark.parametrize("shape", dsprites.SHAPES)
 def test_pixel_mass_is_invariant_to_translation_away_from_the_borders(shape):
-    masses = [dsprites.coverage(shape, 0.25, 1.0, x, y, supersample=8).sum()
-              for x, y in ((0.5, 0.5), (0.3, 0.6), (0.65, 0.35))]
+    masses = [
+        dsprites.coverage(shape, 0.25, 1.0, x, y, supersample=8).sum()
+        for x, y in ((0.5, 0.5), (0.3, 0.6), (0.65, 0.35))
+    ]
     np.testing.assert_allclose(masses, masses[0], rtol=3e-3)  # rasterisation error of 8x8 supersampling
 
 
@@ -39,9 +41,11 @@ def test_unknown_shape_is_rejected():
     with pytest.raises(ValueError, match="shape must be one of"):
         dsprites.outline("star")
 
+
 def test_random_slice_renders_the_requested_number_of_images_and_dimension():
-    s = dsprites.RandomSlice("heart", 2, (0.4, 0.6), {"scale": 0.3, "x": 0.5, "y": 0.5}, resolution=16,
-                             supersample=2, blur=1.0)
+    s = dsprites.RandomSlice(
+        "heart", 2, (0.4, 0.6), {"scale": 0.3, "x": 0.5, "y": 0.5}, resolution=16, supersample=2, blur=1.0
+    )
     X, _ = s.at_random(12, np.random.default_rng(0))
     assert s.dim == 2 and X.shape == (12, 256) and X.min() >= -1 and X.max() <= 1
     Y, _ = s.at_random(12, np.random.default_rng(0))

@@ -132,7 +132,7 @@ def test_sphere_grid_through_the_poles_excludes_exactly_the_pole_rows(order, fir
         S = geometry.scalar_curvature(g, grid, order)
         assert np.isnan(S[[0, -1]]).all() and np.isfinite(S[1:-1]).all()
         assert np.abs(S - S_true)[1:-1].max() < 0.15 * S_true.max()
-        errors.append(np.abs(S - S_true)[first:n - first].max())
+        errors.append(np.abs(S - S_true)[first : n - first].max())
         totals.append(abs(geometry.total_curvature(g, grid, order) - 8 * np.pi))
         tau = geometry.reach(F, grid, [(0, 3), (1, 3), (n // 2, 7)], order)
         assert np.isnan(tau[0]) and tau[1:] == pytest.approx(2.0, rel=2e-2)
@@ -143,8 +143,11 @@ def test_sphere_grid_through_the_poles_excludes_exactly_the_pole_rows(order, fir
 @pytest.mark.parametrize("a,b", [(2.0, 1.0), (1.0, 2.0)])
 def test_closed_oblate_and_prolate_spheroids_area_gauss_bonnet_and_reach(a, b):
     e = np.sqrt(1 - min(a, b) ** 2 / max(a, b) ** 2)
-    area = (2 * np.pi * a**2 * (1 + (1 - e**2) / e * np.arctanh(e)) if a > b
-            else 2 * np.pi * a**2 * (1 + b / (a * e) * np.arcsin(e)))
+    area = (
+        2 * np.pi * a**2 * (1 + (1 - e**2) / e * np.arctanh(e))
+        if a > b
+        else 2 * np.pi * a**2 * (1 + b / (a * e) * np.arcsin(e))
+    )
     spheroid = toys.spheroid(a, b, margin=0.0, D=6)
     assert spheroid.volume == pytest.approx(area, rel=1e-10) and spheroid.total_curvature == pytest.approx(8 * np.pi)
     assert spheroid.reach == pytest.approx(0.5)  # b^2 / a (oblate), a^2 / b (prolate)

@@ -13,46 +13,118 @@ def test_accuracy_pipeline(tmp_path):
     for toy in ("circle", "torus"):
         tables.append(str(tmp_path / f"{toy}.csv"))
         timings.append(str(tmp_path / f"{toy}_t.csv"))
-        rules.estimator_accuracy(tables[-1], timings[-1], toy=toy, grid_sizes=[16, 32], D=6, order=4,
-                                 reach_samples=10, k=20, max_baseline_points=500, seed=0)
+        rules.estimator_accuracy(
+            tables[-1],
+            timings[-1],
+            toy=toy,
+            grid_sizes=[16, 32],
+            D=6,
+            order=4,
+            reach_samples=10,
+            k=20,
+            max_baseline_points=500,
+            seed=0,
+        )
     rules.accuracy_table(tables, str(tmp_path / "all.csv"))
     rules.timing(timings, str(tmp_path / "time.csv"), str(tmp_path / "machine.json"))
     slices = []
     for shape in ("square", "heart"):
         slices.append(str(tmp_path / f"{shape}.npz"))
-        rules.dsprites_slice(slices[-1], shape=shape, n_rotation=8, n_x=7, x_range=[0.4, 0.6], scale=0.3, y=0.5,
-                             resolution=24, supersample=2, blur=1.0)
-    rules.class_measures(slices, str(tmp_path / "classes.csv"), str(tmp_path / "curv.csv"),
-                         shapes=["square", "heart"], reach_samples=5, order=4, seed=0)
+        rules.dsprites_slice(
+            slices[-1],
+            shape=shape,
+            n_rotation=8,
+            n_x=7,
+            x_range=[0.4, 0.6],
+            scale=0.3,
+            y=0.5,
+            resolution=24,
+            supersample=2,
+            blur=1.0,
+        )
+    rules.class_measures(
+        slices,
+        str(tmp_path / "classes.csv"),
+        str(tmp_path / "curv.csv"),
+        shapes=["square", "heart"],
+        reach_samples=5,
+        order=4,
+        seed=0,
+    )
     per_class = pd.read_csv(tmp_path / "classes.csv")
     assert list(per_class["shape"]) == ["square", "heart"] and (per_class["volume"] > 0).all()
     runs = [str(tmp_path / "b_circle.csv"), str(tmp_path / "b_sphere2.csv")]
     for path, toy in zip(runs, ("circle", "sphere2")):
         rules.bound_runs(path, toy=toy, n=[200, 400, 800], seeds=[0, 1], queries=20, k=12, D=6, seed=0)
     runs.append(str(tmp_path / "b_sprite.csv"))
-    rules.bound_runs_dsprites(runs[-1], d=1, shape="heart", n=[60, 120, 240], seeds=[0, 1], queries=10, k=8,
-                              position_range=[0.4, 0.6], scale=0.3, resolution=12, supersample=2, blur=1.0)
+    rules.bound_runs_dsprites(
+        runs[-1],
+        d=1,
+        shape="heart",
+        n=[60, 120, 240],
+        seeds=[0, 1],
+        queries=10,
+        k=8,
+        position_range=[0.4, 0.6],
+        scale=0.3,
+        resolution=12,
+        supersample=2,
+        blur=1.0,
+    )
     rules.bound_table(runs, str(tmp_path / "b_err.csv"), str(tmp_path / "b.csv"))
     bound = pd.read_csv(tmp_path / "b.csv")
     assert list(bound["toy"]) == ["circle", "dsprites_heart_d1", "sphere2"] and (bound["slope"] < 0).all()
-    rules.vae_train(slices, str(tmp_path / "w.npz"), str(tmp_path / "loss.csv"), str(tmp_path / "vt.csv"),
-                    shapes=["square", "heart"], pool=2, hidden=[16, 8], latent=3, iterations=20,
-                    checkpoint_iterations=[0, 20], batch=8, lr=1e-3, gamma=10.0, capacity=5.0, capacity_iterations=10,
-                    seed=0, device="cpu")
-    rules.vae_geometry(slices, str(tmp_path / "w.npz"), str(tmp_path / "vae.csv"), shapes=["square", "heart"], pool=2,
-                       hidden=[16, 8], latent=3, reach_samples=4, order=4, seed=0)
+    rules.vae_train(
+        slices,
+        str(tmp_path / "w.npz"),
+        str(tmp_path / "loss.csv"),
+        str(tmp_path / "vt.csv"),
+        shapes=["square", "heart"],
+        pool=2,
+        hidden=[16, 8],
+        latent=3,
+        iterations=20,
+        checkpoint_iterations=[0, 20],
+        batch=8,
+        lr=1e-3,
+        gamma=10.0,
+        capacity=5.0,
+        capacity_iterations=10,
+        seed=0,
+        device="cpu",
+    )
+    rules.vae_geometry(
+        slices,
+        str(tmp_path / "w.npz"),
+        str(tmp_path / "vae.csv"),
+        shapes=["square", "heart"],
+        pool=2,
+        hidden=[16, 8],
+        latent=3,
+        reach_samples=4,
+        order=4,
+        seed=0,
+    )
     layers = pd.read_csv(tmp_path / "vae.csv")
     assert len(layers) == 2 * 2 * 7 and set(layers["iteration"]) == {0, 20}
     # the input layer is the data itself: its volume does not depend on the checkpoint
     inputs = layers[layers["layer"] == "input"].pivot(index="shape", columns="iteration", values="volume")
     assert (inputs[0] == inputs[20]).all()
-    rules.verdict(str(tmp_path / "all.csv"), str(tmp_path / "classes.csv"), str(tmp_path / "b.csv"),
-                  str(tmp_path / "vae.csv"), str(tmp_path / "claims.json"), str(tmp_path / "m.json"))
+    rules.verdict(
+        str(tmp_path / "all.csv"),
+        str(tmp_path / "classes.csv"),
+        str(tmp_path / "b.csv"),
+        str(tmp_path / "vae.csv"),
+        str(tmp_path / "claims.json"),
+        str(tmp_path / "m.json"),
+    )
     turntable = pd.read_csv(tmp_path / "curv.csv").rename(columns={"shape": "object"})  # the figure's input shape
     turntable.to_csv(tmp_path / "turntable.csv", index=False)
     figures = ("estimator_accuracy", "dsprites_classes", "bound_scaling", "vae_layers", "turntable_classes")
-    rules.figures(*(str(tmp_path / name) for name in ("all.csv", "curv.csv", "b_err.csv", "b.csv", "vae.csv",
-                                                     "turntable.csv")), **figure_files(tmp_path, *figures))
+    rules.figures(
+        *(str(tmp_path / name) for name in ("all.csv", "curv.csv", "b_err.csv", "b.csv", "vae.csv", "turntable.csv")),
+        **figure_files(tmp_path, *figures),
+    )
     table = pd.read_csv(tmp_path / "all.csv")
     torus_fd = table[(table["toy"] == "torus") & (table["estimator"] == "finite_difference")]
     assert set(torus_fd["quantity"]) == {"volume", "curvature", "total_curvature", "reach"}
@@ -66,10 +138,14 @@ def test_accuracy_pipeline(tmp_path):
 
 def test_verdict_fails_when_the_grid_estimate_is_too_coarse_or_the_baseline_close():
     def table(fd, base):
-        rows = [dict(toy="torus", n=64, points=4096, estimator="finite_difference", quantity=q, relative_error=fd)
-                for q in ("volume", "curvature", "reach")]
-        rows += [dict(toy="torus", n=64, points=4096, estimator="local_pca", quantity=q, relative_error=base)
-                 for q in ("curvature", "reach")]
+        rows = [
+            dict(toy="torus", n=64, points=4096, estimator="finite_difference", quantity=q, relative_error=fd)
+            for q in ("volume", "curvature", "reach")
+        ]
+        rows += [
+            dict(toy="torus", n=64, points=4096, estimator="local_pca", quantity=q, relative_error=base)
+            for q in ("curvature", "reach")
+        ]
         return pd.DataFrame(rows)
 
     assert verdict.estimators_recover_toy_geometry(table(1e-5, 1e-2)).holds
@@ -78,9 +154,18 @@ def test_verdict_fails_when_the_grid_estimate_is_too_coarse_or_the_baseline_clos
 
 
 def _layers(curvature, reach):
-    rows = [{"iteration": 100, "shape": "heart", "layer": layer, "depth": depth, "abs_curvature_median": c,
-             "median_reach_unit_volume": r, "volume": 1.0}
-            for depth, (layer, c, r) in enumerate(zip(verdict.ENCODER + ("decoder_1",), curvature, reach))]
+    rows = [
+        {
+            "iteration": 100,
+            "shape": "heart",
+            "layer": layer,
+            "depth": depth,
+            "abs_curvature_median": c,
+            "median_reach_unit_volume": r,
+            "volume": 1.0,
+        }
+        for depth, (layer, c, r) in enumerate(zip(verdict.ENCODER + ("decoder_1",), curvature, reach))
+    ]
     return pd.DataFrame(rows)
 
 

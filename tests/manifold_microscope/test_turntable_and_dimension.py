@@ -32,7 +32,9 @@ def test_silhouette_area_is_invariant_to_in_plane_rotation_and_scales_with_size_
 def test_objects_are_seeded_and_distinct():
     one, two = turntable.make_object(3), turntable.make_object(3)
     assert all(np.array_equal(a.centre, b.centre) and np.array_equal(a.axes, b.axes) for a, b in zip(one, two))
-    assert not np.allclose(turntable.render(turntable.make_object(3), 0.0), turntable.render(turntable.make_object(4), 0.0))
+    assert not np.allclose(
+        turntable.render(turntable.make_object(3), 0.0), turntable.render(turntable.make_object(4), 0.0)
+    )
 
 
 @pytest.mark.parametrize("name, n", [("circle", 32), ("sphere2", 16), ("torus", 16), ("sphere3", 12)])

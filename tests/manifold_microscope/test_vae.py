@@ -13,8 +13,19 @@ def _images(n=40, pixels=36, seed=0):
 
 
 def test_training_is_deterministic_and_keeps_the_requested_checkpoints():
-    kw = dict(hidden=[12, 6], latent=2, iterations=30, checkpoints=[0, 10, 30], batch=8, lr=1e-3, gamma=5.0,
-              capacity=3.0, capacity_iterations=20, seed=4, device="cpu")
+    kw = dict(
+        hidden=[12, 6],
+        latent=2,
+        iterations=30,
+        checkpoints=[0, 10, 30],
+        batch=8,
+        lr=1e-3,
+        gamma=5.0,
+        capacity=3.0,
+        capacity_iterations=20,
+        seed=4,
+        device="cpu",
+    )
     one, log_one = vae.train(_images(), **kw)
     two, log_two = vae.train(_images(), **kw)
     assert sorted(one) == [0, 10, 30]
@@ -27,13 +38,32 @@ def test_training_is_deterministic_and_keeps_the_requested_checkpoints():
 
 
 def test_layer_maps_cover_every_layer_with_the_right_widths_and_the_input_is_the_data():
-    states, _ = vae.train(_images(), hidden=[12, 6], latent=2, iterations=1, checkpoints=[0], batch=4, lr=1e-3,
-                          gamma=1.0, capacity=1.0, capacity_iterations=1, seed=0, device="cpu")
+    states, _ = vae.train(
+        _images(),
+        hidden=[12, 6],
+        latent=2,
+        iterations=1,
+        checkpoints=[0],
+        batch=4,
+        lr=1e-3,
+        gamma=1.0,
+        capacity=1.0,
+        capacity_iterations=1,
+        seed=0,
+        device="cpu",
+    )
     grid = _images(15).reshape(3, 5, 36)
     maps = vae.layer_maps(states[0], grid, hidden=[12, 6], latent=2)
     assert list(maps) == list(vae.LAYERS)
     widths = {name: m.shape[-1] for name, m in maps.items()}
-    assert widths == {"input": 36, "encoder_1": 12, "encoder_2": 6, "mu": 2, "decoder_1": 6, "decoder_2": 12,
-                      "output": 36}
+    assert widths == {
+        "input": 36,
+        "encoder_1": 12,
+        "encoder_2": 6,
+        "mu": 2,
+        "decoder_1": 6,
+        "decoder_2": 12,
+        "output": 36,
+    }
     np.testing.assert_allclose(maps["input"], grid, atol=1e-6)
     assert maps["output"].min() >= 0 and maps["output"].max() <= 1

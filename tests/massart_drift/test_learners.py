@@ -38,8 +38,15 @@ def test_best_windows_and_slopes_on_a_synthetic_sweep():
         for Delta in (10**-4.5, 1e-3, 10**-1.5):
             for W in (10, 100, 1000):
                 mismatch = np.log10(W) + np.log10(Delta) * 2 / 3
-                rows.append({"learner": "averaging", "seed": seed, "Delta": Delta, "W": W,
-                             "excess": Delta ** (1 / 3) * (1 + 0.01 * seed) * (1 + mismatch**2)})
+                rows.append(
+                    {
+                        "learner": "averaging",
+                        "seed": seed,
+                        "Delta": Delta,
+                        "W": W,
+                        "excess": Delta ** (1 / 3) * (1 + 0.01 * seed) * (1 + mismatch**2),
+                    }
+                )
     best = scaling.best_windows(pd.DataFrame(rows))
     assert list(best["W_star"][:3]) == [1000, 100, 10]
     table = scaling.slopes(best)
@@ -71,8 +78,19 @@ def test_samples_respect_the_margin_and_target_error_is_below_eta():
 
 
 def test_trace_is_deterministic_and_has_every_learner():
-    kwargs = dict(seed=7, d=5, eta=0.2, gamma=0.1, Delta=1e-3, rounds=200, eval_every=50, window_scale=1.0,
-                  small_window=10, n_test=2000, perspectron_params=dict(lam=0.2, step=0.5, iterations=5, clip=0.05))
+    kwargs = dict(
+        seed=7,
+        d=5,
+        eta=0.2,
+        gamma=0.1,
+        Delta=1e-3,
+        rounds=200,
+        eval_every=50,
+        window_scale=1.0,
+        small_window=10,
+        n_test=2000,
+        perspectron_params=dict(lam=0.2, step=0.5, iterations=5, clip=0.05),
+    )
     a, b = streams.trace(**kwargs), streams.trace(**kwargs)
     assert a == b
     assert {r["learner"] for r in a} == {"averaging", "perspectron", "no_forgetting", "small_window"}

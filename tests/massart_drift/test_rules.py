@@ -8,28 +8,63 @@ import pytest
 from icml26.massart_drift import rules, verdict
 from tests.conftest import figure_files
 
-STREAM = dict(seeds=[0], d=5, eta=0.2, gamma=0.1, Delta=1e-3, rounds=300, eval_every=50, window_scale=1.0,
-              small_window=10, n_test=2000, perspectron=dict(lam=0.2, step=0.5, iterations=5, clip=0.05))
+STREAM = dict(
+    seeds=[0],
+    d=5,
+    eta=0.2,
+    gamma=0.1,
+    Delta=1e-3,
+    rounds=300,
+    eval_every=50,
+    window_scale=1.0,
+    small_window=10,
+    n_test=2000,
+    perspectron=dict(lam=0.2, step=0.5, iterations=5, clip=0.05),
+)
 
 
 @pytest.fixture(scope="module")
 def outputs(tmp_path_factory):
     d = tmp_path_factory.mktemp("md")
-    f = {k: str(d / v) for k, v in dict(best="best.csv", slopes="slopes.csv", traces="traces.csv",
-                                         oracles="oracles.csv", claims="claims.json", metrics="m.json").items()}
+    f = {
+        k: str(d / v)
+        for k, v in dict(
+            best="best.csv",
+            slopes="slopes.csv",
+            traces="traces.csv",
+            oracles="oracles.csv",
+            claims="claims.json",
+            metrics="m.json",
+        ).items()
+    }
     sweeps = []
     for learner in ("averaging", "erm", "realizable"):
         sweeps.append(str(d / f"sweep_{learner}.csv"))
-        rules.sweep(sweeps[-1], learner=learner, Delta=dict(low=1e-4, high=1e-2, points=3),
-                    W=dict(low=2, high=500, points=8), eta=0.2, reps=20, seeds=[0, 1])
+        rules.sweep(
+            sweeps[-1],
+            learner=learner,
+            Delta=dict(low=1e-4, high=1e-2, points=3),
+            W=dict(low=2, high=500, points=8),
+            eta=0.2,
+            reps=20,
+            seeds=[0, 1],
+        )
     rules.scaling_tables(sweeps, f["best"], f["slopes"])
     stream = {k: v for k, v in STREAM.items() if k != "eta"}
     rules.traces(f["traces"], eta=0.2, **stream)
     rules.oracles(f["oracles"], eta=0.2, reps=20_000, seed=0)
-    rules.figures(f["best"], f["slopes"], f["traces"], eta=0.2, gamma=0.1, Delta=1e-3,
-                  **figure_files(d, "excess_vs_drift", "window_vs_drift", "traces"))
-    rules.verdict(f["slopes"], f["best"], f["traces"], f["oracles"], f["claims"], f["metrics"],
-                  eta=0.2, gamma=0.1, Delta=1e-3)
+    rules.figures(
+        f["best"],
+        f["slopes"],
+        f["traces"],
+        eta=0.2,
+        gamma=0.1,
+        Delta=1e-3,
+        **figure_files(d, "excess_vs_drift", "window_vs_drift", "traces"),
+    )
+    rules.verdict(
+        f["slopes"], f["best"], f["traces"], f["oracles"], f["claims"], f["metrics"], eta=0.2, gamma=0.1, Delta=1e-3
+    )
     return d, f, sweeps
 
 
@@ -64,13 +99,15 @@ def test_oracles_agree_with_monte_carlo(outputs):
 
 
 def test_slope_verdicts_fail_off_target():
-    slopes = pd.DataFrame([
-        {"learner": "averaging", "quantity": "min_excess", "slope": 0.45, "ci_low": 0.4, "ci_high": 0.5},
-        {"learner": "averaging", "quantity": "W_star", "slope": -0.66, "ci_low": -0.7, "ci_high": -0.6},
-        {"learner": "erm", "quantity": "min_excess", "slope": 0.5, "ci_low": 0.45, "ci_high": 0.55},
-        {"learner": "erm", "quantity": "W_star", "slope": -0.5, "ci_low": -0.55, "ci_high": -0.45},
-        {"learner": "realizable", "quantity": "min_excess", "slope": 0.3, "ci_low": 0.25, "ci_high": 0.35},
-    ])
+    slopes = pd.DataFrame(
+        [
+            {"learner": "averaging", "quantity": "min_excess", "slope": 0.45, "ci_low": 0.4, "ci_high": 0.5},
+            {"learner": "averaging", "quantity": "W_star", "slope": -0.66, "ci_low": -0.7, "ci_high": -0.6},
+            {"learner": "erm", "quantity": "min_excess", "slope": 0.5, "ci_low": 0.45, "ci_high": 0.55},
+            {"learner": "erm", "quantity": "W_star", "slope": -0.5, "ci_low": -0.55, "ci_high": -0.45},
+            {"learner": "realizable", "quantity": "min_excess", "slope": 0.3, "ci_low": 0.25, "ci_high": 0.35},
+        ]
+    )
     assert verdict.efficient_rate(slopes).holds is False
     assert verdict.information_theoretic_rate(slopes).holds is False
 
@@ -87,6 +124,13 @@ def test_bound_verdict_fails_when_forgetting_does_not_hurt(outputs):
 def test_rule_functions_are_deterministic(outputs, tmp_path):
     _, f, sweeps = outputs
     again = tmp_path / "sweep.csv"
-    rules.sweep(str(again), learner="averaging", Delta=dict(low=1e-4, high=1e-2, points=3),
-                W=dict(low=2, high=500, points=8), eta=0.2, reps=20, seeds=[0, 1])
+    rules.sweep(
+        str(again),
+        learner="averaging",
+        Delta=dict(low=1e-4, high=1e-2, points=3),
+        W=dict(low=2, high=500, points=8),
+        eta=0.2,
+        reps=20,
+        seeds=[0, 1],
+    )
     assert again.read_bytes() == open(sweeps[0], "rb").read()

@@ -25,7 +25,9 @@ def _idx(path, array, dims):
 
 def _fashion(folder, n=6, truncate=False, wrong_dims=False, label=3):
     images = np.arange(n * 28 * 28).reshape(n, 28, 28) % 256
-    _idx(folder / data.FASHION_FILES[0], images if not wrong_dims else images.reshape(n, -1), 3 if not wrong_dims else 2)
+    _idx(
+        folder / data.FASHION_FILES[0], images if not wrong_dims else images.reshape(n, -1), 3 if not wrong_dims else 2
+    )
     _idx(folder / data.FASHION_FILES[1], np.full(n, label), 1)
     if truncate:
         raw = gzip.decompress((folder / data.FASHION_FILES[0]).read_bytes())
@@ -46,8 +48,11 @@ def test_digits_ship_with_scikit_learn_and_split_into_disjoint_parts():
 def test_fashion_mnist_files_parse_and_bad_ones_fail_naming_the_file(tmp_path):
     images, labels = data.load("fashion_mnist", _fashion(tmp_path))
     assert images.shape == (6, 28, 28) and images.max() <= 1.0 and (labels == 3).all()
-    for kwargs, problem in (({"truncate": True}, "truncated"), ({"wrong_dims": True}, "IDX file of 3"),
-                            ({"label": 12}, "labels must be 0..9")):
+    for kwargs, problem in (
+        ({"truncate": True}, "truncated"),
+        ({"wrong_dims": True}, "IDX file of 3"),
+        ({"label": 12}, "labels must be 0..9"),
+    ):
         folder = tmp_path / problem.split()[0]
         folder.mkdir()
         with pytest.raises(SourceError, match=f"{folder}.*{problem}"):
@@ -65,9 +70,11 @@ def test_the_user_s_npz_loads_and_bad_ones_fail_naming_the_file(tmp_path):
     _user_npz(good)
     images, labels = data.load("npz", [str(good)])
     assert images.shape == (40, 6, 6) and images.max() <= 1.0 and set(labels) <= {0, 1, 2}
-    cases = {"missing.npz": ({"images": np.zeros((3, 4, 4))}, "needs arrays 'images' and 'labels'"),
-             "shape.npz": ({"images": np.zeros((3, 4, 5)), "labels": np.zeros(3, int)}, "N x H x H"),
-             "labels.npz": ({"images": np.zeros((3, 4, 4)), "labels": np.zeros(2, int)}, "'labels' must be 3")}
+    cases = {
+        "missing.npz": ({"images": np.zeros((3, 4, 4))}, "needs arrays 'images' and 'labels'"),
+        "shape.npz": ({"images": np.zeros((3, 4, 5)), "labels": np.zeros(3, int)}, "N x H x H"),
+        "labels.npz": ({"images": np.zeros((3, 4, 4)), "labels": np.zeros(2, int)}, "'labels' must be 3"),
+    }
     for name, (arrays, problem) in cases.items():
         np.savez(tmp_path / name, **arrays)
         with pytest.raises(SourceError, match=f"{name}: .*{problem}"):
@@ -80,9 +87,20 @@ def test_the_user_s_npz_loads_and_bad_ones_fail_naming_the_file(tmp_path):
 
 
 def _table(values: dict[str, dict[str, float]], width=0.02, n_in=5000) -> pd.DataFrame:
-    return pd.DataFrame([{"architecture": arch, "type": kind, "tpr": t, "tpr_low": max(t - width, 0),
-                          "tpr_high": min(t + width, 1), "n_in": n_in}
-                         for arch, kinds in values.items() for kind, t in kinds.items()])
+    return pd.DataFrame(
+        [
+            {
+                "architecture": arch,
+                "type": kind,
+                "tpr": t,
+                "tpr_low": max(t - width, 0),
+                "tpr_high": min(t + width, 1),
+                "n_in": n_in,
+            }
+            for arch, kinds in values.items()
+            for kind, t in kinds.items()
+        ]
+    )
 
 
 STRONG = {"random_in": 0.05, "mislabeled": 0.4, "ood": 0.3, "optifluence": 0.9}
@@ -107,38 +125,101 @@ def test_verdicts_hold_on_separated_tables_and_fail_otherwise():
 def test_rule_functions_end_to_end_on_a_user_dataset(tmp_path):
     mine = tmp_path / "mine.npz"
     _user_npz(mine, n=60, side=4)
-    p = {name: str(tmp_path / name) for name in ("images.npz", "seeds.npz", "influence.csv", "tpr.csv", "roc.csv",
-                                                   "accuracy.csv", "ablation.csv", "claims.json", "metrics.json")}
-    arch, training = {"name": "mlp", "kind": "mlp", "size": 6}, {"steps": 4, "lr": 0.3, "momentum": 0.9,
-                                                                  "weight_decay": 0.0}
-    rules.seeds([str(mine)], p["images.npz"], p["seeds.npz"], p["influence.csv"], dataset="npz",
-                split={"base": 20, "candidates": 30, "seed": 0}, architecture=arch, training=training,
-                damping=0.1, canaries_per_type=2, ablation=[1], seed=0)
-    unrolling = {"models_in": 2, "models_out": 2, "outer_steps": 2, "outer_lr": 0.1, "base_fraction": 0.5,
-                 "checkpoint": True}
+    p = {
+        name: str(tmp_path / name)
+        for name in (
+            "images.npz",
+            "seeds.npz",
+            "influence.csv",
+            "tpr.csv",
+            "roc.csv",
+            "accuracy.csv",
+            "ablation.csv",
+            "claims.json",
+            "metrics.json",
+        )
+    }
+    arch, training = (
+        {"name": "mlp", "kind": "mlp", "size": 6},
+        {"steps": 4, "lr": 0.3, "momentum": 0.9, "weight_decay": 0.0},
+    )
+    rules.seeds(
+        [str(mine)],
+        p["images.npz"],
+        p["seeds.npz"],
+        p["influence.csv"],
+        dataset="npz",
+        split={"base": 20, "candidates": 30, "seed": 0},
+        architecture=arch,
+        training=training,
+        damping=0.1,
+        canaries_per_type=2,
+        ablation=[1],
+        seed=0,
+    )
+    unrolling = {
+        "models_in": 2,
+        "models_out": 2,
+        "outer_steps": 2,
+        "outer_lr": 0.1,
+        "base_fraction": 0.5,
+        "checkpoint": True,
+    }
     optimised = []
     for kind, k in (("unrolled_random", 2), ("optifluence", 2), ("optifluence_k1", 1)):
         optimised.append(str(tmp_path / f"{kind}.npz"))
-        rules.optimise(p["images.npz"], p["seeds.npz"], optimised[-1], str(tmp_path / f"{kind}.csv"),
-                       str(tmp_path / f"{kind}_t.csv"), kind=kind, truncation=k, architecture=arch,
-                       training=training, unrolling=unrolling, seed=0)
+        rules.optimise(
+            p["images.npz"],
+            p["seeds.npz"],
+            optimised[-1],
+            str(tmp_path / f"{kind}.csv"),
+            str(tmp_path / f"{kind}_t.csv"),
+            kind=kind,
+            truncation=k,
+            architecture=arch,
+            training=training,
+            unrolling=unrolling,
+            seed=0,
+        )
     types = ["random_in", "mislabeled", "ood", "ifinit", "unrolled_random", "optifluence", "optifluence_k1"]
     scores = []
     for name, kind in (("mlp", "mlp"), ("cnn", "cnn")):
         scores.append(str(tmp_path / f"scores_{name}.npz"))
-        rules.audit(p["images.npz"], p["seeds.npz"], optimised, scores[-1], architecture={**arch, "name": name,
-                    "kind": kind}, training=training, types=types,
-                    audit={"models": 8, "base_fraction": 0.5, "chunk": 3, "seed": 0}, seed=0)
-    rules.tables(scores, p["tpr.csv"], p["roc.csv"], p["accuracy.csv"], p["ablation.csv"], architectures=["mlp", "cnn"],
-                 target="mlp", truncation=2, ablation=[1], fpr=0.1)
+        rules.audit(
+            p["images.npz"],
+            p["seeds.npz"],
+            optimised,
+            scores[-1],
+            architecture={**arch, "name": name, "kind": kind},
+            training=training,
+            types=types,
+            audit={"models": 8, "base_fraction": 0.5, "chunk": 3, "seed": 0},
+            seed=0,
+        )
+    rules.tables(
+        scores,
+        p["tpr.csv"],
+        p["roc.csv"],
+        p["accuracy.csv"],
+        p["ablation.csv"],
+        architectures=["mlp", "cnn"],
+        target="mlp",
+        truncation=2,
+        ablation=[1],
+        fpr=0.1,
+    )
     tpr = pd.read_csv(p["tpr.csv"])
     assert len(tpr) == 2 * len(types) and (tpr["n_in"] == 8).all() and (tpr["n_out"] == 8).all()
     assert pd.read_csv(p["ablation.csv"])["truncation"].tolist() == [1, 2]
-    rules.verdict(p["tpr.csv"], p["accuracy.csv"], p["claims.json"], p["metrics.json"], target="mlp",
-                  transfer=["cnn"], fpr=0.1)
+    rules.verdict(
+        p["tpr.csv"], p["accuracy.csv"], p["claims.json"], p["metrics.json"], target="mlp", transfer=["cnn"], fpr=0.1
+    )
     claims = json.loads((tmp_path / "claims.json").read_text())
-    assert [c["id"] for c in claims] == ["optimised_canaries_beat_heuristics", "four_times_in_distribution",
-                                         "canaries_transfer_across_architectures"]
+    assert [c["id"] for c in claims] == [
+        "optimised_canaries_beat_heuristics",
+        "four_times_in_distribution",
+        "canaries_transfer_across_architectures",
+    ]
     assert all(isinstance(c["holds"], bool) for c in claims)
 
 

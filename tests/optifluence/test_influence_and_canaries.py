@@ -14,13 +14,14 @@ def _fit(x, y, classes):
     """Softmax regression minimising mean cross-entropy + damping/2 |theta|^2, to convergence (float64)."""
     weight = torch.zeros(classes, x.shape[1], dtype=torch.float64, requires_grad=True)
     bias = torch.zeros(classes, dtype=torch.float64, requires_grad=True)
-    optimiser = torch.optim.LBFGS([weight, bias], max_iter=500, tolerance_grad=1e-12, tolerance_change=1e-14,
-                                  line_search_fn="strong_wolfe")
+    optimiser = torch.optim.LBFGS(
+        [weight, bias], max_iter=500, tolerance_grad=1e-12, tolerance_change=1e-14, line_search_fn="strong_wolfe"
+    )
 
     def closure():
         optimiser.zero_grad()
         loss = torch.nn.functional.cross_entropy(x @ weight.T + bias, y)
-        loss = loss + 0.5 * DAMPING * ((weight ** 2).sum() + (bias ** 2).sum())
+        loss = loss + 0.5 * DAMPING * ((weight**2).sum() + (bias**2).sum())
         loss.backward()
         return loss
 
@@ -44,7 +45,7 @@ def test_self_influence_ranks_points_like_leave_one_out_retraining():
     for i in range(len(x)):
         keep = torch.arange(len(x)) != i
         w, b = _fit(x[keep], y[keep], 3)
-        left_out.append(float(_loss(w, b, x[i:i + 1], y[i:i + 1])[0] - own[i]))
+        left_out.append(float(_loss(w, b, x[i : i + 1], y[i : i + 1])[0] - own[i]))
     assert spearmanr(scores, left_out).statistic > 0.9
 
 

@@ -40,8 +40,9 @@ def test_leave_one_model_out_fits_equal_a_refit_without_the_target():
         for c in range(3):
             others = np.arange(9) != t
             inside, outside = scores[others & member[:, c], c], scores[others & ~member[:, c], c]
-            expected = (norm.logpdf(scores[t, c], inside.mean(), inside.std(ddof=1))
-                        - norm.logpdf(scores[t, c], outside.mean(), outside.std(ddof=1)))
+            expected = norm.logpdf(scores[t, c], inside.mean(), inside.std(ddof=1)) - norm.logpdf(
+                scores[t, c], outside.mean(), outside.std(ddof=1)
+            )
             assert stat[t, c] == pytest.approx(expected, rel=1e-9)
 
 

@@ -65,8 +65,10 @@ def test_hypergradient_through_two_training_steps_matches_finite_differences():
             step = torch.zeros(canaries.numel(), dtype=torch.float64)
             step[i] = eps
             step = step.view_as(canaries)
-            numeric.view(-1)[i] = (_gap(canaries + step, torch.tensor([0, 2]), truncation=2).sum()
-                                   - _gap(canaries - step, torch.tensor([0, 2]), truncation=2).sum()) / (2 * eps)
+            numeric.view(-1)[i] = (
+                _gap(canaries + step, torch.tensor([0, 2]), truncation=2).sum()
+                - _gap(canaries - step, torch.tensor([0, 2]), truncation=2).sum()
+            ) / (2 * eps)
     assert grad.abs().max() > 1e-3
     assert torch.allclose(grad, numeric, atol=1e-7)
     assert torch.equal(grad, _gradient(canaries, truncation=2, checkpoint=False))  # recomputation changes nothing

@@ -30,7 +30,12 @@ def test_published_leaderboard_has_28_entries_led_by_seizure_transformer():
 def test_per_dataset_results_cover_14_containers_on_5_datasets():
     table = challenge.per_dataset(SZCORE / "results.json")
     assert table["container"].nunique() == 14 and sorted(table["dataset"].unique()) == [
-        "chbmit", "dianalund", "seizeit", "siena", "tuh"]
+        "chbmit",
+        "dianalund",
+        "seizeit",
+        "siena",
+        "tuh",
+    ]
 
 
 def test_malformed_challenge_file_is_named(tmp_path):
@@ -52,8 +57,9 @@ def test_gap_claim_fails_when_one_learned_detector_generalises():
 
 
 def test_consistency_claim_fails_when_the_best_f1_also_ranks_best():
-    stab = pd.DataFrame({"algorithm": ["a", "b"], "aggregate_f1": [0.6, 0.4], "mean_rank": [1.2, 1.8],
-                         "rank_iqr": [0.0, 1.0]})
+    stab = pd.DataFrame(
+        {"algorithm": ["a", "b"], "aggregate_f1": [0.6, 0.4], "mean_rank": [1.2, 1.8], "rank_iqr": [0.0, 1.0]}
+    )
     conc = {"kendall_w": 0.5, "kendall_tau": 1.0, "subjects": 5}
     assert verdict.best_not_most_consistent(stab, conc).holds is False
     stab["mean_rank"] = [1.8, 1.2]
@@ -61,8 +67,13 @@ def test_consistency_claim_fails_when_the_best_f1_also_ranks_best():
 
 
 def test_published_claim_holds_only_when_a_variant_matches():
-    row = {"algorithm": "x", "event_f1": 0.325, "event_f1_from_means": 0.40, "event_sensitivity": 0.37,
-           "event_precision": 0.29}
+    row = {
+        "algorithm": "x",
+        "event_f1": 0.325,
+        "event_f1_from_means": 0.40,
+        "event_sensitivity": 0.37,
+        "event_precision": 0.29,
+    }
     assert verdict.published_top_f1(pd.DataFrame([row])).holds is True
     row["event_f1"] = 0.43
     claim = verdict.published_top_f1(pd.DataFrame([row]))

@@ -25,10 +25,12 @@ def test_seizure_lists_give_the_listed_durations_and_intervals():
 
 
 def test_chbmit_clock_past_midnight_counts_as_the_next_day(tmp_path):
-    text = ("File Name: chb99_01.edf\nFile Start Time: 23:00:00\nFile End Time: 24:00:00\n"
-            "Number of Seizures in File: 1\nSeizure Start Time: 100 seconds\nSeizure End Time: 150 seconds\n\n"
-            "File Name: chb99_02.edf\nFile Start Time: 01:00:00\nFile End Time: 2:00:00\n"
-            "Number of Seizures in File: 1\nSeizure 1 Start Time: 100 seconds\nSeizure 1 End Time: 130 seconds\n")
+    text = (
+        "File Name: chb99_01.edf\nFile Start Time: 23:00:00\nFile End Time: 24:00:00\n"
+        "Number of Seizures in File: 1\nSeizure Start Time: 100 seconds\nSeizure End Time: 150 seconds\n\n"
+        "File Name: chb99_02.edf\nFile Start Time: 01:00:00\nFile End Time: 2:00:00\n"
+        "Number of Seizures in File: 1\nSeizure 1 Start Time: 100 seconds\nSeizure 1 End Time: 130 seconds\n"
+    )
     (tmp_path / "chb99-summary.txt").write_text(text)
     table = seizure_lists.parse_chbmit(tmp_path / "chb99-summary.txt")
     assert table[table["kind"] == "duration"]["seconds"].tolist() == [50, 30]
@@ -41,18 +43,30 @@ def test_missing_seizure_lists_are_named(tmp_path):
 
 
 @needs_lists
-@pytest.mark.parametrize("name,damage,message", [
-    ("Seizures-list-PN00.txt", lambda t: t.replace("Seizure start time: 21.08.29", "Seizure strat time: 21.08.29"),
-     r"line 64 is not part of the seizure-list format: 'Seizure strat time"),
-    ("Seizures-list-PN00.txt", lambda t: t.replace("Seizure n 3", "Sezure n 3"), r"line 53 is not part of"),
-    ("Seizures-list-PN00.txt", lambda t: t.replace("File name: PN00-2.edf\n", ""),
-     r"line \d+: the entry starting here has 0 'file' lines"),
-    ("Seizures-list-PN00.txt", lambda t: t.replace("19.59.46", "19.5x.46"), r"line 44 is not part of"),
-    ("Seizures-list-PN16.txt", lambda t: t[: len(t) // 2], r"Seizures-list-PN16.txt"),
-    ("chb05-summary.txt", lambda t: t.replace("Seizure End Time: 532 seconds\n", ""),
-     r"declares 1 seizures but lists 1 start and 0 end times"),
-    ("chb08-summary.txt", lambda t: t.replace("File Name", "Fi1e Name"), r"line \d+ is not part of"),
-])
+@pytest.mark.parametrize(
+    "name,damage,message",
+    [
+        (
+            "Seizures-list-PN00.txt",
+            lambda t: t.replace("Seizure start time: 21.08.29", "Seizure strat time: 21.08.29"),
+            r"line 64 is not part of the seizure-list format: 'Seizure strat time",
+        ),
+        ("Seizures-list-PN00.txt", lambda t: t.replace("Seizure n 3", "Sezure n 3"), r"line 53 is not part of"),
+        (
+            "Seizures-list-PN00.txt",
+            lambda t: t.replace("File name: PN00-2.edf\n", ""),
+            r"line \d+: the entry starting here has 0 'file' lines",
+        ),
+        ("Seizures-list-PN00.txt", lambda t: t.replace("19.59.46", "19.5x.46"), r"line 44 is not part of"),
+        ("Seizures-list-PN16.txt", lambda t: t[: len(t) // 2], r"Seizures-list-PN16.txt"),
+        (
+            "chb05-summary.txt",
+            lambda t: t.replace("Seizure End Time: 532 seconds\n", ""),
+            r"declares 1 seizures but lists 1 start and 0 end times",
+        ),
+        ("chb08-summary.txt", lambda t: t.replace("File Name", "Fi1e Name"), r"line \d+ is not part of"),
+    ],
+)
 def test_a_garbled_seizure_list_stops_the_run_naming_file_and_line(tmp_path, name, damage, message):
     from icml26.common.sources import SourceError
 
@@ -68,8 +82,7 @@ def test_a_garbled_seizure_list_stops_the_run_naming_file_and_line(tmp_path, nam
 
 
 def _profile(**changes):
-    base = simulator.draw_profiles(3, simulator.CorpusSettings(seizure_free_fraction=0.0),
-                                   np.random.default_rng(0))[0]
+    base = simulator.draw_profiles(3, simulator.CorpusSettings(seizure_free_fraction=0.0), np.random.default_rng(0))[0]
     return simulator.SubjectProfile(**{**base.as_row(), **changes})
 
 
@@ -84,12 +97,15 @@ def test_seizures_fit_inside_the_recording_with_margins():
     rng = np.random.default_rng(1)
     profile = _profile(interval_scale=0.02, duration_scale=1.0)
     for _ in range(50):
-        events = simulator.seizure_times(profile, True, 1800.0, np.array([60.0, 120.0]),
-                                         np.array([3600.0, 7200.0]), rng)
+        events = simulator.seizure_times(
+            profile, True, 1800.0, np.array([60.0, 120.0]), np.array([3600.0, 7200.0]), rng
+        )
         assert events and all(30.0 <= s < e <= 1770.0 for s, e in events)
         assert all(b[0] > a[1] for a, b in zip(events, events[1:]))
-    assert simulator.seizure_times(_profile(has_seizures=False), True, 1800.0, np.array([60.0]),
-                                   np.array([600.0]), rng) == []
+    assert (
+        simulator.seizure_times(_profile(has_seizures=False), True, 1800.0, np.array([60.0]), np.array([600.0]), rng)
+        == []
+    )
 
 
 def test_recording_is_common_average_referenced_and_seizures_raise_the_focus_amplitude():
@@ -99,7 +115,7 @@ def test_recording_is_common_average_referenced_and_seizures_raise_the_focus_amp
     assert quiet.shape == (19, 120 * 128)
     np.testing.assert_allclose(loud.mean(axis=0), 0.0, atol=1e-9)
     c3 = montage.CHANNELS.index("C3")
-    assert loud[c3, 60 * 128:90 * 128].std() > 1.5 * quiet[c3, 60 * 128:90 * 128].std()
+    assert loud[c3, 60 * 128 : 90 * 128].std() > 1.5 * quiet[c3, 60 * 128 : 90 * 128].std()
 
 
 def test_seizure_free_recording_yields_one_bckg_row(tmp_path):
@@ -123,7 +139,7 @@ def test_edf_round_trip_through_mne_is_within_quantisation(tmp_path):
     bids.write_edf(tmp_path / "r.edf", x, 256)
     y, fs = bids.read_edf(tmp_path / "r.edf")
     assert fs == 256 and y.shape == x.shape
-    step = (x.max(axis=1) - x.min(axis=1)) / (2 ** 16 - 1)  # channel-wise physical range, 16-bit
+    step = (x.max(axis=1) - x.min(axis=1)) / (2**16 - 1)  # channel-wise physical range, 16-bit
     assert (np.abs(y - x).max(axis=1) <= step * 0.5 + 1e-3).all()
     bids.write_edf(tmp_path / "again.edf", x, 256)
     assert (tmp_path / "r.edf").read_bytes() == (tmp_path / "again.edf").read_bytes()

@@ -38,12 +38,21 @@ def test_half_waves_of_a_sine_are_its_extrema_and_ignore_small_wiggles():
 
 
 def test_gotman_fires_on_a_rhythmic_discharge_and_not_on_background():
-    profile = simulator.draw_profiles(1, simulator.CorpusSettings(seizure_free_fraction=0.0),
-                                      np.random.default_rng(0))[0]
-    profile = simulator.SubjectProfile(**{**profile.as_row(), "seizure_uv": 8 * profile.background_uv,
-                                          "spatial_length_cm": 20.0, "spread_s_per_cm": 0.1,
-                                          "blinks_per_min": 0.0, "muscle_per_h": 0.0, "pops_per_h": 0.0,
-                                          "chewing_per_h": 0.0})
+    profile = simulator.draw_profiles(1, simulator.CorpusSettings(seizure_free_fraction=0.0), np.random.default_rng(0))[
+        0
+    ]
+    profile = simulator.SubjectProfile(
+        **{
+            **profile.as_row(),
+            "seizure_uv": 8 * profile.background_uv,
+            "spatial_length_cm": 20.0,
+            "spread_s_per_cm": 0.1,
+            "blinks_per_min": 0.0,
+            "muscle_per_h": 0.0,
+            "pops_per_h": 0.0,
+            "chewing_per_h": 0.0,
+        }
+    )
     x = simulator.simulate_recording(profile, 240.0, FS, [(150.0, 200.0)], np.random.default_rng(1))
     score = features.gotman(x, FS, amplitude_ratio=2.0)
     assert score[150:165].max() > 0.3

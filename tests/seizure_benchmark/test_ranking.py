@@ -28,8 +28,10 @@ def test_kendall_w_tie_correction():
 
 def test_stability_and_concordance_on_a_constructed_leaderboard():
     # "b" wins on average through one subject; "a" is better on most subjects.
-    f1 = pd.DataFrame({"a": [0.6, 0.6, 0.6, 0.0], "b": [0.5, 0.5, 0.5, 1.0], "c": [0.1, 0.1, 0.1, 0.1]},
-                      index=["01", "02", "03", "04"])
+    f1 = pd.DataFrame(
+        {"a": [0.6, 0.6, 0.6, 0.0], "b": [0.5, 0.5, 0.5, 1.0], "c": [0.1, 0.1, 0.1, 0.1]},
+        index=["01", "02", "03", "04"],
+    )
     table = ranking.stability(f1, f1.mean()).set_index("algorithm")
     assert list(table.index) == ["b", "a", "c"]  # sorted by aggregate F1
     assert table.loc["a", "mean_rank"] == pytest.approx((1 + 1 + 1 + 3) / 4)
@@ -60,4 +62,6 @@ def test_bootstrap_probabilities_of_first_place_sum_to_one_and_are_reproducible(
     one, two = ranking.bootstrap(f1, 200, seed=3), ranking.bootstrap(f1, 200, seed=3)
     pd.testing.assert_frame_equal(one, two)
     assert one["p_first"].sum() == pytest.approx(1.0)
-    assert (one["position_low"] <= one["position_median"]).all() and (one["position_median"] <= one["position_high"]).all()
+    assert (one["position_low"] <= one["position_median"]).all() and (
+        one["position_median"] <= one["position_high"]
+    ).all()

@@ -10,9 +10,11 @@ from icml26.seizure_benchmark import rules, seizure_lists
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
 pytestmark = pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data not present")
-SETTINGS = {"line_length": {"detector": "line_length", "threshold": 1.5, "smooth_s": 5, "min_duration_s": 10},
-            "random_forest": {"detector": "random_forest", "threshold": 0.5, "smooth_s": 5, "min_duration_s": 10},
-            "never": {"detector": "never", "threshold": 0.5, "smooth_s": 1, "min_duration_s": 0}}
+SETTINGS = {
+    "line_length": {"detector": "line_length", "threshold": 1.5, "smooth_s": 5, "min_duration_s": 10},
+    "random_forest": {"detector": "random_forest", "threshold": 0.5, "smooth_s": 5, "min_duration_s": 10},
+    "never": {"detector": "never", "threshold": 0.5, "smooth_s": 1, "min_duration_s": 0},
+}
 GOTMAN = {"amplitude_ratio": 2.0, "max_cv": 0.6, "hysteresis_sd": 0.5}
 
 
@@ -21,34 +23,78 @@ def pipeline(tmp_path_factory):
     d = tmp_path_factory.mktemp("sb")
     lists = [str(p) for p in seizure_lists.list_files(SHARED / "eeg_annotations")]
     rules.statistics(lists, str(d / "stats.csv"), max_duration_s=600)
-    rules.profiles(str(d / "profiles.csv"), subjects=2, settings={"seizure_free_fraction": 0.0,
-                                                                  "long_seizure_fraction": 0.0}, seed=5)
+    rules.profiles(
+        str(d / "profiles.csv"),
+        subjects=2,
+        settings={"seizure_free_fraction": 0.0, "long_seizure_fraction": 0.0},
+        seed=5,
+    )
     tables, events = [], []
     for s in ("01", "02"):
-        rules.subject_recordings(str(d / "stats.csv"), str(d / "profiles.csv"), str(d / f"corpus/sub-{s}"),
-                                 subject=s, runs=2, duration_s=[360, 360], fs=128, seed=5)
+        rules.subject_recordings(
+            str(d / "stats.csv"),
+            str(d / "profiles.csv"),
+            str(d / f"corpus/sub-{s}"),
+            subject=s,
+            runs=2,
+            duration_s=[360, 360],
+            fs=128,
+            seed=5,
+        )
         tables.append(str(d / f"features/sub-{s}.npz"))
         events.append(str(d / f"events/sub-{s}.csv"))
-        rules.subject_features(str(d / f"corpus/sub-{s}"), tables[-1], events[-1], subject=s, runs=2,
-                               window_s=4.0, gotman=GOTMAN)
+        rules.subject_features(
+            str(d / f"corpus/sub-{s}"), tables[-1], events[-1], subject=s, runs=2, window_s=4.0, gotman=GOTMAN
+        )
     for det in ("line_length", "random_forest", "never"):
-        rules.detect(tables, str(d / f"pred/{det}.npz"), str(d / f"fit/{det}.csv"), detector=det, folds=2,
-                     seed=5, background_fraction=0.5, threads=1)
-    rules.score([str(d / f"pred/{k}.npz") for k in SETTINGS], events, str(d / "scores.csv"),
-                algorithms=list(SETTINGS), settings=SETTINGS)
+        rules.detect(
+            tables,
+            str(d / f"pred/{det}.npz"),
+            str(d / f"fit/{det}.csv"),
+            detector=det,
+            folds=2,
+            seed=5,
+            background_fraction=0.5,
+            threads=1,
+        )
+    rules.score(
+        [str(d / f"pred/{k}.npz") for k in SETTINGS],
+        events,
+        str(d / "scores.csv"),
+        algorithms=list(SETTINGS),
+        settings=SETTINGS,
+    )
     out = {k: str(d / f"{k}.csv") for k in ("subjects", "leaderboard", "gap", "stability", "bootstrap")}
     rules.tables(str(d / "scores.csv"), concordance=str(d / "conc.json"), n_boot=50, seed=5, **out)
-    rules.published_tables(str(SHARED / "szcore/challenge_results.json"), str(SHARED / "szcore/results.json"),
-                           str(d / "published.csv"), str(d / "datasets.csv"))
-    rules.verdict(out["leaderboard"], out["gap"], out["stability"], str(d / "conc.json"), str(d / "published.csv"),
-                  str(d / "claims.json"), str(d / "metrics.json"), gap_min=0.1, runs=2, folds=2)
+    rules.published_tables(
+        str(SHARED / "szcore/challenge_results.json"),
+        str(SHARED / "szcore/results.json"),
+        str(d / "published.csv"),
+        str(d / "datasets.csv"),
+    )
+    rules.verdict(
+        out["leaderboard"],
+        out["gap"],
+        out["stability"],
+        str(d / "conc.json"),
+        str(d / "published.csv"),
+        str(d / "claims.json"),
+        str(d / "metrics.json"),
+        gap_min=0.1,
+        runs=2,
+        folds=2,
+    )
     return d
 
 
 def test_corpus_is_in_bids_layout_with_szcore_tsvs(pipeline):
     names = sorted(p.name for p in (pipeline / "corpus/sub-01/ses-01/eeg").iterdir())
-    assert names == ["sub-01_ses-01_task-szMonitoring_run-01_eeg.edf", "sub-01_ses-01_task-szMonitoring_run-01_events.tsv",
-                     "sub-01_ses-01_task-szMonitoring_run-02_eeg.edf", "sub-01_ses-01_task-szMonitoring_run-02_events.tsv"]
+    assert names == [
+        "sub-01_ses-01_task-szMonitoring_run-01_eeg.edf",
+        "sub-01_ses-01_task-szMonitoring_run-01_events.tsv",
+        "sub-01_ses-01_task-szMonitoring_run-02_eeg.edf",
+        "sub-01_ses-01_task-szMonitoring_run-02_events.tsv",
+    ]
 
 
 def test_features_cover_every_second_and_the_labels_match_the_events(pipeline):

@@ -52,12 +52,20 @@ def test_sample_scoring_counts_seconds_at_1_hz():
 
 
 def test_per_subject_sums_recordings_before_scoring_and_aggregate_skips_nan():
-    rec = pd.DataFrame({
-        "algorithm": "a", "subject": ["01", "01", "02"], "run": [1, 2, 1],
-        "event_tp": [1, 0, 0], "event_fp": [1, 1, 0], "event_ref_true": [1, 1, 0],
-        "sample_tp": [10, 0, 0], "sample_fp": [0, 0, 0], "sample_ref_true": [20, 20, 0],
-        "duration_s": [43200.0, 43200.0, 86400.0],
-    })
+    rec = pd.DataFrame(
+        {
+            "algorithm": "a",
+            "subject": ["01", "01", "02"],
+            "run": [1, 2, 1],
+            "event_tp": [1, 0, 0],
+            "event_fp": [1, 1, 0],
+            "event_ref_true": [1, 1, 0],
+            "sample_tp": [10, 0, 0],
+            "sample_fp": [0, 0, 0],
+            "sample_ref_true": [20, 20, 0],
+            "duration_s": [43200.0, 43200.0, 86400.0],
+        }
+    )
     per = scoring.per_subject(rec, ["algorithm"])
     s1 = per[(per["subject"] == "01") & (per["scoring"] == "event")].iloc[0]
     assert (s1.tp, s1.fp, s1.ref_true) == (1, 2, 2)

@@ -11,8 +11,18 @@ from icml26.sheaf_repulsion.discover import Objective, discover, repelled_runs
 from icml26.sheaf_repulsion.train import Architecture, accuracy, train
 
 TINY = Architecture(layers=1, heads=2, width=16, mlp_width=16, names=6)
-OBJECTIVE = Objective(steps=25, batch_size=16, lr=0.1, sparsity=1.0, sparsity_max_times=20, sparsity_min_times=0.01,
-                      overlap=0.0, overlap_max_times=20, overlap_min_times=0.01, completeness=1.0)
+OBJECTIVE = Objective(
+    steps=25,
+    batch_size=16,
+    lr=0.1,
+    sparsity=1.0,
+    sparsity_max_times=20,
+    sparsity_min_times=0.01,
+    overlap=0.0,
+    overlap_max_times=20,
+    overlap_min_times=0.01,
+    completeness=1.0,
+)
 
 
 def test_ioi_sentences_follow_the_abba_and_baba_templates():
@@ -31,16 +41,19 @@ def test_ioi_sentences_follow_the_abba_and_baba_templates():
 def test_a_small_model_learns_ioi_from_scratch():
     arch = Architecture(layers=2, heads=2, width=32, mlp_width=32, names=8)
     held_out = ioi(256, 8, np.random.default_rng(1))
-    net, curve = train(arch, steps=400, batch_size=64, lr=1e-2, weight_decay=0.01, target=0.95, held_out=held_out,
-                       seed=0, every=25)
+    net, curve = train(
+        arch, steps=400, batch_size=64, lr=1e-2, weight_decay=0.01, target=0.95, held_out=held_out, seed=0, every=25
+    )
     assert curve[-1]["accuracy"] >= 0.95 and accuracy(net, held_out) == curve[-1]["accuracy"]
     assert curve[0]["accuracy"] < 0.95  # it had to learn
 
 
 def test_training_twice_gives_the_same_weights():
     held_out = ioi(16, TINY.names, np.random.default_rng(1))
-    runs = [train(TINY, steps=10, batch_size=16, lr=1e-2, weight_decay=0.01, target=2.0, held_out=held_out, seed=3)[0]
-            for _ in range(2)]
+    runs = [
+        train(TINY, steps=10, batch_size=16, lr=1e-2, weight_decay=0.01, target=2.0, held_out=held_out, seed=3)[0]
+        for _ in range(2)
+    ]
     assert all(torch.equal(a, b) for a, b in zip(runs[0].state_dict().values(), runs[1].state_dict().values()))
 
 
@@ -58,8 +71,9 @@ def test_strong_repulsion_keeps_every_reference_edge_out_and_none_keeps_some():
     reference = np.zeros(len(net.graph), dtype=bool)
     reference[::2] = True
     free = discover(net, OBJECTIVE, names=TINY.names, seed=1, reference=reference)
-    repelled = discover(net, Objective(**{**OBJECTIVE.__dict__, "overlap": 50.0}), names=TINY.names, seed=1,
-                        reference=reference)
+    repelled = discover(
+        net, Objective(**{**OBJECTIVE.__dict__, "overlap": 50.0}), names=TINY.names, seed=1, reference=reference
+    )
     assert (free.logits[reference] > 0).any()  # without repulsion some reference edges stay
     assert not (repelled.logits[reference] > 0).any()
 
@@ -67,8 +81,9 @@ def test_strong_repulsion_keeps_every_reference_edge_out_and_none_keeps_some():
 def test_repelled_runs_avoid_the_union_of_earlier_circuits_under_strong_repulsion():
     torch.manual_seed(0)
     net = TINY.build()
-    circuits = repelled_runs(net, Objective(**{**OBJECTIVE.__dict__, "overlap": 50.0, "sparsity": 0.0}), runs=3,
-                             names=TINY.names, seed=0)
+    circuits = repelled_runs(
+        net, Objective(**{**OBJECTIVE.__dict__, "overlap": 50.0, "sparsity": 0.0}), runs=3, names=TINY.names, seed=0
+    )
     assert circuits[0].edges.any()
     for k in range(1, 3):
         earlier = np.logical_or.reduce([c.edges for c in circuits[:k]])

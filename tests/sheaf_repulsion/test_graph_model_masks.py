@@ -26,13 +26,20 @@ TOKENS = torch.randint(0, 11, (5, 6), generator=torch.Generator().manual_seed(1)
 def test_edges_of_a_one_layer_one_head_model_by_hand():
     graph = EdgeGraph(1, 1)
     assert [e.name for e in graph.edges] == [
-        "embed->a0.h0.q", "embed->a0.h0.k", "embed->a0.h0.v", "embed->m0", "a0.h0->m0",
-        "embed->logits", "a0.h0->logits", "m0->logits"]
+        "embed->a0.h0.q",
+        "embed->a0.h0.k",
+        "embed->a0.h0.v",
+        "embed->m0",
+        "a0.h0->m0",
+        "embed->logits",
+        "a0.h0->logits",
+        "m0->logits",
+    ]
 
 
 def test_edge_count_of_the_spec_s_four_layer_four_head_model():
     # q, k, v of 16 heads read 1 + 5l sources, each MLP 5 + 5l, the logits all 21 sources
-    assert len(EdgeGraph(4, 4)) == 12 * sum(1 + 5 * l for l in range(4)) + sum(5 + 5 * l for l in range(4)) + 21 == 479
+    assert len(EdgeGraph(4, 4)) == 12 * sum(1 + 5 * n for n in range(4)) + sum(5 + 5 * n for n in range(4)) + 21 == 479
 
 
 def test_an_all_ones_mask_equals_the_original_model_to_round_off():
@@ -94,8 +101,10 @@ def test_sparsity_schedule_at_0_at_80_percent_and_at_the_end():
 def test_finalise_removes_dangling_edges_on_a_hand_made_circuit():
     graph = EdgeGraph(2, 1)
     path = [Edge(EMBED, head(0, 0), "v"), Edge(head(0, 0), mlp(1), "in"), Edge(mlp(1), LOGITS, "in")]
-    dangling = [Edge(EMBED, head(1, 0), "q"),  # a1.h0 feeds nothing
-                Edge(mlp(0), LOGITS, "in")]  # nothing feeds m0
+    dangling = [
+        Edge(EMBED, head(1, 0), "q"),  # a1.h0 feeds nothing
+        Edge(mlp(0), LOGITS, "in"),
+    ]  # nothing feeds m0
     kept = np.zeros(len(graph), dtype=bool)
     kept[[graph.index[e] for e in path + dangling]] = True
     final = graph.finalise(kept)

@@ -42,7 +42,9 @@ def test_an_edge_without_an_alternative_is_indispensable_and_one_with_is_not():
     best = indispensable_edges(net, BATCH, (v0, out0), candidates, accuracy=1.0, tolerance=0.0)
     assert best == {v0: 0.0, out0: 0.0}  # forbidding either leaves no closed pair at all
     candidates[out1] = True  # now head 1's pair is the alternative to either edge
-    (alternative, pair), = closed_circuits(net, BATCH, np.isin(np.arange(len(net.graph)), [v1, out1]), 2)
+    ((alternative, pair),) = closed_circuits(net, BATCH, np.isin(np.arange(len(net.graph)), [v1, out1]), 2)
     assert pair == (v1, out1)
     assert indispensable_edges(net, BATCH, (v0, out0), candidates, accuracy=1.0, tolerance=0.0) == {
-        v0: alternative, out0: alternative}
+        v0: alternative,
+        out0: alternative,
+    }

@@ -20,8 +20,10 @@ def test_overlap_rows_are_every_pair_with_its_iou_and_chance_iou():
 
 
 def test_circuit_rows_say_which_circuits_are_valid():
-    metrics = [{"edges": 5, "density": 0.05, "accuracy": 0.95, "faithfulness": 0.9, "complement_accuracy": 0.5},
-               {"edges": 5, "density": 0.05, "accuracy": 0.5, "faithfulness": 0.1, "complement_accuracy": 0.5}]
+    metrics = [
+        {"edges": 5, "density": 0.05, "accuracy": 0.95, "faithfulness": 0.9, "complement_accuracy": 0.5},
+        {"edges": 5, "density": 0.05, "accuracy": 0.5, "faithfulness": 0.1, "complement_accuracy": 0.5},
+    ]
     table = circuit_table("independent", metrics, CRITERIA)
     assert table["valid"].tolist() == [True, False] and table["run"].tolist() == [0, 1]
 
@@ -29,4 +31,7 @@ def test_circuit_rows_say_which_circuits_are_valid():
 def test_minimal_rows_name_the_edges():
     graph = EdgeGraph(1, 1)
     table = minimal_table(graph, (2, 6), 0.9, {2: 0.8, 6: 0.85})
-    assert table["edge"].tolist() == ["embed->a0.h0.v", "a0.h0->logits"] and table["best_without"].tolist() == [0.8, 0.85]
+    assert table["edge"].tolist() == ["embed->a0.h0.v", "a0.h0->logits"] and table["best_without"].tolist() == [
+        0.8,
+        0.85,
+    ]

@@ -8,8 +8,13 @@ from icml26.sheaf_repulsion.verdict import CRITERIA, dispensable_minimal_circuit
 
 
 def circuits(accuracy=0.95, density=0.05, complement=0.5, runs=3):
-    return pd.DataFrame([{"method": m, "run": k, "accuracy": accuracy, "density": density,
-                          "complement_accuracy": complement} for m in ("oasr", "independent") for k in range(runs)])
+    return pd.DataFrame(
+        [
+            {"method": m, "run": k, "accuracy": accuracy, "density": density, "complement_accuracy": complement}
+            for m in ("oasr", "independent")
+            for k in range(runs)
+        ]
+    )
 
 
 def overlap(oasr, independent, chance=0.05):
@@ -46,8 +51,10 @@ def test_growth_compares_the_gap_among_all_circuits_with_the_gap_among_two():
 
 def test_the_minimal_circuit_claim_needs_a_faithful_circuit_and_an_alternative_for_every_edge():
     def minimal(accuracy, without):
-        return pd.DataFrame({"edge": [f"e{i}" for i in range(len(without))], "accuracy": accuracy,
-                             "best_without": without})
+        return pd.DataFrame(
+            {"edge": [f"e{i}" for i in range(len(without))], "accuracy": accuracy, "best_without": without}
+        )
+
     assert dispensable_minimal_circuit(minimal(0.95, [0.93, 0.95, 0.91]), CRITERIA).holds is True
     assert dispensable_minimal_circuit(minimal(0.95, [0.93, 0.5, 0.91]), CRITERIA).holds is False
     assert dispensable_minimal_circuit(minimal(0.6, [0.6, 0.6, 0.6]), CRITERIA).holds is False

@@ -47,7 +47,9 @@ def test_families_are_distributions_on_the_horizon(name):
 
 def test_family_means_match_their_parameters():
     problem = SkiRental(50, 500)
-    assert problem.days @ distributions.family(problem, "gauss_2B") == pytest.approx(100, abs=1e-6)  # far from the cut at 0.5
+    assert problem.days @ distributions.family(problem, "gauss_2B") == pytest.approx(
+        100, abs=1e-6
+    )  # far from the cut at 0.5
     assert problem.days @ distributions.family(problem, "geom_2/B") == pytest.approx(25, rel=1e-3)
 
 

@@ -15,9 +15,18 @@ R_GRID = [1.6, 2.0, 3.0]
 @pytest.fixture(scope="module")
 def outputs(tmp_path_factory):
     d = tmp_path_factory.mktemp("ski")
-    f = {k: str(d / v) for k, v in dict(
-        pred="pred.csv", pol="pol.csv", ev="ev.csv", sw="sw.csv", orc="or.csv", claims="claims.json", metrics="m.json",
-    ).items()}
+    f = {
+        k: str(d / v)
+        for k, v in dict(
+            pred="pred.csv",
+            pol="pol.csv",
+            ev="ev.csv",
+            sw="sw.csv",
+            orc="or.csv",
+            claims="claims.json",
+            metrics="m.json",
+        ).items()
+    }
     rules.predictions(f["pred"], B_values=[4, 8], N_factor=10, families=FAMILIES)
     rules.policies(f["pred"], f["pol"], lambdas=[0.25, 0.5, 1.0], R_grid=R_GRID)
     rules.evaluate(f["pred"], f["pol"], f["ev"])
@@ -30,8 +39,9 @@ def outputs(tmp_path_factory):
 
 def test_the_figure_job_draws_both_figures(outputs):
     d, _ = outputs
-    assert all((d / f"{name}.{ext}").stat().st_size > 5000
-               for name in ("pareto", "error_sweep") for ext in ("png", "pdf"))
+    assert all(
+        (d / f"{name}.{ext}").stat().st_size > 5000 for name in ("pareto", "error_sweep") for ext in ("png", "pdf")
+    )
 
 
 def test_predictions_table_holds_one_distribution_per_instance(outputs):

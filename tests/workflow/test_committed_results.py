@@ -28,7 +28,11 @@ def test_committed_quick_results_are_current(paper, repo):
     assert stale == [], f"rerun `make run PAPER={paper}` and commit: {stale}"
     shown = sorted((ROOT / "docs" / "papers" / "figures" / paper).glob("*.png"))
     assert shown, "the docs page shows no figure"
-    stale = [p.name for p in shown if p.read_bytes() != (repo / "results" / "quick" / paper / "figures" / p.name).read_bytes()]
+    stale = [
+        p.name
+        for p in shown
+        if p.read_bytes() != (repo / "results" / "quick" / paper / "figures" / p.name).read_bytes()
+    ]
     assert stale == [], f"run `make docs` after `make run PAPER={paper}` and commit: {stale}"
 
 

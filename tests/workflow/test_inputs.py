@@ -78,6 +78,10 @@ def test_targets_request_every_table_and_figure_their_rules_write(tmp_path):
     jobs = dag_jobs(repo, *[paper.slug for paper in PAPERS], "--cores", "1", "--configfile", "config/smoke.yaml")
     for paper in PAPERS:
         target = next(job for job in jobs if job["rule"] == paper.slug)
-        written = {f for job in jobs for f in job["output"]
-                   if f.startswith((f"results/smoke/{paper.slug}/tables/", f"results/smoke/{paper.slug}/figures/"))}
+        written = {
+            f
+            for job in jobs
+            for f in job["output"]
+            if f.startswith((f"results/smoke/{paper.slug}/tables/", f"results/smoke/{paper.slug}/figures/"))
+        }
         assert written and written <= set(target["input"]), sorted(written - set(target["input"]))

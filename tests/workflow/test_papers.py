@@ -66,13 +66,17 @@ def smoke(half: int) -> tuple[str, ...]:
 
 def per_paper(items, key=lambda item: item):
     """Parametrize ``(smoke_runs, paper)`` with each paper's half."""
-    return pytest.mark.parametrize("smoke_runs, paper", [
-        pytest.param(HALF_OF[key(item)], item, id=f"half{HALF_OF[key(item)]}-{key(item)}") for item in items],
-        indirect=["smoke_runs"], scope="module")  # module: one smoke run per half, not one per test
+    return pytest.mark.parametrize(
+        "smoke_runs, paper",
+        [pytest.param(HALF_OF[key(item)], item, id=f"half{HALF_OF[key(item)]}-{key(item)}") for item in items],
+        indirect=["smoke_runs"],
+        scope="module",
+    )  # module: one smoke run per half, not one per test
 
 
-per_half = pytest.mark.parametrize("smoke_runs", [pytest.param(h, id=f"half{h}") for h in range(len(HALVES))],
-                                   indirect=True, scope="module")
+per_half = pytest.mark.parametrize(
+    "smoke_runs", [pytest.param(h, id=f"half{h}") for h in range(len(HALVES))], indirect=True, scope="module"
+)
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +110,9 @@ def test_smoke_run_is_complete_and_byte_identical_in_two_directories(smoke_runs,
     assert {"claims.json", "metrics.json"} <= {p.name for p in files}
     assert [p for p in files if p.stat().st_size == 0] == []
     assert (out / "figures").is_dir() and (out / "tables").is_dir()
-    digests = [tree_digest(repo / "results" / "smoke" / paper, repo / "data" / "smoke" / paper) for repo in (first, second)]
+    digests = [
+        tree_digest(repo / "results" / "smoke" / paper, repo / "data" / "smoke" / paper) for repo in (first, second)
+    ]
     assert digests[0] == digests[1]
     html = (first / "report.html").read_text(errors="replace")
     assert [p.name for p in (out / "figures").glob("*.png") if p.name not in html] == []

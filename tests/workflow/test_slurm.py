@@ -11,8 +11,14 @@ from tests.conftest import GUARD, ROOT, copy_repository, run, snakemake, tool_en
 pytestmark = [pytest.mark.workflow, pytest.mark.slurm]
 # First status check after 7 s instead of the profile's 5 s: a smoke job takes 5-8 s here, and every
 # check that finds nothing finished pushes the next one 10 s further away.
-PROFILE = ("--profile", "workflow/profiles/slurm", "--configfile", "config/smoke.yaml",
-           "--slurm-init-seconds-before-status-checks", "7")
+PROFILE = (
+    "--profile",
+    "workflow/profiles/slurm",
+    "--configfile",
+    "config/smoke.yaml",
+    "--slurm-init-seconds-before-status-checks",
+    "7",
+)
 
 
 @pytest.fixture(scope="module")
@@ -44,8 +50,15 @@ def test_failing_slurm_job_is_reported_as_failed(cluster, tmp_path):
     predictions = repo / "data" / "smoke" / "ski_rental" / "predictions.csv"
     snakemake(repo, str(predictions.relative_to(repo)), "--cores", "1", "--configfile", "config/smoke.yaml")
     predictions.write_text("this is not a predictions table\n")
-    proc = snakemake(repo, "results/smoke/ski_rental/tables/consistency_robustness.csv", *PROFILE, "--latency-wait", "5",
-                     check=False, env=tool_env(warm=False))  # a failed job has no outputs to wait for
+    proc = snakemake(
+        repo,
+        "results/smoke/ski_rental/tables/consistency_robustness.csv",
+        *PROFILE,
+        "--latency-wait",
+        "5",
+        check=False,
+        env=tool_env(warm=False),
+    )  # a failed job has no outputs to wait for
     text = proc.stdout + proc.stderr
     assert proc.returncode != 0
     assert "Error in rule ski_rental_policies" in text and "FAILED" in text

@@ -56,8 +56,14 @@ def test_a_subset_of_papers_builds_alone_and_an_unknown_one_is_named(repo):
 def test_failing_job_is_reported_and_leaves_no_output(smoke_run, tmp_path):
     repo = copy_repository(tmp_path / "failing")
     predictions = repo / "data" / "smoke" / "ski_rental" / "predictions.csv"
-    snakemake(repo, "results/smoke/ski_rental/tables/oracles.csv", str(predictions.relative_to(repo)),  # oracles: to keep
-              "--cores", "1", *SMOKE)
+    snakemake(
+        repo,
+        "results/smoke/ski_rental/tables/oracles.csv",
+        str(predictions.relative_to(repo)),  # oracles: to keep
+        "--cores",
+        "1",
+        *SMOKE,
+    )
     predictions.write_text("this is not a predictions table\n")
     proc = snakemake(repo, "ski_rental", "--cores", "1", *SMOKE, check=False)
     assert proc.returncode != 0
@@ -69,9 +75,17 @@ def test_failing_job_is_reported_and_leaves_no_output(smoke_run, tmp_path):
 
 def test_smoke_run_writes_every_output(smoke_run):
     out = smoke_run / "results" / "smoke" / "ski_rental"
-    for name in ("claims.json", "metrics.json", "tables/consistency_robustness.csv", "tables/error_sweep.csv",
-                 "tables/oracles.csv", "figures/pareto.png", "figures/pareto.pdf", "figures/error_sweep.png",
-                 "figures/error_sweep.pdf"):
+    for name in (
+        "claims.json",
+        "metrics.json",
+        "tables/consistency_robustness.csv",
+        "tables/error_sweep.csv",
+        "tables/oracles.csv",
+        "figures/pareto.png",
+        "figures/pareto.pdf",
+        "figures/error_sweep.png",
+        "figures/error_sweep.pdf",
+    ):
         assert (out / name).stat().st_size > 0, name
     for rule in ("predictions", "policies", "evaluate", "verdict"):
         assert (smoke_run / "logs" / "smoke" / "ski_rental" / f"{rule}.log").exists()
@@ -117,8 +131,12 @@ def test_report_works_after_building_a_subset_of_papers(smoke_run):
 def test_interrupted_run_resumes_to_identical_outputs(smoke_run, tmp_path):
     repo = copy_repository(tmp_path / "interrupted")
     proc = subprocess.Popen(
-        [str(BIN / "snakemake"), "ski_rental", "--cores", "1", *SMOKE], cwd=repo, env=tool_env(),
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        [str(BIN / "snakemake"), "ski_rental", "--cores", "1", *SMOKE],
+        cwd=repo,
+        env=tool_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
     marker = repo / "logs" / "smoke" / "ski_rental" / "policies.log"
     deadline = time.time() + GUARD  # a guard against a hang, not a time limit
@@ -127,8 +145,14 @@ def test_interrupted_run_resumes_to_identical_outputs(smoke_run, tmp_path):
     os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C would
     proc.wait(timeout=GUARD)
     partial = repo / "data" / "smoke" / "ski_rental" / "policies.csv"
-    assert not partial.exists() or partial.read_bytes() == (smoke_run / "data/smoke/ski_rental/policies.csv").read_bytes()
+    assert (
+        not partial.exists() or partial.read_bytes() == (smoke_run / "data/smoke/ski_rental/policies.csv").read_bytes()
+    )
     snakemake(repo, "ski_rental", "--cores", "2", *SMOKE, "--rerun-incomplete")
-    assert tree_digest(repo / "results" / "smoke" / "ski_rental") == tree_digest(smoke_run / "results" / "smoke" / "ski_rental")
-    leftovers = [p for p in (repo / "data").rglob(".*") if p.is_file()] + [p for p in (repo / "results").rglob(".*") if p.is_file()]
+    assert tree_digest(repo / "results" / "smoke" / "ski_rental") == tree_digest(
+        smoke_run / "results" / "smoke" / "ski_rental"
+    )
+    leftovers = [p for p in (repo / "data").rglob(".*") if p.is_file()] + [
+        p for p in (repo / "results").rglob(".*") if p.is_file()
+    ]
     assert leftovers == []

@@ -12,15 +12,14 @@ AL_METHODS = ["ald_exponential", "ald_euler", "plain_exponential"]
 AL_DIMS = AL_PART["dims"]
 
 AL_OPERATORS = dict(alpha=AL_SPEC["alpha"], smoothing=AL_SPEC["smoothing"], preconditioner=AL_SPEC["preconditioner"])
-AL_PROBLEM = dict(alpha=AL_SPEC["alpha"], seed=AL_PART["seed"],
-                  **{k: AL_PART[k] for k in ("weights", "centres", "offset_scale", "covariance_spread")})
-AL_RATES = dict(c_rate=AL_SPEC["smoothing"][AL_PART["smoothing"]],
-                p_rate=AL_SPEC["preconditioner"][AL_PART["preconditioner"]])
-
-
-def al_report(name, caption, sub="tables"):
-    return report(f"{AL.results}/{name}", caption=f"../report/annealed_langevin/{caption}.rst",
-                  category="annealed_langevin", subcategory=sub)
+AL_PROBLEM = dict(
+    alpha=AL_SPEC["alpha"],
+    seed=AL_PART["seed"],
+    **{k: AL_PART[k] for k in ("weights", "centres", "offset_scale", "covariance_spread")},
+)
+AL_RATES = dict(
+    c_rate=AL_SPEC["smoothing"][AL_PART["smoothing"]], p_rate=AL_SPEC["preconditioner"][AL_PART["preconditioner"]]
+)
 
 
 AL_FIGURES = ["kl_vs_dimension", "horizons", "step_sizes", "mode_weights", "annealing_time"]
@@ -36,49 +35,49 @@ rule annealed_langevin:
 
 rule annealed_langevin_factorised:
     output:
-        table=al_report("tables/factorised_kl.csv", "factorised_kl"),
+        table=paper_report(AL, "tables/factorised_kl.csv", "factorised_kl"),
     params:
-        func="icml26.annealed_langevin.rules:factorised_kl",
-        misspecification=AL.cfg["misspecification"],
         **AL_OPERATORS,
         **{k: AL_FACT[k] for k in ("dims", "tau0", "horizon", "n_steps")},
+        func="icml26.annealed_langevin.rules:factorised_kl",
+        misspecification=AL.cfg["misspecification"],
     script:
         CALL
 
 
 rule annealed_langevin_horizons:
     output:
-        curves=al_report("tables/kl_vs_horizon.csv", "kl_vs_horizon"),
-        table=al_report("tables/horizons.csv", "horizons_table"),
+        curves=paper_report(AL, "tables/kl_vs_horizon.csv", "kl_vs_horizon"),
+        table=paper_report(AL, "tables/horizons.csv", "horizons_table"),
     params:
-        func="icml26.annealed_langevin.rules:horizons",
         **AL_OPERATORS,
         **{k: AL_FACT[k] for k in ("dims", "tau0", "epsilon", "horizon_grid")},
+        func="icml26.annealed_langevin.rules:horizons",
     script:
         CALL
 
 
 rule annealed_langevin_step_sizes:
     output:
-        table=al_report("tables/step_sizes.csv", "step_sizes_table"),
+        table=paper_report(AL, "tables/step_sizes.csv", "step_sizes_table"),
     params:
-        func="icml26.annealed_langevin.rules:step_sizes",
-        smoothing_name=AL.cfg["reference_smoothing"],
         **AL_OPERATORS,
         **{k: AL_FACT[k] for k in ("dims", "tau0", "horizon", "step_sizes")},
+        func="icml26.annealed_langevin.rules:step_sizes",
+        smoothing_name=AL.cfg["reference_smoothing"],
     script:
         CALL
 
 
 rule annealed_langevin_oracles:
     output:
-        table=al_report("tables/oracles.csv", "oracles"),
+        table=paper_report(AL, "tables/oracles.csv", "oracles"),
     params:
+        **AL_OPERATORS,
+        **{k: AL_FACT[k] for k in ("tau0", "horizon")},
         func="icml26.annealed_langevin.rules:oracles",
         misspecification=AL.cfg["misspecification"],
         coordinates=AL_FACT["oracle_coordinates"],
-        **AL_OPERATORS,
-        **{k: AL_FACT[k] for k in ("tau0", "horizon")},
     script:
         CALL
 
@@ -91,16 +90,16 @@ rule annealed_langevin_particles:
     wildcard_constraints:
         method="|".join(AL_METHODS),
         d=r"\d+",
+    threads: paper_threads(AL)
+    resources:
+        **AL.cfg["resources"],
     params:
+        **AL_RATES,
+        **{k: AL_PART[k] for k in ("n", "tau0", "horizon", "n_steps", "observe", "plain_init_mode", "seed")},
         func="icml26.annealed_langevin.rules:particle_run",
         method=lambda w: w.method,
         d=lambda w: int(w.d),
         problem=AL_PROBLEM,
-        **AL_RATES,
-        **{k: AL_PART[k] for k in ("n", "tau0", "horizon", "n_steps", "observe", "plain_init_mode", "seed")},
-    threads: paper_threads(AL)
-    resources:
-        **AL.cfg["resources"],
     script:
         CALL
 
@@ -110,9 +109,9 @@ rule annealed_langevin_particle_tables:
         summaries=expand(f"{AL.data}/particles/{{method}}_d{{d}}.csv", method=AL_METHODS, d=AL_DIMS),
         trajectories=expand(f"{AL.data}/particles/{{method}}_d{{d}}_trajectory.csv", method=AL_METHODS, d=AL_DIMS),
     output:
-        modes=al_report("tables/particle_modes.csv", "particle_modes"),
-        errors=al_report("tables/mode_weight_errors.csv", "mode_weight_errors"),
-        trajectory=al_report("tables/mode_weight_trajectories.csv", "mode_weight_trajectories"),
+        modes=paper_report(AL, "tables/particle_modes.csv", "particle_modes"),
+        errors=paper_report(AL, "tables/mode_weight_errors.csv", "mode_weight_errors"),
+        trajectory=paper_report(AL, "tables/mode_weight_trajectories.csv", "mode_weight_trajectories"),
     params:
         func="icml26.annealed_langevin.rules:particle_tables",
     script:
@@ -121,18 +120,18 @@ rule annealed_langevin_particle_tables:
 
 rule annealed_langevin_annealing_sweep:
     output:
-        table=al_report("tables/annealing_time.csv", "annealing_time_table"),
-    params:
-        func="icml26.annealed_langevin.rules:annealing_sweep",
-        problem=AL_PROBLEM,
-        **AL_RATES,
-        **AL_PART["sweep"],
-        n=AL_PART["n"],
-        tau0=AL_PART["tau0"],
-        seed=AL_PART["seed"],
+        table=paper_report(AL, "tables/annealing_time.csv", "annealing_time_table"),
     threads: paper_threads(AL)
     resources:
         **AL.cfg["resources"],
+    params:
+        **AL_RATES,
+        **AL_PART["sweep"],
+        func="icml26.annealed_langevin.rules:annealing_sweep",
+        problem=AL_PROBLEM,
+        n=AL_PART["n"],
+        tau0=AL_PART["tau0"],
+        seed=AL_PART["seed"],
     script:
         CALL
 
@@ -177,7 +176,7 @@ rule annealed_langevin_verdict:
         sweep=rules.annealed_langevin_annealing_sweep.output.table,
         oracle_table=rules.annealed_langevin_oracles.output.table,
     output:
-        claims=al_report("claims.json", "claims", sub="verdict"),
+        claims=paper_report(AL, "claims.json", "claims", "verdict"),
         metrics=f"{AL.results}/metrics.json",
     params:
         func="icml26.annealed_langevin.rules:verdict",

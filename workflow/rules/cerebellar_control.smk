@@ -7,8 +7,10 @@
 CC = register("cerebellar_control")
 CC_ENVS = CC.cfg["envs"]
 CC_FAULTS = [*CC.cfg["faults"], "nominal"]
-CC_ADAPT = {kind: [f"{CC.data}/{e}/adapt/{f}.{kind}.csv" for e in CC_ENVS for f in CC_FAULTS]
-            for kind in ("returns", "curves", "consolidation")}
+CC_ADAPT = {
+    kind: [f"{CC.data}/{e}/adapt/{f}.{kind}.csv" for e in CC_ENVS for f in CC_FAULTS]
+    for kind in ("returns", "curves", "consolidation")
+}
 CC_FIGURES = ["base_training", "fault_returns", "adaptation", "consolidation"]
 
 
@@ -17,7 +19,11 @@ rule cerebellar_control:
     input:
         paper_outputs(CC),
         expand(f"{CC.results}/figures/{{name}}.png", name=CC_FIGURES),
-        [f"{CC.results}/tables/{name}" for e in CC_ENVS for name in (f"base_training_{e}.csv", f"forward_model_{e}.json")],
+        [
+            f"{CC.results}/tables/{name}"
+            for e in CC_ENVS
+            for name in (f"base_training_{e}.csv", f"forward_model_{e}.json")
+        ],
         f"{CC.timing}/step_seconds.csv",
 
 
@@ -27,17 +33,19 @@ rule cerebellar_control_base:
         curve=f"{CC.results}/tables/base_training_{{env}}.csv",
     wildcard_constraints:
         env="|".join(CC_ENVS),
+    threads: paper_threads(CC)
+    resources:
+        **CC.cfg["resources"],
     params:
+        **{
+            k: (lambda w, k=k: CC.cfg["environments"][w.env]["base"][k])
+            for k in ("steps", "seed", "n_envs", "hidden", "activation")
+        },
         func="icml26.cerebellar_control.rules:train_base",
         env=lambda w: w.env,
         ppo=CC.cfg["ppo"],
         env_kwargs=lambda w: CC.cfg["environments"][w.env]["env_kwargs"],
         device=config["device"],
-        **{k: (lambda w, k=k: CC.cfg["environments"][w.env]["base"][k])
-           for k in ("steps", "seed", "n_envs", "hidden", "activation")},
-    threads: paper_threads(CC)
-    resources:
-        **CC.cfg["resources"],
     script:
         CALL
 
@@ -51,11 +59,11 @@ rule cerebellar_control_forward_model:
     wildcard_constraints:
         env="|".join(CC_ENVS),
     params:
+        **CC.cfg["forward_model"],
         func="icml26.cerebellar_control.rules:fit_forward_model",
         env=lambda w: w.env,
         env_kwargs=lambda w: CC.cfg["environments"][w.env]["env_kwargs"],
         max_steps=CC.cfg["episode_steps"],
-        **CC.cfg["forward_model"],
     script:
         CALL
 
@@ -72,6 +80,9 @@ rule cerebellar_control_adapt:
     wildcard_constraints:
         env="|".join(CC_ENVS),
         fault="|".join(CC_FAULTS),
+    threads: paper_threads(CC)
+    resources:
+        **CC.cfg["resources"],
     params:
         func="icml26.cerebellar_control.rules:adapt",
         env=lambda w: w.env,
@@ -87,9 +98,6 @@ rule cerebellar_control_adapt:
         curve_window=CC.cfg["curve_window"],
         consolidate=CC.cfg["consolidation"],
         device=config["device"],
-    threads: paper_threads(CC)
-    resources:
-        **CC.cfg["resources"],
     script:
         CALL
 
@@ -100,8 +108,12 @@ rule cerebellar_control_summary:
         curves=CC_ADAPT["curves"],
         consolidation=CC_ADAPT["consolidation"],
     output:
-        table=report(f"{CC.results}/tables/returns.csv", caption="../report/cerebellar_control/returns_table.rst",
-                     category="cerebellar_control", subcategory="tables"),
+        table=report(
+            f"{CC.results}/tables/returns.csv",
+            caption="../report/cerebellar_control/returns_table.rst",
+            category="cerebellar_control",
+            subcategory="tables",
+        ),
         adaptation=f"{CC.results}/tables/adaptation.csv",
         consolidated=f"{CC.results}/tables/consolidation.csv",
     params:
@@ -145,12 +157,16 @@ rule cerebellar_control_verdict:
         returns=CC_ADAPT["returns"],
         fits=[f"{CC.results}/tables/forward_model_{e}.json" for e in CC_ENVS],
     output:
-        claims=report(f"{CC.results}/claims.json", caption="../report/cerebellar_control/claims.rst",
-                      category="cerebellar_control", subcategory="verdict"),
+        claims=report(
+            f"{CC.results}/claims.json",
+            caption="../report/cerebellar_control/claims.rst",
+            category="cerebellar_control",
+            subcategory="verdict",
+        ),
         metrics=f"{CC.results}/metrics.json",
     params:
+        **CC.cfg["claims"],
         func="icml26.cerebellar_control.rules:verdict",
         resamples=CC.cfg["resamples"],
-        **CC.cfg["claims"],
     script:
         CALL

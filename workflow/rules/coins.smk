@@ -4,20 +4,11 @@
 # -> figures, verdict; hostile specs and timing (seconds per obligation) beside.
 # Each rule calls one function of icml26.coins.rules (see docs/ARCHITECTURE.md).
 
+from icml26.coins.candidates import user_spec_files
+
 CO = register("coins")
 CO_PROBLEMS = [f"HumanEval_{n}" for n in CO.cfg["problems"]]
 CO_PACKAGE = "src/icml26/coins"
-
-
-def co_report(name, kind="tables", ext="csv"):
-    return report(f"{CO.results}/{kind}/{name}.{ext}", caption=f"../report/coins/{name}.rst",
-                  category="coins", subcategory=kind)
-
-
-def co_user_specs(wildcards):
-    """The user's candidate files for one problem (they are inputs: editing one reruns its check)."""
-    folder = CO.cfg["candidates_dir"]
-    return sorted(str(p) for p in Path(folder, wildcards.problem).glob("*.v")) if folder else []
 
 
 rule coins:
@@ -34,7 +25,7 @@ rule coins_problems:
         [CO.cfg["source"]] if CO.cfg["source"] else [],
     output:
         problems_json=f"{CO.data}/problems.json",
-        tests_table=co_report("tests"),
+        tests_table=table_report(CO, "tests"),
     params:
         func="icml26.coins.rules:problems",
         numbers=CO.cfg["problems"],
@@ -50,7 +41,7 @@ rule coins_check:
         f"{CO_PACKAGE}/CoinsPrelude.v",
         f"{CO_PACKAGE}/gold/{{problem}}.v",
         [CO.cfg["source"]] if CO.cfg["source"] else [],  # the user's HumanEval file, read again for the signature
-        co_user_specs,
+        lambda w: user_spec_files(CO.cfg["candidates_dir"], w.problem),
         problems_json=rules.coins_problems.output.problems_json,
     output:
         candidates_json=f"{CO.data}/candidates/{{problem}}.json",
@@ -59,6 +50,9 @@ rule coins_check:
         timing=f"{CO.timing}/obligations/{{problem}}.csv",
     wildcard_constraints:
         problem="|".join(CO_PROBLEMS),
+    threads: paper_threads(CO)
+    resources:
+        **CO.cfg["resources"],
     params:
         func="icml26.coins.rules:check",
         problem=lambda w: w.problem,
@@ -69,9 +63,6 @@ rule coins_check:
         obligations=CO.cfg["obligations"],
         limits=CO.cfg["limits"],
         seed=CO.cfg["seed"],
-    threads: paper_threads(CO)
-    resources:
-        **CO.cfg["resources"],
     script:
         CALL
 
@@ -80,12 +71,12 @@ rule coins_hostile:
     input:
         f"{CO_PACKAGE}/CoinsPrelude.v",
     output:
-        table=co_report("hostile"),
+        table=table_report(CO, "hostile"),
+    resources:
+        **CO.cfg["resources"],
     params:
         func="icml26.coins.rules:hostile",
         limits=CO.cfg["hostile_limits"],
-    resources:
-        **CO.cfg["resources"],
     script:
         CALL
 
@@ -96,10 +87,10 @@ rule coins_summarise:
         outcomes=expand(f"{CO.data}/outcomes/{{problem}}.csv", problem=CO_PROBLEMS),
         files=expand(f"{CO.data}/files/{{problem}}.csv", problem=CO_PROBLEMS),
     output:
-        specs_table=co_report("specs"),
-        kill_table=co_report("kill_rate"),
-        level_table=co_report("by_level"),
-        summary_table=co_report("summary"),
+        specs_table=table_report(CO, "specs"),
+        kill_table=table_report(CO, "kill_rate"),
+        level_table=table_report(CO, "by_level"),
+        summary_table=table_report(CO, "summary"),
     params:
         func="icml26.coins.rules:summarise",
     script:
@@ -137,8 +128,9 @@ rule coins_verdict:
         kill_table=rules.coins_summarise.output.kill_table,
         hostile_table=rules.coins_hostile.output.table,
     output:
-        claims=report(f"{CO.results}/claims.json", caption="../report/coins/claims.rst",
-                      category="coins", subcategory="verdict"),
+        claims=report(
+            f"{CO.results}/claims.json", caption="../report/coins/claims.rst", category="coins", subcategory="verdict"
+        ),
         metrics=f"{CO.results}/metrics.json",
     params:
         func="icml26.coins.rules:verdict",

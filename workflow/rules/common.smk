@@ -42,8 +42,10 @@ def selected_papers():
     wanted = config.get("papers", REGISTERED)
     unknown = [slug for slug in wanted if slug not in REGISTERED]
     if unknown:
-        config_error(f"invalid config: papers names {', '.join(unknown)}, not registered; registered papers: "
-                     + ", ".join(REGISTERED))
+        config_error(
+            f"invalid config: papers names {', '.join(unknown)}, not registered; registered papers: "
+            + ", ".join(REGISTERED)
+        )
     return [slug for slug in REGISTERED if slug in wanted]
 
 
@@ -82,8 +84,24 @@ def paper_threads(paper):
 
 
 def paper_outputs(paper):
-    """What a paper's target rule requests besides its tables and figures: verdict and metrics."""
+    """What a paper's target requests besides its tables and figures: verdict and metrics."""
     return [f"{paper.results}/claims.json", f"{paper.results}/metrics.json"]
+
+
+def paper_report(paper, path, caption, subcategory="tables"):
+    """`results/<scale>/<slug>/<path>` in the HTML report, captioned by workflow/report/<slug>/<caption>.rst
+    under the paper's category."""
+    return report(
+        f"{paper.results}/{path}",
+        caption=f"../report/{paper.slug}/{caption}.rst",
+        category=paper.slug,
+        subcategory=subcategory,
+    )
+
+
+def table_report(paper, name):
+    """A paper's table `tables/<name>.csv` in the report, captioned by `<name>.rst`."""
+    return paper_report(paper, f"tables/{name}.csv", name)
 
 
 def figure_outputs(paper, *names, captions=None):
@@ -94,9 +112,12 @@ def figure_outputs(paper, *names, captions=None):
     outputs = {}
     for name in names:
         caption = (captions or {}).get(name, name)
-        outputs[f"{name}_png"] = report(f"{paper.results}/figures/{name}.png",
-                                        caption=f"../report/{paper.slug}/{caption}.rst",
-                                        category=paper.slug, subcategory="figures")
+        outputs[f"{name}_png"] = report(
+            f"{paper.results}/figures/{name}.png",
+            caption=f"../report/{paper.slug}/{caption}.rst",
+            category=paper.slug,
+            subcategory="figures",
+        )
         outputs[f"{name}_pdf"] = f"{paper.results}/figures/{name}.pdf"
     return outputs
 
@@ -107,10 +128,12 @@ def built_only(*targets):
     claims.json exists; a paper built halfway is reported by Snakemake with the missing file named."""
     if not any(arg == "--report" or arg.startswith("--report=") for arg in sys.argv):
         return list(targets)
+
     def built(target):
         files = [target] if isinstance(target, str) else list(target)
-        claims = [f for f in files if str(f).endswith("/claims.json")]
+        claims = [f for f in files if Path(f).name == "claims.json"]
         return all(Path(f).exists() for f in (claims or files))
+
     return [t for t in targets if built(t)]
 
 
@@ -132,7 +155,7 @@ def _wildcards_in_order(declared):
 
 
 def complete_rules():
-    """The rule skeleton, in one place: every rule that names a function in `params.func` gets
+    """The skeleton of every rule, in one place. Each one that names a function in `params.func` gets
 
     - the project source files that function executes as inputs (icml26.common.codedeps), so editing
       a plotting module reruns figure jobs only;
@@ -143,15 +166,19 @@ def complete_rules():
     """
     unknown = sorted(set(config) - set(GLOBAL_KEYS) - set(REGISTERED))
     if unknown:
-        config_error(f"invalid config: unknown section(s) {', '.join(unknown)}; registered papers: "
-                     + ", ".join(REGISTERED))
+        config_error(
+            f"invalid config: unknown section(s) {', '.join(unknown)}; registered papers: " + ", ".join(REGISTERED)
+        )
     promised = {slug: [] for slug in PAPERS}
     declared_rules = [r for r in workflow.rules if isinstance(getattr(r.params, "func", None), str)]
     try:  # kept between starts in .snakemake/ (icml26.common.codedeps.rule_code)
-        known = rule_code([r.params.func for r in declared_rules], ROOT / "src",
-                          ROOT / ".snakemake" / "icml26" / "rule_code.json")
+        known = rule_code(
+            [r.params.func for r in declared_rules], ROOT / "src", ROOT / ".snakemake" / "icml26" / "rule_code.json"
+        )
     except RuleFunctionError as error:
-        config_error(f"rule {next(r.name for r in declared_rules if r.params.func == error.spec)}: {error}")
+        culprit = next(r.name for r in declared_rules if r.params.func == error.spec)
+        # joined, so that snakemake --lint does not take the message for a rule definition
+        config_error(" ".join(["rule", f"{culprit}: {error}"]))
     for declared in declared_rules:
         spec = declared.params.func
         code, summary = known[spec]
@@ -161,7 +188,7 @@ def complete_rules():
         declared.set_input(*[str(path.relative_to(ROOT)) for path in code])
         slug = spec.split(".")[1]
         step = declared.name.removeprefix(f"{slug}_")
-        where = "/".join([step, *(f"{{{w}}}" for w in _wildcards_in_order(declared))])
+        where = Path(step, *(f"{{{w}}}" for w in _wildcards_in_order(declared))).as_posix()
         if not declared.log:
             declared.set_log(f"logs/{SCALE}/{slug}/{where}.log")
         if declared.benchmark is None:
@@ -169,8 +196,9 @@ def complete_rules():
         if not declared.docstring:
             declared.docstring = summary
         if slug in promised:  # a paper's rule (the summary's function lives in icml26.common)
-            promised[slug] += [str(f) for f in declared.output
-                               if str(f).startswith(f"results/{SCALE}/{slug}/") and "{" not in str(f)]
+            promised[slug] += [
+                str(f) for f in declared.output if str(f).startswith(f"results/{SCALE}/{slug}/") and "{" not in str(f)
+            ]
     for slug in PAPERS:
         outputs, target = promised[slug], workflow.get_rule(slug)
         if target.input_modifier is None:

@@ -8,8 +8,13 @@
 CP = register("completep_rl")
 CP_SWEEP = CP.cfg["sweep"]
 CP_LRS = [f"{lr:g}" for lr in CP_SWEEP["lrs"]]
-CP_RUNS = [f"{CP.data}/runs/{t}/{p}/w{w}_lr{lr}.npz" for t in CP_SWEEP["tasks"] for p in CP_SWEEP["parameterisations"]
-           for w in CP_SWEEP["widths"] for lr in CP_LRS]
+CP_RUNS = [
+    f"{CP.data}/runs/{t}/{p}/w{w}_lr{lr}.npz"
+    for t in CP_SWEEP["tasks"]
+    for p in CP_SWEEP["parameterisations"]
+    for w in CP_SWEEP["widths"]
+    for lr in CP_LRS
+]
 CP_TABLES = ["runs", "optimal_lr", "transfer", "efficiency", "consistency"]
 CP_FIGURES = ["coordinate_check", "lr_transfer", "efficiency", "consistency"]
 
@@ -24,15 +29,18 @@ rule completep_rl:
 
 rule completep_rl_coordinate:
     output:
-        table=report(f"{CP.results}/tables/coordinate_check.csv",
-                     caption="../report/completep_rl/coordinate_table.rst",
-                     category="completep_rl", subcategory="tables"),
+        table=report(
+            f"{CP.results}/tables/coordinate_check.csv",
+            caption="../report/completep_rl/coordinate_table.rst",
+            category="completep_rl",
+            subcategory="tables",
+        ),
         slopes=f"{CP.results}/tables/coordinate_slopes.csv",
     params:
+        **CP.cfg["coordinate"],
         func="icml26.completep_rl.rules:coordinate_check",
         parameterisations=CP_SWEEP["parameterisations"],
         base_width=CP.cfg["base_width"],
-        **CP.cfg["coordinate"],
     script:
         CALL
 
@@ -45,6 +53,9 @@ rule completep_rl_runs:
         task="|".join(CP_SWEEP["tasks"]),
         param="|".join(CP_SWEEP["parameterisations"]),
         width="[0-9]+",
+    threads: paper_threads(CP)
+    resources:
+        **CP.cfg["resources"],
     params:
         func="icml26.completep_rl.rules:train_runs",
         task=lambda w: w.task,
@@ -54,9 +65,6 @@ rule completep_rl_runs:
         seeds=CP_SWEEP["seeds"],
         ppo_settings={**CP.cfg["ppo"], "base_width": CP.cfg["base_width"], "base_depth": CP.cfg["ppo"]["depth"]},
         device=config["device"],
-    threads: paper_threads(CP)
-    resources:
-        **CP.cfg["resources"],
     script:
         CALL
 
@@ -65,8 +73,12 @@ rule completep_rl_summary:
     input:
         runs=CP_RUNS,
     output:
-        table=report(f"{CP.results}/tables/runs.csv", caption="../report/completep_rl/runs_table.rst",
-                     category="completep_rl", subcategory="tables"),
+        table=report(
+            f"{CP.results}/tables/runs.csv",
+            caption="../report/completep_rl/runs_table.rst",
+            category="completep_rl",
+            subcategory="tables",
+        ),
         optimum=f"{CP.results}/tables/optimal_lr.csv",
         transfer=f"{CP.results}/tables/transfer.csv",
         efficiency=f"{CP.results}/tables/efficiency.csv",
@@ -82,8 +94,12 @@ rule completep_rl_summary:
 
 rule completep_rl_timing:
     input:
-        timings=[f"{CP.timing}/run_seconds/{t}_{p}_w{w}.csv" for t in CP_SWEEP["tasks"]
-                 for p in CP_SWEEP["parameterisations"] for w in CP_SWEEP["widths"]],
+        timings=[
+            f"{CP.timing}/run_seconds/{t}_{p}_w{w}.csv"
+            for t in CP_SWEEP["tasks"]
+            for p in CP_SWEEP["parameterisations"]
+            for w in CP_SWEEP["widths"]
+        ],
     output:
         summary=f"{CP.timing}/run_seconds.csv",
         machine=f"{CP.timing}/machine.json",
@@ -116,8 +132,12 @@ rule completep_rl_verdict:
         efficiency=rules.completep_rl_summary.output.efficiency,
         consistency=rules.completep_rl_summary.output.consistency,
     output:
-        claims=report(f"{CP.results}/claims.json", caption="../report/completep_rl/claims.rst",
-                      category="completep_rl", subcategory="verdict"),
+        claims=report(
+            f"{CP.results}/claims.json",
+            caption="../report/completep_rl/claims.rst",
+            category="completep_rl",
+            subcategory="verdict",
+        ),
         metrics=f"{CP.results}/metrics.json",
     params:
         func="icml26.completep_rl.rules:verdict",

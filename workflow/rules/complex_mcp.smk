@@ -4,13 +4,20 @@
 
 CM = register("complex_mcp")
 CM_EXPERIMENTS = ["agents", "saturation", "failures"]
-CM_EPISODES = {k: CM.cfg[k] for k in ("worlds", "tasks_per_template", "agents", "failure_rate", "failure_rates",
-                                      "distractors", "max_turns", "max_idle", "llm")}
-
-
-def cm_report(name, kind="tables", ext="csv"):
-    return report(f"{CM.results}/{kind}/{name}.{ext}", caption=f"../report/complex_mcp/{name}.rst",
-                  category="complex_mcp", subcategory=kind)
+CM_EPISODES = {
+    k: CM.cfg[k]
+    for k in (
+        "worlds",
+        "tasks_per_template",
+        "agents",
+        "failure_rate",
+        "failure_rates",
+        "distractors",
+        "max_turns",
+        "max_idle",
+        "llm",
+    )
+}
 
 
 rule complex_mcp:
@@ -26,12 +33,12 @@ rule complex_mcp_episodes:
         table=f"{CM.data}/episodes_{{experiment}}.csv",
     wildcard_constraints:
         experiment="|".join(CM_EXPERIMENTS),
-    params:
-        func="icml26.complex_mcp.rules:episodes",
-        experiment=lambda w: w.experiment,
-        **CM_EPISODES,
     resources:
         **CM.cfg["resources"],
+    params:
+        **CM_EPISODES,
+        func="icml26.complex_mcp.rules:episodes",
+        experiment=lambda w: w.experiment,
     script:
         CALL
 
@@ -42,11 +49,11 @@ rule complex_mcp_tables:
         saturation=f"{CM.data}/episodes_saturation.csv",
         failures=f"{CM.data}/episodes_failures.csv",
     output:
-        by_level=cm_report("success_by_level"),
-        saturation_table=cm_report("saturation"),
-        failure_table=cm_report("failure_rates"),
-        status=cm_report("tool_status"),
-        judge_variants=cm_report("judge_variants"),
+        by_level=table_report(CM, "success_by_level"),
+        saturation_table=table_report(CM, "saturation"),
+        failure_table=table_report(CM, "failure_rates"),
+        status=table_report(CM, "tool_status"),
+        judge_variants=table_report(CM, "judge_variants"),
     params:
         func="icml26.complex_mcp.rules:tables",
     script:
@@ -58,12 +65,12 @@ rule complex_mcp_timing:
         throughput=f"{CM.timing}/throughput.csv",
         per_task=f"{CM.timing}/seconds_per_task.csv",
         machine=f"{CM.timing}/machine.json",
+    priority: -1  # a measurement no verdict waits on: the episodes go first
     params:
+        **CM.cfg["timing"],
         func="icml26.complex_mcp.rules:timing",
         max_turns=CM.cfg["max_turns"],
         max_idle=CM.cfg["max_idle"],
-        **CM.cfg["timing"],
-    priority: -1  # a measurement no verdict waits on: the episodes go first
     script:
         CALL
 
@@ -88,8 +95,12 @@ rule complex_mcp_verdict:
         saturation=f"{CM.data}/episodes_saturation.csv",
         failures=f"{CM.data}/episodes_failures.csv",
     output:
-        claims=report(f"{CM.results}/claims.json", caption="../report/complex_mcp/claims.rst",
-                      category="complex_mcp", subcategory="verdict"),
+        claims=report(
+            f"{CM.results}/claims.json",
+            caption="../report/complex_mcp/claims.rst",
+            category="complex_mcp",
+            subcategory="verdict",
+        ),
         metrics=f"{CM.results}/metrics.json",
     params:
         func="icml26.complex_mcp.rules:verdict",

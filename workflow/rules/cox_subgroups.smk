@@ -7,18 +7,17 @@ CS = register("cox_subgroups")
 CS_SYN = CS.cfg["synthetic"]
 CS_REAL = CS.cfg["real"]
 CS_SETTINGS = CS.cfg["settings"]
-CS_SYN_RUNS = [f"{CS.data}/synthetic/{dataset}_seed{seed}.csv" for dataset in CS_SYN["datasets"]
-               for seed in CS_SYN[dataset]["seeds"]]
+CS_SYN_RUNS = [
+    f"{CS.data}/synthetic/{dataset}_seed{seed}.csv"
+    for dataset in CS_SYN["datasets"]
+    for seed in CS_SYN[dataset]["seeds"]
+]
 CS_REAL_RUNS = expand(f"{CS.data}/real/{{name}}_seed{{seed}}.csv", name=CS_REAL["datasets"], seed=CS_REAL["seeds"])
 CS_CASE = CS.cfg["case_study"]
-CS_CASE_RUNS = expand(f"{CS.data}/case_study/{{case}}_seed{{seed}}.csv", case=list(CS_CASE["cases"]),
-                      seed=CS_CASE["seeds"])
+CS_CASE_RUNS = expand(
+    f"{CS.data}/case_study/{{case}}_seed{{seed}}.csv", case=list(CS_CASE["cases"]), seed=CS_CASE["seeds"]
+)
 CS_TIMINGS = [p.replace(CS.data, f"{CS.timing}/seconds") for p in CS_SYN_RUNS + CS_REAL_RUNS + CS_CASE_RUNS]
-
-
-def cs_report(name, caption, sub="tables"):
-    return report(f"{CS.results}/{name}", caption=f"../report/cox_subgroups/{caption}.rst",
-                  category="cox_subgroups", subcategory=sub)
 
 
 rule cox_subgroups:
@@ -38,6 +37,9 @@ rule cox_subgroups_synthetic:
     wildcard_constraints:
         dataset="nonlinear|counter",
         seed=r"\d+",
+    threads: paper_threads(CS)
+    resources:
+        **CS.cfg["resources"],
     params:
         func="icml26.cox_subgroups.rules:synthetic_run",
         dataset=lambda w: w.dataset,
@@ -46,9 +48,6 @@ rule cox_subgroups_synthetic:
         n_test=lambda w: CS_SYN[w.dataset]["n_test"],
         methods=lambda w: CS_SYN[w.dataset]["methods"],
         settings=CS_SETTINGS,
-    threads: paper_threads(CS)
-    resources:
-        **CS.cfg["resources"],
     script:
         CALL
 
@@ -76,6 +75,9 @@ rule cox_subgroups_real:
     wildcard_constraints:
         name="|".join(CS_REAL["datasets"]),
         seed=r"\d+",
+    threads: paper_threads(CS)
+    resources:
+        **CS.cfg["resources"],
     params:
         func="icml26.cox_subgroups.rules:real_run",
         name=lambda w: w.name,
@@ -83,9 +85,6 @@ rule cox_subgroups_real:
         test_size=CS_REAL["test_size"],
         methods=CS.cfg["methods"],
         settings=CS_SETTINGS,
-    threads: paper_threads(CS)
-    resources:
-        **CS.cfg["resources"],
     script:
         CALL
 
@@ -112,6 +111,9 @@ rule cox_subgroups_case:
     wildcard_constraints:
         case="|".join(CS_CASE["cases"]),
         seed=r"\d+",
+    threads: paper_threads(CS)
+    resources:
+        **CS.cfg["resources"],
     params:
         func="icml26.cox_subgroups.rules:case_study_run",
         case=lambda w: w.case,
@@ -121,9 +123,6 @@ rule cox_subgroups_case:
         test_size=CS_CASE["test_size"],
         methods=CS.cfg["methods"],
         settings=CS_SETTINGS,
-    threads: paper_threads(CS)
-    resources:
-        **CS.cfg["resources"],
     script:
         CALL
 
@@ -132,7 +131,7 @@ rule cox_subgroups_case_table:
     input:
         runs=CS_CASE_RUNS,
     output:
-        summary=cs_report("tables/case_study.csv", "case_study_table"),
+        summary=paper_report(CS, "tables/case_study.csv", "case_study_table"),
     params:
         func="icml26.cox_subgroups.rules:case_study_table",
     script:
@@ -144,8 +143,8 @@ rule cox_subgroups_tables:
         synthetic_runs=CS_SYN_RUNS,
         real_runs=CS_REAL_RUNS,
     output:
-        synthetic_summary=cs_report("tables/synthetic.csv", "synthetic_table"),
-        real_summary=cs_report("tables/real.csv", "real_table"),
+        synthetic_summary=paper_report(CS, "tables/synthetic.csv", "synthetic_table"),
+        real_summary=paper_report(CS, "tables/real.csv", "real_table"),
     params:
         func="icml26.cox_subgroups.rules:tables",
     script:
@@ -183,7 +182,7 @@ rule cox_subgroups_verdict:
         real_summary=rules.cox_subgroups_tables.output.real_summary,
         case_summary=rules.cox_subgroups_case_table.output.summary,
     output:
-        claims=cs_report("claims.json", "claims", sub="verdict"),
+        claims=paper_report(CS, "claims.json", "claims", "verdict"),
         metrics=f"{CS.results}/metrics.json",
     params:
         func="icml26.cox_subgroups.rules:verdict",

@@ -38,15 +38,15 @@ rule dvm_ad_evaluate:
         timing=f"{DVM.timing}/fit_seconds/{{name}}.csv",
     wildcard_constraints:
         name="|".join(DVM_NAMES),
+    threads: paper_threads(DVM)
+    resources:
+        **DVM.cfg["resources"],
     params:
         func="icml26.dvm_ad.rules:evaluate",
         seeds=DVM.cfg["seeds"],
         test_size=DVM.cfg["test_size"],
         baselines=DVM.cfg["baselines"],
         epsilon=DVM.cfg["epsilon"],
-    threads: paper_threads(DVM)
-    resources:
-        **DVM.cfg["resources"],
     script:
         CALL
 
@@ -55,14 +55,30 @@ rule dvm_ad_tables:
     input:
         aurocs=expand(f"{DVM.data}/auroc/{{name}}.csv", name=DVM_NAMES),
     output:
-        per_dataset=report(f"{DVM.results}/tables/auroc_per_dataset.csv", caption="../report/dvm_ad/auroc_per_dataset.rst",
-                           category="dvm_ad", subcategory="tables"),
-        leaderboard=report(f"{DVM.results}/tables/leaderboard.csv", caption="../report/dvm_ad/leaderboard.rst",
-                           category="dvm_ad", subcategory="tables"),
-        ablation=report(f"{DVM.results}/tables/ablation.csv", caption="../report/dvm_ad/ablation_table.rst",
-                        category="dvm_ad", subcategory="tables"),
-        rank_per_seed=report(f"{DVM.results}/tables/rank_per_seed.csv", caption="../report/dvm_ad/rank_per_seed.rst",
-                             category="dvm_ad", subcategory="tables"),
+        per_dataset=report(
+            f"{DVM.results}/tables/auroc_per_dataset.csv",
+            caption="../report/dvm_ad/auroc_per_dataset.rst",
+            category="dvm_ad",
+            subcategory="tables",
+        ),
+        leaderboard=report(
+            f"{DVM.results}/tables/leaderboard.csv",
+            caption="../report/dvm_ad/leaderboard.rst",
+            category="dvm_ad",
+            subcategory="tables",
+        ),
+        ablation=report(
+            f"{DVM.results}/tables/ablation.csv",
+            caption="../report/dvm_ad/ablation_table.rst",
+            category="dvm_ad",
+            subcategory="tables",
+        ),
+        rank_per_seed=report(
+            f"{DVM.results}/tables/rank_per_seed.csv",
+            caption="../report/dvm_ad/rank_per_seed.rst",
+            category="dvm_ad",
+            subcategory="tables",
+        ),
     params:
         func="icml26.dvm_ad.rules:summarise",
     script:
@@ -99,8 +115,12 @@ rule dvm_ad_verdict:
         leaderboard=rules.dvm_ad_tables.output.leaderboard,
         ablation=rules.dvm_ad_tables.output.ablation,
     output:
-        claims=report(f"{DVM.results}/claims.json", caption="../report/dvm_ad/claims.rst",
-                      category="dvm_ad", subcategory="verdict"),
+        claims=report(
+            f"{DVM.results}/claims.json",
+            caption="../report/dvm_ad/claims.rst",
+            category="dvm_ad",
+            subcategory="verdict",
+        ),
         metrics=f"{DVM.results}/metrics.json",
     params:
         func="icml26.dvm_ad.rules:verdict",

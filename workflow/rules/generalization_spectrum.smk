@@ -9,11 +9,6 @@ GS_LEARNERS = ["sft", "rft", "rl"]
 GS_COMMON = {"seed": GS.cfg["seed"], "device": config["device"]}
 
 
-def gs_report(name, kind="tables", ext="csv"):
-    return report(f"{GS.results}/{kind}/{name}.{ext}", caption=f"../report/generalization_spectrum/{name}.rst",
-                  category="generalization_spectrum", subcategory=kind)
-
-
 rule generalization_spectrum:
     """Target: every generalization_spectrum output at the configured scale."""
     input:
@@ -26,11 +21,11 @@ rule generalization_spectrum:
 rule generalization_spectrum_world:
     output:
         world_file=f"{GS.data}/world.json",
-        problems_table=gs_report("problems"),
+        problems_table=table_report(GS, "problems"),
     params:
+        **GS.cfg["world"],
         func="icml26.generalization_spectrum.rules:world",
         seed=GS.cfg["seed"],
-        **GS.cfg["world"],
     script:
         CALL
 
@@ -41,16 +36,16 @@ rule generalization_spectrum_base:
         checkpoint=[GS.cfg["model"]["checkpoint"]] if GS.cfg["model"]["checkpoint"] else [],
     output:
         model_folder=directory(f"{GS.data}/base"),
-        loss_table=gs_report("pretraining"),
+        loss_table=table_report(GS, "pretraining"),
         timing=f"{GS.timing}/pretraining.csv",
-    params:
-        func="icml26.generalization_spectrum.rules:base",
-        model=GS.cfg["model"],
-        pretraining=GS.cfg["pretraining"],
-        **GS_COMMON,
     threads: paper_threads(GS)
     resources:
         **GS.cfg["resources"],
+    params:
+        **GS_COMMON,
+        func="icml26.generalization_spectrum.rules:base",
+        model=GS.cfg["model"],
+        pretraining=GS.cfg["pretraining"],
     script:
         CALL
 
@@ -61,12 +56,12 @@ rule generalization_spectrum_reference:
         model_folder=rules.generalization_spectrum_base.output.model_folder,
     output:
         scores=f"{GS.data}/scores/reference.csv",
-    params:
-        func="icml26.generalization_spectrum.rules:reference",
-        evaluation=GS.cfg["evaluation"],
-        **GS_COMMON,
     resources:
         **GS.cfg["resources"],
+    params:
+        **GS_COMMON,
+        func="icml26.generalization_spectrum.rules:reference",
+        evaluation=GS.cfg["evaluation"],
     script:
         CALL
 
@@ -80,27 +75,29 @@ rule generalization_spectrum_learner:
         timing=f"{GS.timing}/learners/{{learner}}.csv",
     wildcard_constraints:
         learner="|".join(GS_LEARNERS),
+    resources:
+        **GS.cfg["resources"],
     params:
+        **GS_COMMON,
         func="icml26.generalization_spectrum.rules:learner",
         learner=lambda w: w.learner,
         settings=lambda w: GS.cfg["learners"][w.learner],
         evaluation=GS.cfg["evaluation"],
-        **GS_COMMON,
-    resources:
-        **GS.cfg["resources"],
     script:
         CALL
 
 
 rule generalization_spectrum_tables:
     input:
-        scores=[rules.generalization_spectrum_reference.output.scores,
-                *expand(f"{GS.data}/scores/{{learner}}.csv", learner=GS_LEARNERS)],
+        scores=[
+            rules.generalization_spectrum_reference.output.scores,
+            *expand(f"{GS.data}/scores/{{learner}}.csv", learner=GS_LEARNERS),
+        ],
     output:
-        curves_table=gs_report("curves"),
-        spectrum_table=gs_report("spectrum"),
-        far_tail_table=gs_report("far_tail"),
-        passk_table=gs_report("passk"),
+        curves_table=table_report(GS, "curves"),
+        spectrum_table=table_report(GS, "spectrum"),
+        far_tail_table=table_report(GS, "far_tail"),
+        passk_table=table_report(GS, "passk"),
     params:
         func="icml26.generalization_spectrum.rules:tables",
         k=GS.cfg["evaluation"]["k"],
@@ -115,9 +112,9 @@ rule generalization_spectrum_timing:
     output:
         cost_table=f"{GS.timing}/costs.csv",
         machine=f"{GS.timing}/machine.json",
+    priority: -1  # only gathers measurements: the jobs on the way to the verdict go first
     params:
         func="icml26.generalization_spectrum.rules:timing",
-    priority: -1  # only gathers measurements: the jobs on the way to the verdict go first
     script:
         CALL
 
@@ -127,8 +124,7 @@ rule generalization_spectrum_figures:
         curves_table=rules.generalization_spectrum_tables.output.curves_table,
         spectrum_table=rules.generalization_spectrum_tables.output.spectrum_table,
     output:
-        **figure_outputs(GS, "spectrum", "curves", captions={"spectrum": "spectrum_figure",
-                                                             "curves": "curves_figure"}),
+        **figure_outputs(GS, "spectrum", "curves", captions={"spectrum": "spectrum_figure", "curves": "curves_figure"}),
     params:
         func="icml26.generalization_spectrum.rules:figures",
     script:
@@ -140,8 +136,12 @@ rule generalization_spectrum_verdict:
         spectrum_table=rules.generalization_spectrum_tables.output.spectrum_table,
         far_tail_table=rules.generalization_spectrum_tables.output.far_tail_table,
     output:
-        claims=report(f"{GS.results}/claims.json", caption="../report/generalization_spectrum/claims.rst",
-                      category="generalization_spectrum", subcategory="verdict"),
+        claims=report(
+            f"{GS.results}/claims.json",
+            caption="../report/generalization_spectrum/claims.rst",
+            category="generalization_spectrum",
+            subcategory="verdict",
+        ),
         metrics=f"{GS.results}/metrics.json",
     params:
         func="icml26.generalization_spectrum.rules:verdict",

@@ -34,14 +34,14 @@ rule manifold_microscope_accuracy:
         timing=f"{MM.timing}/estimator_seconds/{{toy}}.csv",
     wildcard_constraints:
         toy="|".join(MM_TOYS),
-    params:
-        func="icml26.manifold_microscope.rules:estimator_accuracy",
-        toy=lambda w: w.toy,
-        grid_sizes=lambda w: MM_ACC["grid_sizes"][w.toy],
-        **{k: MM_ACC[k] for k in ("D", "order", "reach_samples", "k", "max_baseline_points", "seed")},
     threads: paper_threads(MM)
     resources:
         **MM.cfg["resources"],
+    params:
+        **{k: MM_ACC[k] for k in ("D", "order", "reach_samples", "k", "max_baseline_points", "seed")},
+        func="icml26.manifold_microscope.rules:estimator_accuracy",
+        toy=lambda w: w.toy,
+        grid_sizes=lambda w: MM_ACC["grid_sizes"][w.toy],
     script:
         CALL
 
@@ -50,9 +50,12 @@ rule manifold_microscope_accuracy_table:
     input:
         tables=expand(f"{MM.data}/accuracy/{{toy}}.csv", toy=MM_TOYS),
     output:
-        table=report(f"{MM.results}/tables/estimator_accuracy.csv",
-                     caption="../report/manifold_microscope/accuracy_table.rst",
-                     category="manifold_microscope", subcategory="tables"),
+        table=report(
+            f"{MM.results}/tables/estimator_accuracy.csv",
+            caption="../report/manifold_microscope/accuracy_table.rst",
+            category="manifold_microscope",
+            subcategory="tables",
+        ),
     params:
         func="icml26.manifold_microscope.rules:accuracy_table",
     script:
@@ -76,13 +79,13 @@ rule manifold_microscope_dsprites:
         images=f"{MM.data}/dsprites/{{shape}}.npz",
     wildcard_constraints:
         shape="|".join(MM_DS["shapes"]),
-    params:
-        func="icml26.manifold_microscope.rules:dsprites_slice",
-        shape=lambda w: w.shape,
-        **{k: MM_DS[k] for k in ("n_rotation", "n_x", "x_range", "scale", "y", "resolution", "supersample", "blur")},
     threads: paper_threads(MM)
     resources:
         **MM.cfg["resources"],
+    params:
+        **{k: MM_DS[k] for k in ("n_rotation", "n_x", "x_range", "scale", "y", "resolution", "supersample", "blur")},
+        func="icml26.manifold_microscope.rules:dsprites_slice",
+        shape=lambda w: w.shape,
     script:
         CALL
 
@@ -91,19 +94,22 @@ rule manifold_microscope_classes:
     input:
         slices=expand(f"{MM.data}/dsprites/{{shape}}.npz", shape=MM_DS["shapes"]),
     output:
-        table=report(f"{MM.results}/tables/dsprites_classes.csv",
-                     caption="../report/manifold_microscope/classes_table.rst",
-                     category="manifold_microscope", subcategory="tables"),
+        table=report(
+            f"{MM.results}/tables/dsprites_classes.csv",
+            caption="../report/manifold_microscope/classes_table.rst",
+            category="manifold_microscope",
+            subcategory="tables",
+        ),
         curvature=f"{MM.data}/dsprites_curvature.csv",
+    threads: paper_threads(MM)
+    resources:
+        **MM.cfg["resources"],
     params:
         func="icml26.manifold_microscope.rules:class_measures",
         shapes=MM_DS["shapes"],
         reach_samples=MM_DS["reach_samples"],
         order=MM_ACC["order"],
         seed=MM_ACC["seed"],
-    threads: paper_threads(MM)
-    resources:
-        **MM.cfg["resources"],
     script:
         CALL
 
@@ -113,15 +119,15 @@ rule manifold_microscope_bounds:
         table=f"{MM.data}/bounds/{{toy}}.csv",
     wildcard_constraints:
         toy="|".join(MM_BOUNDS["toys"]),
+    threads: paper_threads(MM)
+    resources:
+        **MM.cfg["resources"],
     params:
+        **{k: MM_BOUNDS[k] for k in ("n", "seeds", "queries", "k")},
         func="icml26.manifold_microscope.rules:bound_runs",
         toy=lambda w: w.toy,
         D=MM_ACC["D"],
         seed=MM_ACC["seed"],
-        **{k: MM_BOUNDS[k] for k in ("n", "seeds", "queries", "k")},
-    threads: paper_threads(MM)
-    resources:
-        **MM.cfg["resources"],
     script:
         CALL
 
@@ -131,16 +137,16 @@ rule manifold_microscope_bounds_dsprites:
         table=f"{MM.data}/bounds/dsprites_d{{d}}.csv",
     wildcard_constraints:
         d="[1-3]",
+    threads: paper_threads(MM)
+    resources:
+        **MM.cfg["resources"],
     params:
+        **{k: MM_BOUNDS[k] for k in ("seeds", "queries", "k")},
+        **{k: MM_BOUNDS["dsprites"][k] for k in ("shape", "n", "resolution", "supersample", "blur")},
         func="icml26.manifold_microscope.rules:bound_runs_dsprites",
         d=lambda w: int(w.d),
         position_range=MM_DS["x_range"],
         scale=MM_DS["scale"],
-        **{k: MM_BOUNDS[k] for k in ("seeds", "queries", "k")},
-        **{k: MM_BOUNDS["dsprites"][k] for k in ("shape", "n", "resolution", "supersample", "blur")},
-    threads: paper_threads(MM)
-    resources:
-        **MM.cfg["resources"],
     script:
         CALL
 
@@ -151,8 +157,12 @@ rule manifold_microscope_bound_table:
         + expand(f"{MM.data}/bounds/dsprites_d{{d}}.csv", d=MM_BOUNDS["dsprites"]["dims"]),
     output:
         errors=f"{MM.data}/bound_errors.csv",
-        table=report(f"{MM.results}/tables/bound_scaling.csv", caption="../report/manifold_microscope/bounds_table.rst",
-                     category="manifold_microscope", subcategory="tables"),
+        table=report(
+            f"{MM.results}/tables/bound_scaling.csv",
+            caption="../report/manifold_microscope/bounds_table.rst",
+            category="manifold_microscope",
+            subcategory="tables",
+        ),
     params:
         func="icml26.manifold_microscope.rules:bound_table",
     script:
@@ -161,15 +171,18 @@ rule manifold_microscope_bound_table:
 
 rule manifold_microscope_dimension:
     output:
-        table=report(f"{MM.results}/tables/intrinsic_dimension.csv",
-                     caption="../report/manifold_microscope/dimension_table.rst",
-                     category="manifold_microscope", subcategory="tables"),
+        table=report(
+            f"{MM.results}/tables/intrinsic_dimension.csv",
+            caption="../report/manifold_microscope/dimension_table.rst",
+            category="manifold_microscope",
+            subcategory="tables",
+        ),
     params:
+        **{k: MM_ACC[k] for k in ("D", "order", "seed")},
         func="icml26.manifold_microscope.rules:intrinsic_dimension",
         toys_=MM_TOYS,
         grid_sizes=MM_ACC["grid_sizes"],
         points=MM_ACC["dimension_points"],
-        **{k: MM_ACC[k] for k in ("D", "order", "seed")},
     script:
         CALL
 
@@ -180,9 +193,9 @@ rule manifold_microscope_turntable:
     wildcard_constraints:
         index="[0-9]+",
     params:
+        **{k: MM_TT[k] for k in ("n_pose", "n_roll", "size", "resolution", "supersample", "blur", "seed")},
         func="icml26.manifold_microscope.rules:turntable_object",
         index=lambda w: int(w.index) - 1,
-        **{k: MM_TT[k] for k in ("n_pose", "n_roll", "size", "resolution", "supersample", "blur", "seed")},
     script:
         CALL
 
@@ -191,18 +204,21 @@ rule manifold_microscope_turntable_measures:
     input:
         objects=expand(f"{MM.data}/turntable/obj{{index}}.npz", index=MM_OBJECTS),
     output:
-        table=report(f"{MM.results}/tables/turntable_classes.csv",
-                     caption="../report/manifold_microscope/turntable_table.rst",
-                     category="manifold_microscope", subcategory="tables"),
+        table=report(
+            f"{MM.results}/tables/turntable_classes.csv",
+            caption="../report/manifold_microscope/turntable_table.rst",
+            category="manifold_microscope",
+            subcategory="tables",
+        ),
         curvature=f"{MM.data}/turntable_curvature.csv",
+    threads: paper_threads(MM)
+    resources:
+        **MM.cfg["resources"],
     params:
         func="icml26.manifold_microscope.rules:turntable_measures",
         reach_samples=MM_TT["reach_samples"],
         order=MM_ACC["order"],
         seed=MM_TT["seed"],
-    threads: paper_threads(MM)
-    resources:
-        **MM.cfg["resources"],
     script:
         CALL
 
@@ -214,16 +230,29 @@ rule manifold_microscope_vae_train:
         weights=f"{MM.data}/vae/weights.npz",
         losses=f"{MM.data}/vae/losses.csv",
         timing=f"{MM.timing}/vae_seconds.csv",
+    threads: paper_threads(MM)
+    resources:
+        **MM.cfg["resources"],
     params:
+        **{
+            k: MM_VAE[k]
+            for k in (
+                "pool",
+                "hidden",
+                "latent",
+                "iterations",
+                "batch",
+                "lr",
+                "gamma",
+                "capacity",
+                "capacity_iterations",
+                "seed",
+            )
+        },
         func="icml26.manifold_microscope.rules:vae_train",
         shapes=MM_DS["shapes"],
         checkpoint_iterations=MM_VAE["checkpoints"],
         device=config["device"],
-        **{k: MM_VAE[k] for k in ("pool", "hidden", "latent", "iterations", "batch", "lr", "gamma", "capacity",
-                                  "capacity_iterations", "seed")},
-    threads: paper_threads(MM)
-    resources:
-        **MM.cfg["resources"],
     script:
         CALL
 
@@ -233,17 +262,20 @@ rule manifold_microscope_vae_geometry:
         slices=expand(f"{MM.data}/dsprites/{{shape}}.npz", shape=MM_DS["shapes"]),
         weights=rules.manifold_microscope_vae_train.output.weights,
     output:
-        table=report(f"{MM.results}/tables/vae_layers.csv",
-                     caption="../report/manifold_microscope/vae_table.rst",
-                     category="manifold_microscope", subcategory="tables"),
-    params:
-        func="icml26.manifold_microscope.rules:vae_geometry",
-        shapes=MM_DS["shapes"],
-        order=MM_ACC["order"],
-        **{k: MM_VAE[k] for k in ("pool", "hidden", "latent", "reach_samples", "seed")},
+        table=report(
+            f"{MM.results}/tables/vae_layers.csv",
+            caption="../report/manifold_microscope/vae_table.rst",
+            category="manifold_microscope",
+            subcategory="tables",
+        ),
     threads: paper_threads(MM)
     resources:
         **MM.cfg["resources"],
+    params:
+        **{k: MM_VAE[k] for k in ("pool", "hidden", "latent", "reach_samples", "seed")},
+        func="icml26.manifold_microscope.rules:vae_geometry",
+        shapes=MM_DS["shapes"],
+        order=MM_ACC["order"],
     script:
         CALL
 
@@ -257,10 +289,21 @@ rule manifold_microscope_figures:
         vae_table=rules.manifold_microscope_vae_geometry.output.table,
         turntable_curvature=rules.manifold_microscope_turntable_measures.output.curvature,
     output:
-        **figure_outputs(MM, "estimator_accuracy", "dsprites_classes", "bound_scaling", "vae_layers",
-                         "turntable_classes", captions={"estimator_accuracy": "accuracy", "dsprites_classes": "classes",
-                                                        "bound_scaling": "bounds", "vae_layers": "vae",
-                                                        "turntable_classes": "turntable"}),
+        **figure_outputs(
+            MM,
+            "estimator_accuracy",
+            "dsprites_classes",
+            "bound_scaling",
+            "vae_layers",
+            "turntable_classes",
+            captions={
+                "estimator_accuracy": "accuracy",
+                "dsprites_classes": "classes",
+                "bound_scaling": "bounds",
+                "vae_layers": "vae",
+                "turntable_classes": "turntable",
+            },
+        ),
     params:
         func="icml26.manifold_microscope.rules:figures",
     script:
@@ -274,8 +317,12 @@ rule manifold_microscope_verdict:
         bound_table=rules.manifold_microscope_bound_table.output.table,
         vae_table=rules.manifold_microscope_vae_geometry.output.table,
     output:
-        claims=report(f"{MM.results}/claims.json", caption="../report/manifold_microscope/claims.rst",
-                      category="manifold_microscope", subcategory="verdict"),
+        claims=report(
+            f"{MM.results}/claims.json",
+            caption="../report/manifold_microscope/claims.rst",
+            category="manifold_microscope",
+            subcategory="verdict",
+        ),
         metrics=f"{MM.results}/metrics.json",
     params:
         func="icml26.manifold_microscope.rules:verdict",

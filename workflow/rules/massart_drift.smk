@@ -11,8 +11,11 @@ rule massart_drift:
     """Target: every massart_drift output at the configured scale."""
     input:
         paper_outputs(MD),
-        expand(f"{MD.results}/figures/{{name}}.{{ext}}", name=["excess_vs_drift", "window_vs_drift", "traces"],
-               ext=["png", "pdf"]),
+        expand(
+            f"{MD.results}/figures/{{name}}.{{ext}}",
+            name=["excess_vs_drift", "window_vs_drift", "traces"],
+            ext=["png", "pdf"],
+        ),
 
 
 rule massart_drift_sweep:
@@ -20,6 +23,9 @@ rule massart_drift_sweep:
         table=f"{MD.data}/sweep_{{learner}}.csv",
     wildcard_constraints:
         learner="|".join(MD_LEARNERS),
+    threads: paper_threads(MD)
+    resources:
+        **MD.cfg["resources"],
     params:
         func="icml26.massart_drift.rules:sweep",
         learner=lambda w: w.learner,
@@ -28,9 +34,6 @@ rule massart_drift_sweep:
         eta=MD.cfg["eta"],
         reps=MD.cfg["sweep"]["reps"],
         seeds=MD.cfg["sweep"]["seeds"],
-    threads: paper_threads(MD)
-    resources:
-        **MD.cfg["resources"],
     script:
         CALL
 
@@ -39,10 +42,18 @@ rule massart_drift_scaling:
     input:
         sweeps=expand(f"{MD.data}/sweep_{{learner}}.csv", learner=MD_LEARNERS),
     output:
-        best=report(f"{MD.results}/tables/best_window.csv", caption="../report/massart_drift/best_window.rst",
-                    category="massart_drift", subcategory="tables"),
-        slopes=report(f"{MD.results}/tables/slopes.csv", caption="../report/massart_drift/slopes.rst",
-                      category="massart_drift", subcategory="tables"),
+        best=report(
+            f"{MD.results}/tables/best_window.csv",
+            caption="../report/massart_drift/best_window.rst",
+            category="massart_drift",
+            subcategory="tables",
+        ),
+        slopes=report(
+            f"{MD.results}/tables/slopes.csv",
+            caption="../report/massart_drift/slopes.rst",
+            category="massart_drift",
+            subcategory="tables",
+        ),
     params:
         func="icml26.massart_drift.rules:scaling_tables",
     script:
@@ -52,21 +63,25 @@ rule massart_drift_scaling:
 rule massart_drift_traces:
     output:
         table=f"{MD.data}/traces.csv",
-    params:
-        func="icml26.massart_drift.rules:traces",
-        eta=MD.cfg["eta"],
-        **MD_STREAM,
     threads: paper_threads(MD)
     resources:
         **MD.cfg["resources"],
+    params:
+        **MD_STREAM,
+        func="icml26.massart_drift.rules:traces",
+        eta=MD.cfg["eta"],
     script:
         CALL
 
 
 rule massart_drift_oracles:
     output:
-        table=report(f"{MD.results}/tables/oracles.csv", caption="../report/massart_drift/oracles.rst",
-                     category="massart_drift", subcategory="tables"),
+        table=report(
+            f"{MD.results}/tables/oracles.csv",
+            caption="../report/massart_drift/oracles.rst",
+            category="massart_drift",
+            subcategory="tables",
+        ),
     params:
         func="icml26.massart_drift.rules:oracles",
         eta=MD.cfg["eta"],
@@ -82,8 +97,13 @@ rule massart_drift_figures:
         slopes=rules.massart_drift_scaling.output.slopes,
         traces=rules.massart_drift_traces.output.table,
     output:
-        **figure_outputs(MD, "excess_vs_drift", "window_vs_drift", "traces",
-                         captions={"excess_vs_drift": "scaling", "window_vs_drift": "scaling"}),
+        **figure_outputs(
+            MD,
+            "excess_vs_drift",
+            "window_vs_drift",
+            "traces",
+            captions={"excess_vs_drift": "scaling", "window_vs_drift": "scaling"},
+        ),
     params:
         func="icml26.massart_drift.rules:figures",
         eta=MD.cfg["eta"],
@@ -100,8 +120,12 @@ rule massart_drift_verdict:
         traces=rules.massart_drift_traces.output.table,
         oracles=rules.massart_drift_oracles.output.table,
     output:
-        claims=report(f"{MD.results}/claims.json", caption="../report/massart_drift/claims.rst",
-                      category="massart_drift", subcategory="verdict"),
+        claims=report(
+            f"{MD.results}/claims.json",
+            caption="../report/massart_drift/claims.rst",
+            category="massart_drift",
+            subcategory="verdict",
+        ),
         metrics=f"{MD.results}/metrics.json",
     params:
         func="icml26.massart_drift.rules:verdict",

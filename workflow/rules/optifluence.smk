@@ -4,28 +4,14 @@
 # Each rule calls one function of icml26.optifluence.rules (see docs/ARCHITECTURE.md).
 
 from icml26.optifluence.canaries import all_types, truncations
+from icml26.optifluence.data import source_files
 
 OF = register("optifluence")
 OF_ABLATION = OF.cfg["ablation"]
 OF_TRUNCATION = truncations(OF.cfg["unrolling"]["truncation"], OF_ABLATION)  # optimised type -> k
 OF_TYPES = all_types(OF_ABLATION)
 OF_ARCHS = [OF.cfg["target"], *OF.cfg["transfer"]]
-
-
-def of_sources(name, path):
-    """The dataset files the first rule reads (none for the digits inside scikit-learn)."""
-    from icml26.optifluence.data import source_files
-
-    return source_files(name, path)
-
-
-def of_architecture(name):
-    return {"name": name, **OF.cfg["architectures"][name]}
-
-
-def of_report(name, kind="tables", ext="csv"):
-    return report(f"{OF.results}/{kind}/{name}.{ext}", caption=f"../report/optifluence/{name}.rst",
-                  category="optifluence", subcategory=kind)
+OF_ARCHITECTURES = {name: {"name": name, **spec} for name, spec in OF.cfg["architectures"].items()}
 
 
 rule optifluence:
@@ -38,24 +24,24 @@ rule optifluence:
 
 rule optifluence_seeds:
     input:
-        sources=of_sources(**OF.cfg["dataset"]),
+        sources=source_files(**OF.cfg["dataset"]),
     output:
         images=f"{OF.data}/images.npz",
         seed_sets=f"{OF.data}/seed_sets.npz",
-        influence_table=of_report("influence"),
+        influence_table=table_report(OF, "influence"),
+    threads: paper_threads(OF)
+    resources:
+        **OF.cfg["resources"],
     params:
         func="icml26.optifluence.rules:seeds",
         dataset=OF.cfg["dataset"]["name"],
         split=OF.cfg["split"],
-        architecture=of_architecture(OF.cfg["target"]),
+        architecture=OF_ARCHITECTURES[OF.cfg["target"]],
         training=OF.cfg["training"],
         damping=OF.cfg["influence"]["damping"],
         canaries_per_type=OF.cfg["canaries_per_type"],
         ablation=OF_ABLATION,
         seed=OF.cfg["seed"],
-    threads: paper_threads(OF)
-    resources:
-        **OF.cfg["resources"],
     script:
         CALL
 
@@ -70,18 +56,20 @@ rule optifluence_optimise:
         timing=f"{OF.timing}/optimise_steps/{{kind}}.csv",
     wildcard_constraints:
         kind="|".join(OF_TRUNCATION),
+    threads: paper_threads(OF)
+    resources:
+        **OF.cfg["resources"],
     params:
         func="icml26.optifluence.rules:optimise",
         kind=lambda w: w.kind,
         truncation=lambda w: OF_TRUNCATION[w.kind],
-        architecture=of_architecture(OF.cfg["target"]),
+        architecture=OF_ARCHITECTURES[OF.cfg["target"]],
         training=OF.cfg["training"],
-        unrolling={**{k: v for k, v in OF.cfg["unrolling"].items() if k != "truncation"},
-                   "base_fraction": OF.cfg["audit"]["base_fraction"]},
+        unrolling={
+            **{k: v for k, v in OF.cfg["unrolling"].items() if k != "truncation"},
+            "base_fraction": OF.cfg["audit"]["base_fraction"],
+        },
         seed=OF.cfg["seed"],
-    threads: paper_threads(OF)
-    resources:
-        **OF.cfg["resources"],
     script:
         CALL
 
@@ -95,16 +83,16 @@ rule optifluence_audit:
         scores=f"{OF.data}/scores/{{arch}}.npz",
     wildcard_constraints:
         arch="|".join(OF_ARCHS),
+    threads: paper_threads(OF)
+    resources:
+        **OF.cfg["resources"],
     params:
         func="icml26.optifluence.rules:audit",
-        architecture=lambda w: of_architecture(w.arch),
+        architecture=lambda w: OF_ARCHITECTURES[w.arch],
         training=OF.cfg["training"],
         types=OF_TYPES,
         audit=OF.cfg["audit"],
         seed=OF.cfg["seed"],
-    threads: paper_threads(OF)
-    resources:
-        **OF.cfg["resources"],
     script:
         CALL
 
@@ -113,10 +101,10 @@ rule optifluence_tables:
     input:
         scores=expand(f"{OF.data}/scores/{{arch}}.npz", arch=OF_ARCHS),
     output:
-        tpr_table=of_report("tpr"),
+        tpr_table=table_report(OF, "tpr"),
         roc_table=f"{OF.results}/tables/roc.csv",
-        accuracy_table=of_report("accuracy"),
-        ablation_table=of_report("ablation"),
+        accuracy_table=table_report(OF, "accuracy"),
+        ablation_table=table_report(OF, "ablation"),
     params:
         func="icml26.optifluence.rules:tables",
         architectures=OF_ARCHS,
@@ -136,12 +124,12 @@ rule optifluence_timing:
         vmap_table=f"{OF.timing}/vmap_speedup.csv",
         step_table=f"{OF.timing}/optimise_step_seconds.csv",
         machine=f"{OF.timing}/machine.json",
+    priority: -1  # after the audits that are ready with it: the verdict comes sooner, the clock sees less load
     params:
         func="icml26.optifluence.rules:timing",
-        architecture=of_architecture(OF.cfg["target"]),
+        architecture=OF_ARCHITECTURES[OF.cfg["target"]],
         training=OF.cfg["training"],
         timing=OF.cfg["timing"],
-    priority: -1  # after the audits that are ready with it: the verdict comes sooner, the clock sees less load
     script:
         CALL
 
@@ -169,8 +157,12 @@ rule optifluence_verdict:
         tpr_table=rules.optifluence_tables.output.tpr_table,
         accuracy_table=rules.optifluence_tables.output.accuracy_table,
     output:
-        claims=report(f"{OF.results}/claims.json", caption="../report/optifluence/claims.rst",
-                      category="optifluence", subcategory="verdict"),
+        claims=report(
+            f"{OF.results}/claims.json",
+            caption="../report/optifluence/claims.rst",
+            category="optifluence",
+            subcategory="verdict",
+        ),
         metrics=f"{OF.results}/metrics.json",
     params:
         func="icml26.optifluence.rules:verdict",

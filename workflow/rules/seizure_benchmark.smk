@@ -13,12 +13,9 @@ SB_SUBJECTS = [f"{i:02d}" for i in range(1, SB_CORPUS["subjects"] + 1)]
 SB_ALGORITHMS = SB.cfg["algorithms"]
 SB_DETECTORS = sorted({SB.cfg["algorithm_settings"][a]["detector"] for a in SB_ALGORITHMS})
 SB_ANNOTATIONS = f"{SB.cfg['source_dir']}/eeg_annotations"
+# EDF folders are temporary unless corpus.keep_edf (they are large; features are what is kept)
+SB_KEEP_EDF = directory if SB_CORPUS["keep_edf"] else (lambda path: temp(directory(path)))
 SB_FIGURES = ["leaderboard", "sensitivity_vs_fp", "subject_f1", "ranks", "gap", "eeg_example", "published_datasets"]
-
-
-def sb_corpus(path):
-    """EDF folders are temporary unless corpus.keep_edf (they are large; features are what is kept)."""
-    return directory(path) if SB_CORPUS["keep_edf"] else temp(directory(path))
 
 
 rule seizure_benchmark:
@@ -72,7 +69,7 @@ rule seizure_benchmark_subject:
         statistics=rules.seizure_benchmark_statistics.output.table,
         profiles=rules.seizure_benchmark_profiles.output.table,
     output:
-        corpus=sb_corpus(f"{SB.data}/corpus/sub-{{subject}}"),
+        corpus=SB_KEEP_EDF(f"{SB.data}/corpus/sub-{{subject}}"),
     wildcard_constraints:
         subject="|".join(SB_SUBJECTS),
     params:
@@ -112,6 +109,9 @@ rule seizure_benchmark_detect:
         timing=f"{SB.timing}/fit_seconds/{{detector}}.csv",
     wildcard_constraints:
         detector="|".join(SB_DETECTORS),
+    threads: paper_threads(SB)
+    resources:
+        **SB.cfg["resources"],
     params:
         func="icml26.seizure_benchmark.rules:detect",
         detector=lambda w: w.detector,
@@ -119,9 +119,6 @@ rule seizure_benchmark_detect:
         background_fraction=SB.cfg["training"]["background_fraction"],
         seed=SB.cfg["seed"],
         threads=paper_threads(SB),
-    threads: paper_threads(SB)
-    resources:
-        **SB.cfg["resources"],
     script:
         CALL
 
@@ -144,17 +141,30 @@ rule seizure_benchmark_tables:
     input:
         recordings=rules.seizure_benchmark_score.output.table,
     output:
-        subjects=report(f"{SB.results}/tables/per_subject.csv",
-                        caption="../report/seizure_benchmark/per_subject.rst",
-                        category="seizure_benchmark", subcategory="tables"),
-        leaderboard=report(f"{SB.results}/tables/leaderboard.csv",
-                           caption="../report/seizure_benchmark/leaderboard_table.rst",
-                           category="seizure_benchmark", subcategory="tables"),
-        gap=report(f"{SB.results}/tables/gap.csv", caption="../report/seizure_benchmark/gap_table.rst",
-                   category="seizure_benchmark", subcategory="tables"),
-        stability=report(f"{SB.results}/tables/rank_stability.csv",
-                         caption="../report/seizure_benchmark/stability_table.rst",
-                         category="seizure_benchmark", subcategory="tables"),
+        subjects=report(
+            f"{SB.results}/tables/per_subject.csv",
+            caption="../report/seizure_benchmark/per_subject.rst",
+            category="seizure_benchmark",
+            subcategory="tables",
+        ),
+        leaderboard=report(
+            f"{SB.results}/tables/leaderboard.csv",
+            caption="../report/seizure_benchmark/leaderboard_table.rst",
+            category="seizure_benchmark",
+            subcategory="tables",
+        ),
+        gap=report(
+            f"{SB.results}/tables/gap.csv",
+            caption="../report/seizure_benchmark/gap_table.rst",
+            category="seizure_benchmark",
+            subcategory="tables",
+        ),
+        stability=report(
+            f"{SB.results}/tables/rank_stability.csv",
+            caption="../report/seizure_benchmark/stability_table.rst",
+            category="seizure_benchmark",
+            subcategory="tables",
+        ),
         bootstrap=f"{SB.results}/tables/bootstrap_positions.csv",
         concordance=f"{SB.results}/tables/concordance.json",
     params:
@@ -170,9 +180,12 @@ rule seizure_benchmark_published:
         challenge_results=f"{SB.data}/szcore/challenge_results.json",
         per_dataset=f"{SB.data}/szcore/results.json",
     output:
-        leaderboard=report(f"{SB.results}/tables/published_leaderboard.csv",
-                           caption="../report/seizure_benchmark/published_table.rst",
-                           category="seizure_benchmark", subcategory="tables"),
+        leaderboard=report(
+            f"{SB.results}/tables/published_leaderboard.csv",
+            caption="../report/seizure_benchmark/published_table.rst",
+            category="seizure_benchmark",
+            subcategory="tables",
+        ),
         datasets=f"{SB.results}/tables/published_per_dataset.csv",
     params:
         func="icml26.seizure_benchmark.rules:published_tables",
@@ -220,8 +233,12 @@ rule seizure_benchmark_verdict:
         concordance=rules.seizure_benchmark_tables.output.concordance,
         published=rules.seizure_benchmark_published.output.leaderboard,
     output:
-        claims=report(f"{SB.results}/claims.json", caption="../report/seizure_benchmark/claims.rst",
-                      category="seizure_benchmark", subcategory="verdict"),
+        claims=report(
+            f"{SB.results}/claims.json",
+            caption="../report/seizure_benchmark/claims.rst",
+            category="seizure_benchmark",
+            subcategory="verdict",
+        ),
         metrics=f"{SB.results}/metrics.json",
     params:
         func="icml26.seizure_benchmark.rules:verdict",

@@ -6,19 +6,17 @@
 
 SR = register("sheaf_repulsion")
 SR_METHODS = ["oasr", "independent"]
-SR_COMMON = {"names": SR.cfg["model"]["names"], "architecture": SR.cfg["model"]["architecture"],
-             "seed": SR.cfg["seed"], "device": config["device"]}
-
-
-def sr_discovery(method):
-    """The discovery settings of a method: independent runs are OASR's without the repulsion (so a change of
-    `discovery.overlap` reruns only the OASR runs)."""
-    return {**SR.cfg["discovery"], "overlap": SR.cfg["discovery"]["overlap"] if method == "oasr" else 0.0}
-
-
-def sr_report(name, kind="tables", ext="csv"):
-    return report(f"{SR.results}/{kind}/{name}.{ext}", caption=f"../report/sheaf_repulsion/{name}.rst",
-                  category="sheaf_repulsion", subcategory=kind)
+# The discovery settings of a method: independent runs are OASR's without the repulsion (so a change of
+# `discovery.overlap` reruns only the OASR runs).
+SR_DISCOVERY = {
+    m: {**SR.cfg["discovery"], "overlap": SR.cfg["discovery"]["overlap"] if m == "oasr" else 0.0} for m in SR_METHODS
+}
+SR_COMMON = {
+    "names": SR.cfg["model"]["names"],
+    "architecture": SR.cfg["model"]["architecture"],
+    "seed": SR.cfg["seed"],
+    "device": config["device"],
+}
 
 
 rule sheaf_repulsion:
@@ -34,15 +32,15 @@ rule sheaf_repulsion_model:
         checkpoint=[SR.cfg["model"]["checkpoint"]] if SR.cfg["model"]["checkpoint"] else [],
     output:
         weights=f"{SR.data}/model.npz",
-        training_table=sr_report("training"),
-    params:
-        func="icml26.sheaf_repulsion.rules:model",
-        training=SR.cfg["model"]["training"],
-        held_out=SR.cfg["held_out"],
-        **SR_COMMON,
+        training_table=table_report(SR, "training"),
     threads: paper_threads(SR)
     resources:
         **SR.cfg["resources"],
+    params:
+        **SR_COMMON,
+        func="icml26.sheaf_repulsion.rules:model",
+        training=SR.cfg["model"]["training"],
+        held_out=SR.cfg["held_out"],
     script:
         CALL
 
@@ -55,15 +53,15 @@ rule sheaf_repulsion_discover:
         timing=f"{SR.timing}/discovery/{{method}}.csv",
     wildcard_constraints:
         method="|".join(SR_METHODS),
-    params:
-        func="icml26.sheaf_repulsion.rules:discover",
-        method=lambda w: w.method,
-        discovery=lambda w: sr_discovery(w.method),
-        runs=SR.cfg["runs"],
-        **SR_COMMON,
     threads: paper_threads(SR)
     resources:
         **SR.cfg["resources"],
+    params:
+        **SR_COMMON,
+        func="icml26.sheaf_repulsion.rules:discover",
+        method=lambda w: w.method,
+        discovery=lambda w: SR_DISCOVERY[w.method],
+        runs=SR.cfg["runs"],
     script:
         CALL
 
@@ -75,15 +73,15 @@ rule sheaf_repulsion_baselines:
     output:
         circuits=f"{SR.data}/circuits/baselines.npz",
         timing=f"{SR.timing}/baselines.csv",
+    threads: paper_threads(SR)
+    resources:
+        **SR.cfg["resources"],
     params:
+        **SR_COMMON,
         func="icml26.sheaf_repulsion.rules:baselines",
         held_out=SR.cfg["held_out"],
         acdc_threshold=SR.cfg["baselines"]["acdc_threshold"],
         acdc_sentences=SR.cfg["baselines"]["acdc_sentences"],
-        **SR_COMMON,
-    threads: paper_threads(SR)
-    resources:
-        **SR.cfg["resources"],
     script:
         CALL
 
@@ -92,17 +90,17 @@ rule sheaf_repulsion_minimal:
     input:
         weights=rules.sheaf_repulsion_model.output.weights,
     output:
-        minimal_table=sr_report("minimal"),
+        minimal_table=table_report(SR, "minimal"),
+    threads: paper_threads(SR)
+    resources:
+        **SR.cfg["resources"],
     params:
+        **SR_COMMON,
         func="icml26.sheaf_repulsion.rules:minimal",
         held_out=SR.cfg["held_out"],
         size=SR.cfg["minimal"]["size"],
         candidates=SR.cfg["minimal"]["candidates"],
         tolerance=SR.cfg["criteria"]["tolerance"],
-        **SR_COMMON,
-    threads: paper_threads(SR)
-    resources:
-        **SR.cfg["resources"],
     script:
         CALL
 
@@ -114,13 +112,13 @@ rule sheaf_repulsion_tables:
         independent=f"{SR.data}/circuits/independent.npz",
         baseline=rules.sheaf_repulsion_baselines.output.circuits,
     output:
-        circuits_table=sr_report("circuits"),
-        overlap_table=sr_report("overlap"),
+        circuits_table=table_report(SR, "circuits"),
+        overlap_table=table_report(SR, "overlap"),
     params:
+        **SR_COMMON,
         func="icml26.sheaf_repulsion.rules:tables",
         held_out=SR.cfg["held_out"],
         criteria=SR.cfg["criteria"],
-        **SR_COMMON,
     script:
         CALL
 
@@ -133,12 +131,12 @@ rule sheaf_repulsion_timing:
     output:
         cost_table=f"{SR.timing}/costs.csv",
         machine=f"{SR.timing}/machine.json",
+    priority: -1  # only measures: the jobs on the way to the verdict go first
     params:
+        **SR_COMMON,
         func="icml26.sheaf_repulsion.rules:timing",
         batch_size=SR.cfg["discovery"]["batch_size"],
         repeats=SR.cfg["timing"]["repeats"],
-        **SR_COMMON,
-    priority: -1  # only measures: the jobs on the way to the verdict go first
     script:
         CALL
 
@@ -149,8 +147,14 @@ rule sheaf_repulsion_figures:
         overlap_table=rules.sheaf_repulsion_tables.output.overlap_table,
         minimal_table=rules.sheaf_repulsion_minimal.output.minimal_table,
     output:
-        **figure_outputs(SR, "iou", "iou_by_k", "circuits", "minimal", captions={"minimal": "minimal_figure",
-                                                                                 "circuits": "circuits_figure"}),
+        **figure_outputs(
+            SR,
+            "iou",
+            "iou_by_k",
+            "circuits",
+            "minimal",
+            captions={"minimal": "minimal_figure", "circuits": "circuits_figure"},
+        ),
     params:
         func="icml26.sheaf_repulsion.rules:figures",
         criteria=SR.cfg["criteria"],
@@ -165,8 +169,12 @@ rule sheaf_repulsion_verdict:
         minimal_table=rules.sheaf_repulsion_minimal.output.minimal_table,
         training_table=rules.sheaf_repulsion_model.output.training_table,
     output:
-        claims=report(f"{SR.results}/claims.json", caption="../report/sheaf_repulsion/claims.rst",
-                      category="sheaf_repulsion", subcategory="verdict"),
+        claims=report(
+            f"{SR.results}/claims.json",
+            caption="../report/sheaf_repulsion/claims.rst",
+            category="sheaf_repulsion",
+            subcategory="verdict",
+        ),
         metrics=f"{SR.results}/metrics.json",
     params:
         func="icml26.sheaf_repulsion.rules:verdict",

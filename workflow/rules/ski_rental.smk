@@ -31,13 +31,13 @@ rule ski_rental_policies:
         predictions=rules.ski_rental_predictions.output.predictions,
     output:
         policies=f"{SKI.data}/policies.csv",
+    threads: paper_threads(SKI)
+    resources:
+        **SKI.cfg["resources"],
     params:
         func="icml26.ski_rental.rules:policies",
         lambdas=SKI.cfg["lambdas"],
         R_grid=SKI.cfg["R_grid"],
-    threads: paper_threads(SKI)
-    resources:
-        **SKI.cfg["resources"],
     script:
         CALL
 
@@ -70,13 +70,13 @@ rule ski_rental_error_sweep:
             category="ski_rental",
             subcategory="tables",
         ),
+    threads: paper_threads(SKI)
+    resources:
+        **SKI.cfg["resources"],
     params:
         func="icml26.ski_rental.rules:error_sweep",
         shift=SKI.cfg["error"]["shift"],
         mixture=SKI.cfg["error"]["mixture"],
-    threads: paper_threads(SKI)
-    resources:
-        **SKI.cfg["resources"],
     script:
         CALL
 

@@ -15,12 +15,12 @@ rule summary:
         ),
         report_page=f"results/{SCALE}/summary.rst",
         timing_summary=f"results/{SCALE}/timing/summary.md",
-    params:
-        func="icml26.common.summary:build_summary",
-        scale=SCALE,
     log:
         f"logs/{SCALE}/summary.log",
     benchmark:
         f"benchmarks/{SCALE}/summary.tsv"
+    params:
+        func="icml26.common.summary:build_summary",
+        scale=SCALE,
     script:
         CALL

@@ -33,13 +33,19 @@ from scipy.integrate import solve_ivp
 from scipy.optimize import brentq
 
 
-
 def model_variance(lam: np.ndarray, c: np.ndarray, t: float | np.ndarray, kappa: float) -> np.ndarray:
     return kappa * lam + t * c
 
 
-def continuous_variance(lam: np.ndarray, c: np.ndarray, p: np.ndarray, tau0: float, horizon: float,
-                        kappa: float = 1.0, v0: np.ndarray | None = None) -> np.ndarray:
+def continuous_variance(
+    lam: np.ndarray,
+    c: np.ndarray,
+    p: np.ndarray,
+    tau0: float,
+    horizon: float,
+    kappa: float = 1.0,
+    v0: np.ndarray | None = None,
+) -> np.ndarray:
     """Closed-form variance at ``s = S`` of the continuous-time dynamics (see the module docstring)."""
     lam, c, p = (np.asarray(a, dtype=float) for a in (lam, c, p))
     v0 = lam + tau0 * c if v0 is None else np.asarray(v0, dtype=float)
@@ -55,8 +61,16 @@ def continuous_variance(lam: np.ndarray, c: np.ndarray, p: np.ndarray, tau0: flo
     return v0 * np.exp(gamma * log_rho) - gamma * g1 * ratio
 
 
-def variance_ode(lam: float, c: float, p: float, tau0: float, horizon: float, kappa: float = 1.0,
-                 v0: float | None = None, rtol: float = 1e-12) -> float:
+def variance_ode(
+    lam: float,
+    c: float,
+    p: float,
+    tau0: float,
+    horizon: float,
+    kappa: float = 1.0,
+    v0: float | None = None,
+    rtol: float = 1e-12,
+) -> float:
     """Reference: integrate ``v' = 2 p (1 - v / g(s))`` numerically (the oracle for the closed form).
 
     Implicit (Radau, exact Jacobian): with ``C = I`` the high coordinates are extremely stiff.
@@ -66,13 +80,29 @@ def variance_ode(lam: float, c: float, p: float, tau0: float, horizon: float, ka
     def g(s):
         return kappa * lam + tau0 * (1 - s / horizon) * c
 
-    sol = solve_ivp(lambda s, v: 2 * p * (1 - v / g(s)), (0.0, horizon), [v0], method="Radau",
-                    jac=lambda s, v: [[-2 * p / g(s)]], rtol=rtol, atol=1e-14 * v0)
+    sol = solve_ivp(
+        lambda s, v: 2 * p * (1 - v / g(s)),
+        (0.0, horizon),
+        [v0],
+        method="Radau",
+        jac=lambda s, v: [[-2 * p / g(s)]],
+        rtol=rtol,
+        atol=1e-14 * v0,
+    )
     return float(sol.y[0, -1])
 
 
-def discrete_variance(lam: np.ndarray, c: np.ndarray, p: np.ndarray, tau0: float, horizon: float, n_steps: int,
-                      scheme: str, kappa: float = 1.0, v0: np.ndarray | None = None) -> np.ndarray:
+def discrete_variance(
+    lam: np.ndarray,
+    c: np.ndarray,
+    p: np.ndarray,
+    tau0: float,
+    horizon: float,
+    n_steps: int,
+    scheme: str,
+    kappa: float = 1.0,
+    v0: np.ndarray | None = None,
+) -> np.ndarray:
     """Variance after ``n_steps`` of the discretised scheme (frozen ``t`` at each step's right end).
 
     exponential: ``v <- e^2 v + g (1 - e^2)``, ``e = exp(-p h / g)``;
@@ -109,8 +139,17 @@ def kl_by_dimension(kl_per_coordinate: np.ndarray, dims: list[int]) -> np.ndarra
     return np.array([tail[d - 1] for d in dims])
 
 
-def coordinate_kl(lam: np.ndarray, c: np.ndarray, p: np.ndarray, tau0: float, horizon: float, *,
-                  scheme: str = "continuous", n_steps: int = 0, kappa: float = 1.0) -> np.ndarray:
+def coordinate_kl(
+    lam: np.ndarray,
+    c: np.ndarray,
+    p: np.ndarray,
+    tau0: float,
+    horizon: float,
+    *,
+    scheme: str = "continuous",
+    n_steps: int = 0,
+    kappa: float = 1.0,
+) -> np.ndarray:
     """``KL_j`` at ``s = S`` for every coordinate, in continuous time or for a discretised scheme."""
     if scheme == "continuous":
         v = continuous_variance(lam, c, p, tau0, horizon, kappa)
@@ -119,8 +158,18 @@ def coordinate_kl(lam: np.ndarray, c: np.ndarray, p: np.ndarray, tau0: float, ho
     return gaussian_kl(v, lam)
 
 
-def horizon_for(epsilon: float, lam: np.ndarray, c: np.ndarray, p: np.ndarray, tau0: float, *,
-                kappa: float = 1.0, low: float = 1e-3, high: float = 1e9, points: int = 241) -> float:
+def horizon_for(
+    epsilon: float,
+    lam: np.ndarray,
+    c: np.ndarray,
+    p: np.ndarray,
+    tau0: float,
+    *,
+    kappa: float = 1.0,
+    low: float = 1e-3,
+    high: float = 1e9,
+    points: int = 241,
+) -> float:
     """Smallest annealing time ``S`` with ``sum_{j>=2} KL_j <= epsilon`` in continuous time.
 
     The first crossing on a log grid is refined by bisection (``brentq`` on ``log KL - log epsilon``);

@@ -28,8 +28,9 @@ from .mixture import GaussianMixture
 SCHEMES = ("exponential", "euler")
 
 
-def exponential_step(x: np.ndarray, H: np.ndarray, b: np.ndarray, p: np.ndarray, h: float,
-                     noise: np.ndarray) -> np.ndarray:
+def exponential_step(
+    x: np.ndarray, H: np.ndarray, b: np.ndarray, p: np.ndarray, h: float, noise: np.ndarray
+) -> np.ndarray:
     """Exact OU step for ``dX = p (b - H X) ds + sqrt(2 p) dW`` over time ``h``."""
     centre = b / H
     decay = np.exp(-p * H * h)
@@ -37,8 +38,7 @@ def exponential_step(x: np.ndarray, H: np.ndarray, b: np.ndarray, p: np.ndarray,
     return centre + decay * (x - centre) + std * noise
 
 
-def euler_step(x: np.ndarray, H: np.ndarray, b: np.ndarray, p: np.ndarray, h: float,
-               noise: np.ndarray) -> np.ndarray:
+def euler_step(x: np.ndarray, H: np.ndarray, b: np.ndarray, p: np.ndarray, h: float, noise: np.ndarray) -> np.ndarray:
     """Euler-Maruyama step for the same SDE."""
     return x + h * p * (b - H * x) + np.sqrt(2 * p * h) * noise
 
@@ -70,8 +70,17 @@ class Schedule:
 Observer = Callable[[int, float, np.ndarray], None]
 
 
-def run(model: GaussianMixture, c: np.ndarray, p: np.ndarray, schedule: Schedule, x0: np.ndarray,
-        scheme: str, rng: np.random.Generator, observe: Observer | None = None, observe_every: int = 0) -> np.ndarray:
+def run(
+    model: GaussianMixture,
+    c: np.ndarray,
+    p: np.ndarray,
+    schedule: Schedule,
+    x0: np.ndarray,
+    scheme: str,
+    rng: np.random.Generator,
+    observe: Observer | None = None,
+    observe_every: int = 0,
+) -> np.ndarray:
     """Run (annealed) Langevin from ``x0`` with the score of ``model`` smoothed by ``t C``.
 
     ``observe(n, s, x)`` is called at ``n = 0`` and after every ``observe_every``-th step

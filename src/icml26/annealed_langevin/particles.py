@@ -31,8 +31,16 @@ from .spectra import power_law
 INITS = ("smoothed_gaussian", "mode")
 
 
-def make_problem(d: int, *, alpha: float, weights: list[float], centres: list[float], offset_scale: float,
-                 covariance_spread: list[float], seed: int) -> GaussianMixture:
+def make_problem(
+    d: int,
+    *,
+    alpha: float,
+    weights: list[float],
+    centres: list[float],
+    offset_scale: float,
+    covariance_spread: list[float],
+    seed: int,
+) -> GaussianMixture:
     K = len(weights)
     if not (len(centres) == len(covariance_spread) == K):
         raise ValueError("weights, centres and covariance_spread must have one entry per component")
@@ -44,8 +52,9 @@ def make_problem(d: int, *, alpha: float, weights: list[float], centres: list[fl
     return GaussianMixture(np.asarray(weights, dtype=float), means, variances)
 
 
-def initial_particles(kind: str, smoothed: GaussianMixture, n: int, rng: np.random.Generator,
-                      mode: int = 0) -> np.ndarray:
+def initial_particles(
+    kind: str, smoothed: GaussianMixture, n: int, rng: np.random.Generator, mode: int = 0
+) -> np.ndarray:
     """``smoothed_gaussian``: the diagonal Gaussian moment-matched to ``mu_tau0`` (what a user can sample
     without knowing the modes); ``mode``: component ``mode`` of ``smoothed`` (plain Langevin started in
     one mode)."""
@@ -92,9 +101,14 @@ def weight_errors(modes: pd.DataFrame) -> pd.DataFrame:
     """Per (method, d): total-variation error of the mode weights, and that of an exact sample of equal size."""
     rows = []
     for (method, d), g in modes.groupby(["method", "d"], sort=True):
-        rows.append({"method": method, "d": d,
-                     "weight_tv_error": total_variation(g["weight"], g["target_weight"]),
-                     "exact_sample_tv_error": total_variation(g["exact_sample_weight"], g["target_weight"]),
-                     "w2_debiased_mean": float(g["w2_debiased"].mean()),
-                     "kl_debiased_mean": float(g["kl_debiased"].mean())})
+        rows.append(
+            {
+                "method": method,
+                "d": d,
+                "weight_tv_error": total_variation(g["weight"], g["target_weight"]),
+                "exact_sample_tv_error": total_variation(g["exact_sample_weight"], g["target_weight"]),
+                "w2_debiased_mean": float(g["w2_debiased"].mean()),
+                "kl_debiased_mean": float(g["kl_debiased"].mean()),
+            }
+        )
     return pd.DataFrame(rows)

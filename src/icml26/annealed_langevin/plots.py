@@ -31,8 +31,15 @@ def kl_vs_dimension(table: pd.DataFrame) -> plt.Figure:
         for i, (c_name, p_name) in enumerate(combos):
             g = cont[(cont["score"] == score) & (cont["smoothing"] == c_name) & (cont["preconditioner"] == p_name)]
             g = g[np.isfinite(g["kl"]) & (g["kl"] > 0)]
-            ax.plot(g["d"], g["kl"], "o-" if c_name != "identity" else "s--", ms=3.5, lw=1.2, color=f"C{i}",
-                    label=f"C = {c_name}, P = {p_name}")
+            ax.plot(
+                g["d"],
+                g["kl"],
+                "o-" if c_name != "identity" else "s--",
+                ms=3.5,
+                lw=1.2,
+                color=f"C{i}",
+                label=f"C = {c_name}, P = {p_name}",
+            )
         _loglog(ax, "dimension d", "KL (coordinates 2..d)")
         ax.set_title(f"{score} score")
     axes[0].legend(fontsize=7)
@@ -60,8 +67,14 @@ def horizons(curves: pd.DataFrame, table: pd.DataFrame, epsilon: float) -> plt.F
     ax = axes[2]
     for i, ((c_name, p_name), g) in enumerate(table.groupby(["smoothing", "preconditioner"], sort=True)):
         g = g[np.isfinite(g["horizon_needed"])]
-        ax.plot(g["d"], g["horizon_needed"], "o-" if c_name != "identity" else "s--", ms=3.5, color=f"C{i}",
-                label=f"C = {c_name}, P = {p_name}")
+        ax.plot(
+            g["d"],
+            g["horizon_needed"],
+            "o-" if c_name != "identity" else "s--",
+            ms=3.5,
+            color=f"C{i}",
+            label=f"C = {c_name}, P = {p_name}",
+        )
     _loglog(ax, "dimension d", f"S needed for KL ≤ {epsilon:g}")
     ax.legend(fontsize=7)
     return fig
@@ -96,7 +109,14 @@ def mode_weights(errors: pd.DataFrame, trajectory: pd.DataFrame, modes: pd.DataF
     fig, axes = plt.subplots(1, 3, figsize=(15, 4))
     ax = axes[0]
     for method, g in errors.groupby("method", sort=True):
-        ax.plot(g["d"], g["weight_tv_error"], "o-", ms=4, color=METHOD_COLORS.get(method), label=METHOD_LABELS.get(method, method))
+        ax.plot(
+            g["d"],
+            g["weight_tv_error"],
+            "o-",
+            ms=4,
+            color=METHOD_COLORS.get(method),
+            label=METHOD_LABELS.get(method, method),
+        )
     exact = errors.groupby("d")["exact_sample_tv_error"].first()
     ax.plot(exact.index, exact.values, "k:", lw=1, label="exact sample (Monte Carlo floor)")
     ax.axhline(tolerance, color="0.3", ls="--", lw=1, label=f"claim threshold {tolerance:g}")
@@ -112,8 +132,7 @@ def mode_weights(errors: pd.DataFrame, trajectory: pd.DataFrame, modes: pd.DataF
         targets = modes[modes["mode"].isin(g["mode"].unique())].groupby("mode")["target_weight"].first()
         for k, gk in g.groupby("mode"):
             ax.plot(gk["s"], gk["weight"], lw=1.4, color=f"C{k}", label=f"mode {k}")
-            ax.axhline(targets[k], color=f"C{k}", ls="--", lw=0.9, alpha=0.8,
-                       label=f"true weight {targets[k]:g}")
+            ax.axhline(targets[k], color=f"C{k}", ls="--", lw=0.9, alpha=0.8, label=f"true weight {targets[k]:g}")
         ax.set_xlabel("time s")
         ax.set_ylabel("mean responsibility under μ_t")
         ax.set_ylim(-0.02, 1.02)

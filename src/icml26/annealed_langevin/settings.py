@@ -5,10 +5,12 @@ from collections.abc import Iterator
 
 def problems(cfg: dict) -> Iterator[str]:
     spectrum, particles = cfg["spectrum"], cfg["particles"]
-    for key, name, table in [("reference_smoothing", cfg["reference_smoothing"], "smoothing"),
-                             ("particles.smoothing", particles["smoothing"], "smoothing"),
-                             ("fast_preconditioner", cfg["fast_preconditioner"], "preconditioner"),
-                             ("particles.preconditioner", particles["preconditioner"], "preconditioner")]:
+    for key, name, table in [
+        ("reference_smoothing", cfg["reference_smoothing"], "smoothing"),
+        ("particles.smoothing", particles["smoothing"], "smoothing"),
+        ("fast_preconditioner", cfg["fast_preconditioner"], "preconditioner"),
+        ("particles.preconditioner", particles["preconditioner"], "preconditioner"),
+    ]:
         if name not in spectrum[table]:
             yield f"{key}: {name!r} is not one of spectrum.{table} {sorted(spectrum[table])}"
     weights = particles["weights"]

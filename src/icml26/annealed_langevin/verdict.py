@@ -42,8 +42,10 @@ def _grows(ratio: float) -> bool:
 def dimension_uniform_horizon(need: pd.DataFrame, *, trace_class: str) -> Claim:
     plain = need[need["preconditioner"] == "identity"]
     rows = {name: plain[plain["smoothing"] == name] for name in (trace_class, "identity")}
-    (r_tc, d_ref, d_max), (r_id, _, _) = (_ratio(rows[trace_class], "horizon_needed"),
-                                          _ratio(rows["identity"], "horizon_needed"))
+    (r_tc, d_ref, d_max), (r_id, _, _) = (
+        _ratio(rows[trace_class], "horizon_needed"),
+        _ratio(rows["identity"], "horizon_needed"),
+    )
     eps = float(need["epsilon"].iloc[0])
     measured = {
         f"trace_class_horizon_ratio_d{d_max}_over_d{d_ref}": r_tc,
@@ -62,7 +64,8 @@ def dimension_uniform_horizon(need: pd.DataFrame, *, trace_class: str) -> Claim:
         holds=_bounded(r_tc) and _grows(r_id),
         note="exactly solvable factorised case, continuous time, closed form per coordinate; KL over j >= 2",
         headline=f"time to KL <= {eps:g} changes x{r_tc:.2f} from d = {d_ref} to {d_max} with trace-class C "
-        f"(bounded: within x{1 - FLAT_TOL:.1f}-{1 + FLAT_TOL:.1f}) and x{r_id:.2f} with C = I (grows: >= x{GROWTH_MIN:g}) "
+        f"(bounded: within x{1 - FLAT_TOL:.1f}-{1 + FLAT_TOL:.1f}) "
+        f"and x{r_id:.2f} with C = I (grows: >= x{GROWTH_MIN:g}) "
         "(paper: dimension-uniform only under the spectral condition)",
         evidence=["tables/horizons.csv", "figures/horizons.png"],
     )
@@ -100,8 +103,9 @@ def annealing_recovers_mode_weights(errors: pd.DataFrame) -> Claim:
     measured = {
         "ald_exponential_tv_error": {int(d): float(v) for d, v in ald.items()},
         "plain_exponential_tv_error": {int(d): float(v) for d, v in plain.items()},
-        "exact_sample_tv_error": {int(r.d): r.exact_sample_tv_error
-                                  for r in errors[errors["method"] == "ald_exponential"].itertuples()},
+        "exact_sample_tv_error": {
+            int(r.d): r.exact_sample_tv_error for r in errors[errors["method"] == "ald_exponential"].itertuples()
+        },
     }
     if "ald_euler" in by:
         measured["ald_euler_tv_error"] = {int(d): float(v) for d, v in by["ald_euler"].items()}

@@ -42,12 +42,25 @@ def summary(returns: pd.DataFrame, *, resamples: int) -> pd.DataFrame:
         ratio = relative(group.score.to_numpy(), paired.mean())
         low, high = bootstrap_mean(group.score.to_numpy(), resamples=resamples, seed=0)
         rel_low, rel_high = _paired_ratio_interval(group.score.to_numpy(), paired, resamples=resamples)
-        rows.append({"env": env, "fault": fault, "level": level, "value": value, "controller": controller,
-                     "seeds": len(group), "mean_return": group.score.mean(), "ci_low": low, "ci_high": high,
-                     "final_episode_return": group.final.mean(), "base_return": paired.mean(),
-                     "relative_to_base": float(ratio.mean()), "relative_ci_low": rel_low,
-                     "relative_ci_high": rel_high,
-                     "drop_vs_base_of_nominal": (paired.mean() - group.score.mean()) / nominal[env]})
+        rows.append(
+            {
+                "env": env,
+                "fault": fault,
+                "level": level,
+                "value": value,
+                "controller": controller,
+                "seeds": len(group),
+                "mean_return": group.score.mean(),
+                "ci_low": low,
+                "ci_high": high,
+                "final_episode_return": group.final.mean(),
+                "base_return": paired.mean(),
+                "relative_to_base": float(ratio.mean()),
+                "relative_ci_low": rel_low,
+                "relative_ci_high": rel_high,
+                "drop_vs_base_of_nominal": (paired.mean() - group.score.mean()) / nominal[env],
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -75,8 +88,14 @@ def mean_improvement(returns: pd.DataFrame, controller: str, level: str, *, resa
     faults = [group for _, group in pivot.groupby(level=["env", "fault"])]
 
     def statistic(choices: list[np.ndarray]) -> float:
-        return float(np.mean([relative(g[controller].to_numpy()[c].mean(), g["base"].to_numpy()[c].mean())
-                              for g, c in zip(faults, choices)]))
+        return float(
+            np.mean(
+                [
+                    relative(g[controller].to_numpy()[c].mean(), g["base"].to_numpy()[c].mean())
+                    for g, c in zip(faults, choices)
+                ]
+            )
+        )
 
     rng = np.random.default_rng(2)
     point = statistic([np.arange(len(g)) for g in faults])
@@ -92,14 +111,37 @@ def adaptation(curves: pd.DataFrame) -> pd.DataFrame:
 def consolidation_table(consolidation: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
     """Per fault: base, cerebellar and consolidated (residual removed) returns, faulty and nominal."""
     if consolidation.empty:
-        return pd.DataFrame(columns=["env", "fault", "base_fault", "cerebellar_fault", "consolidated_fault",
-                                     "base_nominal", "consolidated_nominal", "weight_change"])
-    merged = consolidation.groupby(["env", "fault", "level"], sort=True)[
-        ["return_fault", "return_nominal", "weight_change"]].mean().reset_index()
+        return pd.DataFrame(
+            columns=[
+                "env",
+                "fault",
+                "base_fault",
+                "cerebellar_fault",
+                "consolidated_fault",
+                "base_nominal",
+                "consolidated_nominal",
+                "weight_change",
+            ]
+        )
+    merged = (
+        consolidation.groupby(["env", "fault", "level"], sort=True)[["return_fault", "return_nominal", "weight_change"]]
+        .mean()
+        .reset_index()
+    )
     look = table.set_index(["env", "fault", "level", "controller"])["mean_return"]
     nominal = table[(table.level == "nominal") & (table.controller == "base")].set_index("env")["mean_return"]
-    return pd.DataFrame([{"env": r.env, "fault": r.fault, "base_fault": look[(r.env, r.fault, r.level, "base")],
-                          "cerebellar_fault": look[(r.env, r.fault, r.level, "cerebellar")],
-                          "consolidated_fault": r.return_fault, "base_nominal": nominal[r.env],
-                          "consolidated_nominal": r.return_nominal, "weight_change": r.weight_change}
-                         for r in merged.itertuples()])
+    return pd.DataFrame(
+        [
+            {
+                "env": r.env,
+                "fault": r.fault,
+                "base_fault": look[(r.env, r.fault, r.level, "base")],
+                "cerebellar_fault": look[(r.env, r.fault, r.level, "cerebellar")],
+                "consolidated_fault": r.return_fault,
+                "base_nominal": nominal[r.env],
+                "consolidated_nominal": r.return_nominal,
+                "weight_change": r.weight_change,
+            }
+            for r in merged.itertuples()
+        ]
+    )

@@ -23,14 +23,27 @@ def residual_targets(controller: CerebellarResidual, observations: np.ndarray) -
     return np.array(rows)
 
 
-def distil(policy: FrozenPolicy, observations: np.ndarray, targets: np.ndarray, *, anchor: float, steps: int,
-           lr: float, batch_size: int, seed: int, device: str = "cpu") -> FrozenPolicy:
+def distil(
+    policy: FrozenPolicy,
+    observations: np.ndarray,
+    targets: np.ndarray,
+    *,
+    anchor: float,
+    steps: int,
+    lr: float,
+    batch_size: int,
+    seed: int,
+    device: str = "cpu",
+) -> FrozenPolicy:
     """Adam on mean squared action error + anchor; returns the consolidated policy."""
     import torch
 
     generator = torch.Generator().manual_seed(seed)
-    params = [torch.tensor(p, dtype=torch.float64, device=device, requires_grad=True)
-              for pair in zip(policy.weights, policy.biases) for p in pair]
+    params = [
+        torch.tensor(p, dtype=torch.float64, device=device, requires_grad=True)
+        for pair in zip(policy.weights, policy.biases)
+        for p in pair
+    ]
     origin = [p.detach().clone() for p in params]
     act = {"relu": torch.relu, "tanh": torch.tanh}[policy.activation]
     x_all = torch.tensor(policy.normalise(observations), dtype=torch.float64, device=device)

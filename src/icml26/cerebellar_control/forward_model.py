@@ -19,10 +19,10 @@ import numpy as np
 class ForwardModel:
     obs_mean: np.ndarray
     obs_std: np.ndarray
-    projection: np.ndarray     # (n_random, n_obs)
-    offset: np.ndarray         # (n_random,)
-    coef: np.ndarray           # (n_inputs, n_obs) ridge coefficients
-    noise_std: np.ndarray      # (n_obs,) residual std on held-out nominal transitions
+    projection: np.ndarray  # (n_random, n_obs)
+    offset: np.ndarray  # (n_random,)
+    coef: np.ndarray  # (n_inputs, n_obs) ridge coefficients
+    noise_std: np.ndarray  # (n_obs,) residual std on held-out nominal transitions
     damping: float = 0.1
 
     @property
@@ -50,8 +50,8 @@ class ForwardModel:
         s = self.normalise(obs)
         n_s, n_a = self.n_obs, self.n_actions
         start = 1 + n_s + self.projection.shape[0]
-        linear = self.coef[start:start + n_a]                                  # (n_a, n_obs)
-        bilinear = self.coef[start + n_a:].reshape(n_a, n_s, n_s)               # (a, s_i, out)
+        linear = self.coef[start : start + n_a]  # (n_a, n_obs)
+        bilinear = self.coef[start + n_a :].reshape(n_a, n_s, n_s)  # (a, s_i, out)
         return (linear + np.einsum("i,aio->ao", s, bilinear)).T / self.noise_std[:, None]
 
     def action_correction(self, whitened: np.ndarray, obs: np.ndarray) -> np.ndarray:
@@ -60,28 +60,49 @@ class ForwardModel:
         return -np.linalg.solve(B.T @ B + self.damping * np.eye(B.shape[1]), B.T @ whitened)
 
     def save(self) -> dict[str, np.ndarray]:
-        return {"obs_mean": self.obs_mean, "obs_std": self.obs_std, "projection": self.projection,
-                "offset": self.offset, "coef": self.coef, "noise_std": self.noise_std,
-                "damping": np.array(self.damping)}
+        return {
+            "obs_mean": self.obs_mean,
+            "obs_std": self.obs_std,
+            "projection": self.projection,
+            "offset": self.offset,
+            "coef": self.coef,
+            "noise_std": self.noise_std,
+            "damping": np.array(self.damping),
+        }
 
     @classmethod
-    def load(cls, arrays) -> "ForwardModel":
+    def load(cls, arrays) -> ForwardModel:
         names = ("obs_mean", "obs_std", "projection", "offset", "coef", "noise_std")
-        return cls(**{k: np.asarray(arrays[k]) for k in names},
-                   damping=float(np.asarray(arrays["damping"]).reshape(-1)[0]))
+        return cls(
+            **{k: np.asarray(arrays[k]) for k in names}, damping=float(np.asarray(arrays["damping"]).reshape(-1)[0])
+        )
 
 
 def design(s: np.ndarray, a: np.ndarray, projection: np.ndarray, offset: np.ndarray) -> np.ndarray:
     """The regression inputs ``[1, s, tanh(P s + c), a, a (x) s]`` for standardised states ``s``."""
     s2, a2 = np.atleast_2d(s), np.atleast_2d(a)
-    rows = [np.ones((s2.shape[0], 1)), s2, np.tanh(s2 @ projection.T + offset), a2,
-            (a2[:, :, None] * s2[:, None, :]).reshape(s2.shape[0], -1)]
+    rows = [
+        np.ones((s2.shape[0], 1)),
+        s2,
+        np.tanh(s2 @ projection.T + offset),
+        a2,
+        (a2[:, :, None] * s2[:, None, :]).reshape(s2.shape[0], -1),
+    ]
     out = np.concatenate(rows, axis=1)
     return out[0] if np.ndim(s) == 1 else out
 
 
-def fit(obs: np.ndarray, actions: np.ndarray, next_obs: np.ndarray, *, n_random: int, ridge: float,
-        damping: float, holdout: float, rng: np.random.Generator) -> tuple[ForwardModel, dict[str, float]]:
+def fit(
+    obs: np.ndarray,
+    actions: np.ndarray,
+    next_obs: np.ndarray,
+    *,
+    n_random: int,
+    ridge: float,
+    damping: float,
+    holdout: float,
+    rng: np.random.Generator,
+) -> tuple[ForwardModel, dict[str, float]]:
     """Ridge fit on the first part of the transitions; noise scale and R^2 on the held-out rest."""
     mean, std = obs.mean(axis=0), obs.std(axis=0) + 1e-6
     s, s_next = (obs - mean) / std, (next_obs - mean) / std
@@ -96,8 +117,7 @@ def fit(obs: np.ndarray, actions: np.ndarray, next_obs: np.ndarray, *, n_random:
     noise = residual.std(axis=0) + 1e-6
     r2 = 1.0 - residual.var(axis=0) / (target[n_fit:].var(axis=0) + 1e-12)
     model = ForwardModel(mean, std, projection, offset, coef, noise, damping)
-    return model, {"r2_mean": float(r2.mean()), "r2_min": float(r2.min()), "n_fit": n_fit,
-                   "n_holdout": len(X) - n_fit}
+    return model, {"r2_mean": float(r2.mean()), "r2_min": float(r2.min()), "n_fit": n_fit, "n_holdout": len(X) - n_fit}
 
 
 def collect(env, policy, *, steps: int, action_noise: float, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -110,8 +130,9 @@ def collect(env, policy, *, steps: int, action_noise: float, seed: int) -> tuple
     obs_rows, act_rows, next_rows = [], [], []
     obs, _ = env.reset(seed=seed)
     while len(obs_rows) < steps:
-        action = np.clip(np.asarray(policy(obs)) + action_noise * rng.standard_normal(env.action_space.shape),
-                         -1.0, 1.0)
+        action = np.clip(
+            np.asarray(policy(obs)) + action_noise * rng.standard_normal(env.action_space.shape), -1.0, 1.0
+        )
         next_obs, _, terminated, truncated, _ = env.step(action)
         obs_rows.append(obs)
         act_rows.append(action)

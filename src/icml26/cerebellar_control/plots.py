@@ -11,8 +11,14 @@ import pandas as pd  # noqa: E402
 
 from .verdict import PAPER_IMPROVEMENT  # noqa: E402
 
-COLOURS = {"base": "0.4", "cerebellar": "tab:blue", "no_meta": "tab:red", "no_inhibitory": "tab:orange",
-           "single_timescale": "tab:purple", "gradient": "tab:green"}
+COLOURS = {
+    "base": "0.4",
+    "cerebellar": "tab:blue",
+    "no_meta": "tab:red",
+    "no_inhibitory": "tab:orange",
+    "single_timescale": "tab:purple",
+    "gradient": "tab:green",
+}
 
 
 def base_training(curve: pd.DataFrame, envs: list[str]):
@@ -39,8 +45,9 @@ def fault_returns(table: pd.DataFrame):
         for i, name in enumerate(controllers):
             part = rows[rows.controller == name].set_index("fault").reindex(faults)
             x = np.arange(len(faults)) + (i - (len(controllers) - 1) / 2) * width
-            err = np.vstack([part.relative_to_base - part.relative_ci_low,
-                             part.relative_ci_high - part.relative_to_base])
+            err = np.vstack(
+                [part.relative_to_base - part.relative_ci_low, part.relative_ci_high - part.relative_to_base]
+            )
             ax.bar(x, 100 * part.relative_to_base, width, yerr=100 * err, color=COLOURS[name], label=name, capsize=2)
         if level == "moderate" and env in PAPER_IMPROVEMENT:
             ax.axhline(100 * PAPER_IMPROVEMENT[env], color="k", ls="--", lw=1, label="paper (best fault)")
@@ -65,9 +72,12 @@ def adaptation(curves: pd.DataFrame, controllers: list[str]):
         for name in controllers:
             line = part[part.controller == name]
             ax.plot(line.step, line.reward, color=COLOURS[name], label=name, lw=1.2)
-        ax.set(title=f"{fault}" + (" (moderate)" if fault != "nominal" else ""), xlabel="step",
-               ylabel="mean reward per step")
-    for ax in axes.ravel()[len(panels):]:
+        ax.set(
+            title=f"{fault}" + (" (moderate)" if fault != "nominal" else ""),
+            xlabel="step",
+            ylabel="mean reward per step",
+        )
+    for ax in axes.ravel()[len(panels) :]:
         ax.axis("off")
     axes.ravel()[0].legend(fontsize=7)
     fig.tight_layout()
@@ -82,9 +92,13 @@ def consolidation(table: pd.DataFrame):
         return fig
     labels = [f"{r.fault}" for r in table.itertuples()]
     x = np.arange(len(table))
-    for i, (column, name, colour) in enumerate([("base_fault", "frozen policy", COLOURS["base"]),
-                                                ("cerebellar_fault", "with residual", COLOURS["cerebellar"]),
-                                                ("consolidated_fault", "consolidated, residual removed", "tab:cyan")]):
+    for i, (column, name, colour) in enumerate(
+        [
+            ("base_fault", "frozen policy", COLOURS["base"]),
+            ("cerebellar_fault", "with residual", COLOURS["cerebellar"]),
+            ("consolidated_fault", "consolidated, residual removed", "tab:cyan"),
+        ]
+    ):
         axes[0].bar(x + (i - 1) * 0.27, table[column], 0.27, color=colour, label=name)
     axes[0].set_xticks(x, labels, rotation=20)
     axes[0].set(title="under the moderate fault", ylabel="mean episode return")

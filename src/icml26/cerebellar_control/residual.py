@@ -33,8 +33,8 @@ Ablations: ``inhibitory=False`` (no inhibitory path), ``tau_slow=tau_fast`` (sin
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Callable
 
 import numpy as np
 
@@ -45,15 +45,15 @@ from .forward_model import ForwardModel
 class ResidualConfig:
     n_features: int = 1500
     active_fraction: float = 0.1
-    tau_fast: float = 2.0        # excitatory eligibility trace, steps
-    tau_slow: float = 20.0       # inhibitory eligibility trace, steps
+    tau_fast: float = 2.0  # excitatory eligibility trace, steps
+    tau_slow: float = 20.0  # inhibitory eligibility trace, steps
     lr_exc: float = 0.05
     lr_inh: float = 0.02
-    decay: float = 0.0           # per-step multiplicative forgetting of both weight sets
+    decay: float = 0.0  # per-step multiplicative forgetting of both weight sets
     inhibitory: bool = True
     plastic: bool = True
-    surprise_threshold: float = 1.5   # plasticity only while running error energy / nominal exceeds this
-    surprise_tau: float = 20.0        # steps, running error energy
+    surprise_threshold: float = 1.5  # plasticity only while running error energy / nominal exceeds this
+    surprise_tau: float = 20.0  # steps, running error energy
     gain_init: float = 0.1
     gain_max: float = 1.0
     meta: bool = True
@@ -61,10 +61,10 @@ class ResidualConfig:
     meta_up: float = 0.05
     meta_down: float = 0.5
     meta_tolerance: float = 0.05
-    meta_reference_tau: float = 5.0   # windows, running reference reward
+    meta_reference_tau: float = 5.0  # windows, running reference reward
     seed: int = 0
 
-    def ablate(self, **changes) -> "ResidualConfig":
+    def ablate(self, **changes) -> ResidualConfig:
         return replace(self, **changes)
 
 
@@ -214,8 +214,7 @@ class GradientResidual:
     every update moves the correction everywhere in state space at once.
     """
 
-    def __init__(self, policy: Callable[[np.ndarray], np.ndarray], model: ForwardModel, cfg: ResidualConfig,
-                 lr: float):
+    def __init__(self, policy: Callable[[np.ndarray], np.ndarray], model: ForwardModel, cfg: ResidualConfig, lr: float):
         self.policy, self.model, self.lr = policy, model, lr
         rng = np.random.default_rng(cfg.seed)
         self.features = PatternSeparation(model.n_obs + model.n_actions, cfg.n_features, cfg.active_fraction, rng)

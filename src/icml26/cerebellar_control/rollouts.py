@@ -7,8 +7,9 @@ learned in episode 1 is still there in episode 2 (the fault persists; only the r
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Protocol
+from typing import Protocol
 
 import gymnasium as gym
 import numpy as np
@@ -42,10 +43,10 @@ class Frozen:
 
 @dataclass
 class Rollout:
-    returns: np.ndarray           # (episodes,)
-    rewards: np.ndarray           # (episodes, steps)
-    gains: np.ndarray             # (episodes, steps) residual gain in force at each step
-    observations: np.ndarray | None = None   # (episodes * steps, n_obs) when recorded
+    returns: np.ndarray  # (episodes,)
+    rewards: np.ndarray  # (episodes, steps)
+    gains: np.ndarray  # (episodes, steps) residual gain in force at each step
+    observations: np.ndarray | None = None  # (episodes * steps, n_obs) when recorded
     actions: np.ndarray | None = None
 
 
@@ -54,8 +55,9 @@ def make_env(env_id: str, max_steps: int, env_kwargs: dict | None = None) -> gym
     return gym.make(env_id, max_episode_steps=max_steps, **(env_kwargs or {}))
 
 
-def run(env: gym.Env, controller: Controller, fault: Fault, *, episodes: int, seed: int,
-        record: bool = False) -> Rollout:
+def run(
+    env: gym.Env, controller: Controller, fault: Fault, *, episodes: int, seed: int, record: bool = False
+) -> Rollout:
     """``episodes`` episodes under ``fault`` (injected for the whole run and then undone)."""
     undo = inject(env.unwrapped.model, fault)
     try:
@@ -82,5 +84,10 @@ def run(env: gym.Env, controller: Controller, fault: Fault, *, episodes: int, se
         undo.restore()
     width = max(len(t) for t in rewards)
     pad = lambda rows: np.array([r + [np.nan] * (width - len(r)) for r in rows])  # noqa: E731
-    return Rollout(np.array(returns), pad(rewards), pad(gains),
-                   np.array(observations) if record else None, np.array(actions) if record else None)
+    return Rollout(
+        np.array(returns),
+        pad(rewards),
+        pad(gains),
+        np.array(observations) if record else None,
+        np.array(actions) if record else None,
+    )

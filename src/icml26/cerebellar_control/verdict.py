@@ -26,20 +26,27 @@ def moderate_improvement(table: pd.DataFrame, overall: dict[str, dict[str, float
     return Claim(
         id="moderate_fault_improvement",
         statement="Under moderate faults the residual controller improves the frozen policy's return: mean "
-                  "relative improvement over the moderate faults > 0 with its 95% seed-bootstrap interval above 0",
+        "relative improvement over the moderate faults > 0 with its 95% seed-bootstrap interval above 0",
         paper_value={env: PAPER_IMPROVEMENT.get(env) for env in overall},
         measured={env: {k: round(v, 4) for k, v in stats.items()} for env, stats in overall.items()},
-        comparator=">", holds=bool(holds),
+        comparator=">",
+        holds=bool(holds),
         note="paper values are 'up to' (best fault); our best single moderate fault: "
-             + ", ".join(f"{env} {v:+.1%}" for env, v in best.items()),
-        headline="; ".join(f"{env}: mean {v['mean']:+.1%} [{v['ci_low']:+.1%}, {v['ci_high']:+.1%}] over the moderate "
-                           f"faults, best fault {best[env]:+.1%} (paper: up to {PAPER_IMPROVEMENT.get(env, 'n/a')})"
-                           for env, v in overall.items()),
+        + ", ".join(f"{env} {v:+.1%}" for env, v in best.items()),
+        headline="; ".join(
+            f"{env}: mean {v['mean']:+.1%} [{v['ci_low']:+.1%}, {v['ci_high']:+.1%}] over the moderate "
+            f"faults, best fault {best[env]:+.1%} (paper: up to {PAPER_IMPROVEMENT.get(env, 'n/a')})"
+            for env, v in overall.items()
+        ),
         evidence=["tables/returns.csv", "figures/fault_returns.png", "figures/adaptation.png"],
-        details={"per_fault_relative_improvement": per_fault,
-                 "gradient_baseline": {f"{r.env}/{r.fault}": round(float(r.relative_to_base), 4)
-                                       for r in table[(table.level == "moderate")
-                                                      & (table.controller == "gradient")].itertuples()}})
+        details={
+            "per_fault_relative_improvement": per_fault,
+            "gradient_baseline": {
+                f"{r.env}/{r.fault}": round(float(r.relative_to_base), 4)
+                for r in table[(table.level == "moderate") & (table.controller == "gradient")].itertuples()
+            },
+        },
+    )
 
 
 def nominal_preserved(table: pd.DataFrame, tolerance: float) -> Claim:
@@ -48,13 +55,20 @@ def nominal_preserved(table: pd.DataFrame, tolerance: float) -> Claim:
     return Claim(
         id="nominal_preserved",
         statement=f"Nominal (no-fault) return with the controller on is within {tolerance:.0%} of the base policy's",
-        paper_value="within a few %", measured=measured, comparator="<=",
+        paper_value="within a few %",
+        measured=measured,
+        comparator="<=",
         holds=bool(all(abs(v) <= tolerance for v in measured.values())),
         headline="; ".join(f"{env}: nominal return {v:+.2%} vs the base" for env, v in measured.items())
         + f" (tolerance {tolerance:.0%}; paper: within a few %)",
         evidence=["tables/returns.csv", "figures/fault_returns.png"],
-        details={"interval": {r.env: [round(float(r.relative_ci_low), 4), round(float(r.relative_ci_high), 4)]
-                              for r in rows.itertuples()}})
+        details={
+            "interval": {
+                r.env: [round(float(r.relative_ci_low), 4), round(float(r.relative_ci_high), 4)]
+                for r in rows.itertuples()
+            }
+        },
+    )
 
 
 def graceful_degradation(table: pd.DataFrame, catastrophic_drop: float) -> Claim:
@@ -70,27 +84,37 @@ def graceful_degradation(table: pd.DataFrame, catastrophic_drop: float) -> Claim
     return Claim(
         id="graceful_degradation",
         statement="Under severe faults the controller is never catastrophically worse than the base (drop below "
-                  f"the base < {catastrophic_drop:.0%} of the base's nominal return on every severe fault), and "
-                  "ablating meta-adaptation causes a collapse (such a drop on at least one severe fault)",
+        f"the base < {catastrophic_drop:.0%} of the base's nominal return on every severe fault), and "
+        "ablating meta-adaptation causes a collapse (such a drop on at least one severe fault)",
         paper_value="graceful degradation; collapses without meta-adaptation",
         measured={"cerebellar_worst_drop": max(full.values()), "no_meta_worst_drop": max(no_meta.values())},
-        comparator="all", holds=bool(graceful and collapses),
+        comparator="all",
+        holds=bool(graceful and collapses),
         note=f"graceful: {graceful}; no-meta collapses: {collapses}",
         headline=f"worst severe-fault drop {max(full.values()):.1%} with the controller, {max(no_meta.values()):.1%} "
-                 f"without meta-adaptation (collapse means >= {catastrophic_drop:.0%}; paper: graceful, and a "
-                 "collapse without meta-adaptation)",
+        f"without meta-adaptation (collapse means >= {catastrophic_drop:.0%}; paper: graceful, and a "
+        "collapse without meta-adaptation)",
         evidence=["tables/returns.csv", "figures/fault_returns.png"],
-        details={"cerebellar_drop": full, "no_meta_drop": no_meta, "gradient_drop": drops("gradient")})
+        details={"cerebellar_drop": full, "no_meta_drop": no_meta, "gradient_drop": drops("gradient")},
+    )
 
 
 def metrics(table: pd.DataFrame, consolidation: pd.DataFrame, forward: dict, base_returns: dict) -> dict:
-    pick = lambda level: {f"{r.env}/{r.fault}/{r.controller}": round(float(r.mean_return), 3)  # noqa: E731
-                          for r in table[table.level == level].itertuples()}
+    def pick(level: str) -> dict:
+        return {
+            f"{r.env}/{r.fault}/{r.controller}": round(float(r.mean_return), 3)
+            for r in table[table.level == level].itertuples()
+        }
+
     return {
         "base_policy_nominal_return": base_returns,
         "forward_model": forward,
         "mean_return": {"nominal": pick("nominal"), "moderate": pick("moderate"), "severe": pick("severe")},
-        "consolidation": {f"{r.env}/{r.fault}": {"consolidated_fault": round(float(r.consolidated_fault), 3),
-                                                 "consolidated_nominal": round(float(r.consolidated_nominal), 3)}
-                          for r in consolidation.itertuples()},
+        "consolidation": {
+            f"{r.env}/{r.fault}": {
+                "consolidated_fault": round(float(r.consolidated_fault), 3),
+                "consolidated_nominal": round(float(r.consolidated_nominal), 3),
+            }
+            for r in consolidation.itertuples()
+        },
     }

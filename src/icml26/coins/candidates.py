@@ -22,6 +22,12 @@ def gold_text(number: int) -> str:
     return path.read_text(encoding="utf-8")
 
 
+def user_spec_files(folder: str | Path | None, problem: str) -> list[str]:
+    """The user's candidate files for one problem (``<folder>/<problem>/*.v``; none without a folder): the
+    check rule's inputs, so editing one reruns its check."""
+    return sorted(str(p) for p in Path(folder, problem).glob("*.v")) if folder else []
+
+
 def user_candidates(folder: str | Path, number: int) -> list[Candidate]:
     """The ``.v`` files of ``<folder>/HumanEval_<number>/``, sorted by name (none if it is absent)."""
     problem_dir = Path(folder) / f"HumanEval_{number}"
@@ -35,8 +41,15 @@ def user_candidates(folder: str | Path, number: int) -> list[Candidate]:
     return found
 
 
-def for_problem(number: int, operators: list[str], per_operator: int, level2: int, rewrites: list[str],
-                seed: int, user_dir: str | None = None) -> list[Candidate]:
+def for_problem(
+    number: int,
+    operators: list[str],
+    per_operator: int,
+    level2: int,
+    rewrites: list[str],
+    seed: int,
+    user_dir: str | None = None,
+) -> list[Candidate]:
     gold = gold_text(number)
     found = [Candidate(number, "gold", "gold", "", 0, gold)]
     for mutant in mutants.mutants(gold, operators, per_operator, level2, seed + number):

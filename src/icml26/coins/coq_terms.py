@@ -118,10 +118,17 @@ def parse(text: str) -> Any:
     while position < len(text):
         match = _TOKEN.match(text, position)
         if not match:
-            raise ValueError(f"cannot read Coq value {text!r} at {text[position:position + 20]!r}")
+            raise ValueError(f"cannot read Coq value {text!r} at {text[position : position + 20]!r}")
         number, string, boolean, punct = match.groups()
-        tokens.append(("int", number) if number is not None else ("str", string) if string is not None
-                      else ("bool", boolean) if boolean is not None else ("p", punct))
+        tokens.append(
+            ("int", number)
+            if number is not None
+            else ("str", string)
+            if string is not None
+            else ("bool", boolean)
+            if boolean is not None
+            else ("p", punct)
+        )
         position = match.end()
     index = 0
 

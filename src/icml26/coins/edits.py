@@ -47,7 +47,7 @@ def split(text: str) -> SpecParts:
     binders: list[tuple[str, str]] = []
     for names, kind in re.findall(r"\(([^():]+):([^()]*(?:\([^()]*\)[^()]*)*)\)", header):
         binders += [(name, kind.strip()) for name in names.split()]
-    return SpecParts(tuple(found[:index]), tuple(binders), body.strip(), tuple(found[index + 1:]))
+    return SpecParts(tuple(found[:index]), tuple(binders), body.strip(), tuple(found[index + 1 :]))
 
 
 def depth_zero_split(body: str, separator: str) -> list[str]:
@@ -75,8 +75,7 @@ def top_level_conjuncts(body: str) -> list[str]:
     binder (``forall``/``exists``/``fun`` ... ``,``), ``->``, ``<->`` or ``\\/`` at the top level
     would make dropping or reordering conjuncts change what they mean or leave a variable unbound."""
     parts = depth_zero_split(body, "/\\")
-    if len(parts) > 1 and any(len(depth_zero_split(part, token)) > 1
-                              for part in parts for token in (",", "->", "\\/")):
+    if len(parts) > 1 and any(len(depth_zero_split(part, token)) > 1 for part in parts for token in (",", "->", "\\/")):
         return [body]
     return parts
 
@@ -87,7 +86,7 @@ def occurrences(body: str, pattern: str) -> list[re.Match]:
 
 
 def replace_at(body: str, match: re.Match, new: str) -> str:
-    return body[:match.start()] + new + body[match.end():]
+    return body[: match.start()] + new + body[match.end() :]
 
 
 def rename(body: str, mapping: dict[str, str]) -> str:

@@ -34,8 +34,9 @@ def _rename(parts: SpecParts) -> SpecParts:
         while fresh in taken:
             fresh += "'"
         mapping[name] = fresh
-    return SpecParts(parts.before, tuple((mapping[n], k) for n, k in parts.binders),
-                     rename(parts.body, mapping), parts.after)
+    return SpecParts(
+        parts.before, tuple((mapping[n], k) for n, k in parts.binders), rename(parts.body, mapping), parts.after
+    )
 
 
 def _commute(parts: SpecParts) -> SpecParts:

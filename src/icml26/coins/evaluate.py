@@ -40,9 +40,17 @@ def verdict(outcomes: list[str]) -> str:
     return {"refuted": "incorrect", "proved": "correct", "unknown": "unknown"}[combined(outcomes)]
 
 
-def check(problem: Problem, tests: list[TestCase], random_tests: list[TestCase], candidates: list[Candidate],
-          gold: str, limits: Limits, rejects: int, random_rejects: int,
-          log=print) -> tuple[pd.DataFrame, pd.DataFrame, float]:
+def check(
+    problem: Problem,
+    tests: list[TestCase],
+    random_tests: list[TestCase],
+    candidates: list[Candidate],
+    gold: str,
+    limits: Limits,
+    rejects: int,
+    random_rejects: int,
+    log=print,
+) -> tuple[pd.DataFrame, pd.DataFrame, float]:
     """``(obligations, files, coqc seconds)``: one row per obligation (outcome, seconds), one per
     candidate (status), and the wall clock spent in coqc.
 
@@ -56,37 +64,65 @@ def check(problem: Problem, tests: list[TestCase], random_tests: list[TestCase],
     compare = [equivalence(problem, screen(gold).defines_pre)]
     obligation_rows, file_rows = [], []
     with Workspace() as workspace:
-        for passing, groups in ((1, {"tests": test_obligations, "equivalence": compare}),
-                                (2, {"random": random_obligations})):
+        for passing, groups in (
+            (1, {"tests": test_obligations, "equivalence": compare}),
+            (2, {"random": random_obligations}),
+        ):
             if passing == 1:
                 chosen = list(candidates)
             else:
-                refuted = {r["candidate"] for r in obligation_rows if r["group"] == "tests" and r["outcome"] == "refuted"}
+                refuted = {
+                    r["candidate"] for r in obligation_rows if r["group"] == "tests" and r["outcome"] == "refuted"
+                }
                 ran = {r["candidate"] for r in file_rows if r["status"] == "ok"}
-                chosen = [c for c in candidates if c.name in ran and c.name not in refuted] if random_obligations else []
+                chosen = (
+                    [c for c in candidates if c.name in ran and c.name not in refuted] if random_obligations else []
+                )
             if not chosen:
                 continue
             flat = [ob for obligations in groups.values() for ob in obligations]
-            log(f"{problem.task_id} pass {passing}: {len(chosen)} candidates x {len(flat)} obligations in one coqc "
-                "file", flush=True)
+            log(
+                f"{problem.task_id} pass {passing}: {len(chosen)} candidates x {len(flat)} obligations in one coqc "
+                "file",
+                flush=True,
+            )
             results = workspace.run_batch([c.text for c in chosen], signature(problem), flat, limits, gold)
             for candidate, result in zip(chosen, results):
                 for group, obligations in groups.items():
                     for ob in obligations:
                         if ob.id in result.outcomes:
-                            obligation_rows.append({
-                                "problem": problem.number, "candidate": candidate.name, "group": group,
-                                "obligation": ob.id, "kind": ob.kind, "test": ob.test,
-                                "outcome": result.outcomes[ob.id], "seconds": result.seconds.get(ob.id, float("nan")),
-                            })
+                            obligation_rows.append(
+                                {
+                                    "problem": problem.number,
+                                    "candidate": candidate.name,
+                                    "group": group,
+                                    "obligation": ob.id,
+                                    "kind": ob.kind,
+                                    "test": ob.test,
+                                    "outcome": result.outcomes[ob.id],
+                                    "seconds": result.seconds.get(ob.id, float("nan")),
+                                }
+                            )
                 if passing == 1:
-                    file_rows.append({"problem": problem.number, "candidate": candidate.name, "status": result.status,
-                                      "message": result.message})
+                    file_rows.append(
+                        {
+                            "problem": problem.number,
+                            "candidate": candidate.name,
+                            "status": result.status,
+                            "message": result.message,
+                        }
+                    )
                 if result.status != "ok" or passing == 2:
-                    log(f"{problem.task_id} pass {passing} {candidate.name}: {result.status}"
-                        f"{' - ' + result.message if result.message else ''}", flush=True)
-            log(f"{problem.task_id} pass {passing}: done, {sum(r.status == 'ok' for r in results)} of {len(chosen)} ran "
-                "to the end", flush=True)
+                    log(
+                        f"{problem.task_id} pass {passing} {candidate.name}: {result.status}"
+                        f"{' - ' + result.message if result.message else ''}",
+                        flush=True,
+                    )
+            log(
+                f"{problem.task_id} pass {passing}: done, "
+                f"{sum(r.status == 'ok' for r in results)} of {len(chosen)} ran to the end",
+                flush=True,
+            )
         coqc_seconds = workspace.coqc_seconds
     return pd.DataFrame(obligation_rows), pd.DataFrame(file_rows), coqc_seconds
 
@@ -113,17 +149,27 @@ def spec_table(candidates: pd.DataFrame, obligations: pd.DataFrame, files: pd.Da
             equivalence_verdict = "correct" if list(equivalent) == ["proved"] else "unknown"
         else:
             test_verdict = equivalence_verdict = file_status
-        rows.append({
-            "problem": c.problem, "candidate": c.name, "origin": c.origin, "operator": c.operator, "level": c.level,
-            "status": file_status, "message": message,
-            "accept_proved": int((accepts == "proved").sum()), "accepts": len(accepts),
-            "reject_proved": int((rejects == "proved").sum()), "rejects": len(rejects),
-            "refuted": int((tests["outcome"] == "refuted").sum()), "unknown": int((tests["outcome"] == "unknown").sum()),
-            "soundness": float((accepts == "proved").mean()) if len(accepts) else float("nan"),
-            "completeness": float((rejects == "proved").mean()) if len(rejects) else float("nan"),
-            "score": float((tests["outcome"] == "proved").mean()) if len(tests) else float("nan"),
-            "verdict": test_verdict,
-            "random_label": differential.label(random_outcomes) if file_status == "ok" else file_status,
-            "equivalence_verdict": equivalence_verdict,
-        })
+        rows.append(
+            {
+                "problem": c.problem,
+                "candidate": c.name,
+                "origin": c.origin,
+                "operator": c.operator,
+                "level": c.level,
+                "status": file_status,
+                "message": message,
+                "accept_proved": int((accepts == "proved").sum()),
+                "accepts": len(accepts),
+                "reject_proved": int((rejects == "proved").sum()),
+                "rejects": len(rejects),
+                "refuted": int((tests["outcome"] == "refuted").sum()),
+                "unknown": int((tests["outcome"] == "unknown").sum()),
+                "soundness": float((accepts == "proved").mean()) if len(accepts) else float("nan"),
+                "completeness": float((rejects == "proved").mean()) if len(rejects) else float("nan"),
+                "score": float((tests["outcome"] == "proved").mean()) if len(tests) else float("nan"),
+                "verdict": test_verdict,
+                "random_label": differential.label(random_outcomes) if file_status == "ok" else file_status,
+                "equivalence_verdict": equivalence_verdict,
+            }
+        )
     return pd.DataFrame(rows)

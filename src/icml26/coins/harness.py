@@ -1,10 +1,11 @@
 """Proof obligations in Coq: written per candidate file, closed by ``coqc`` under resource limits.
 
 The candidate specs of one problem and all their obligations go into one ``.v`` file (a module per
-candidate), so ``coqc`` starts, loads the standard library and checks assumptions once per batch. An obligation claims a proposition C (``S`` for an accept or a precondition, ``~ S`` for a
-reject); its Coq goal is ``coins_verdict C``, closed by a proof of C (*proved*), of ``~ C``
-(*refuted*), or, when the fixed portfolio of ``CoinsPrelude.v`` finds neither within the tactic
-timeout, by the empty constructor (*unknown*). A failed search is never a verdict: only a proof the
+candidate), so ``coqc`` starts, loads the standard library and checks assumptions once per batch. An
+obligation claims a proposition C (``S`` for an accept or a precondition, ``~ S`` for a reject); its Coq
+goal is ``coins_verdict C``, closed by a proof of C (*proved*), of ``~ C`` (*refuted*), or, when the fixed
+portfolio of ``CoinsPrelude.v`` finds neither within the tactic timeout, by the empty constructor
+(*unknown*). A failed search is never a verdict: only a proof the
 kernel checked counts. ``Print Assumptions`` of all obligations together must then say "Closed under
 the global context"; an axiom there marks the candidate untrusted.
 
@@ -90,8 +91,13 @@ def coqc() -> str:
     return path
 
 
-def obligation_file(candidates: list[tuple[Screened, list[Obligation]]], signature: str, limits: Limits,
-                    gold: str | None = None, gold_definitions: tuple[str, ...] = ()) -> str:
+def obligation_file(
+    candidates: list[tuple[Screened, list[Obligation]]],
+    signature: str,
+    limits: Limits,
+    gold: str | None = None,
+    gold_definitions: tuple[str, ...] = (),
+) -> str:
     """The Coq source checking a batch of candidates: the trusted gold spec in a module (for
     equivalence obligations), then per candidate a module ``C<i>`` holding its text (module
     ``Candidate``), its type check and its obligations; last, ``Print Assumptions`` of them all.
@@ -106,9 +112,15 @@ def obligation_file(candidates: list[tuple[Screened, list[Obligation]]], signatu
     for index, (screened, obligations) in enumerate(candidates):
         unfolded = [f"Candidate.{n}" for n in screened.definitions] + [f"Gold.{n}" for n in gold_definitions]
         unfold = "unfold " + ", ".join(reversed(unfolded)) + " in *; "
-        lines += [f"Module C{index}.", f'Goal True. idtac "@@candidate {index}". exact I. Qed.',
-                  "Module Candidate.", screened.text.strip(), "End Candidate.",
-                  f"Check (Candidate.spec : {signature}).", 'Goal True. idtac "@@signature-ok". exact I. Qed.']
+        lines += [
+            f"Module C{index}.",
+            f'Goal True. idtac "@@candidate {index}". exact I. Qed.',
+            "Module Candidate.",
+            screened.text.strip(),
+            "End Candidate.",
+            f"Check (Candidate.spec : {signature}).",
+            'Goal True. idtac "@@signature-ok". exact I. Qed.',
+        ]
         for ob in obligations:
             timeout = limits.equivalence_timeout_s if ob.kind == "equiv" else limits.tactic_timeout_s
             tactic = "coins_equivalence" if ob.kind == "equiv" else "coins_portfolio"
@@ -116,8 +128,10 @@ def obligation_file(candidates: list[tuple[Screened, list[Obligation]]], signatu
             refute = "" if ob.kind == "equiv" else f' | apply coins_refuted; {search}; idtac "@@refuted"'
             lines += [
                 f"Lemma {ob.id} : {ob.goal}.",
-                (f'Proof. idtac "@@{ob.id}"; first [ apply coins_proved; {search}; idtac "@@proved"{refute}'
-                 f' | idtac "@@unknown"; apply coins_unknown ]. Qed.'),
+                (
+                    f'Proof. idtac "@@{ob.id}"; first [ apply coins_proved; {search}; idtac "@@proved"{refute}'
+                    f' | idtac "@@unknown"; apply coins_unknown ]. Qed.'
+                ),
             ]
             names.append(f"C{index}.{ob.id}")
         lines += [f"End C{index}.", ""]
@@ -132,6 +146,7 @@ def _limit(memory_mb: int, cpu_s: float):
         resource.setrlimit(resource.RLIMIT_AS, (memory_mb << 20, memory_mb << 20))
         cpu = int(cpu_s) + 1
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+
     return apply
 
 
@@ -144,8 +159,14 @@ class Workspace:
         self.prelude = self.root / "prelude"
         self.prelude.mkdir()
         (self.prelude / PRELUDE).write_text(resources.files(__package__).joinpath(PRELUDE).read_text(encoding="utf-8"))
-        done = subprocess.run([coqc(), "-q", "-Q", ".", "Coins", PRELUDE], cwd=self.prelude,
-                              capture_output=True, text=True, timeout=120, check=False)
+        done = subprocess.run(
+            [coqc(), "-q", "-Q", ".", "Coins", PRELUDE],
+            cwd=self.prelude,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
         if done.returncode != 0:
             raise RuntimeError(f"{PRELUDE} does not compile: {done.stderr.strip()}")
         self._count = 0
@@ -160,13 +181,20 @@ class Workspace:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def run(self, candidate: str, signature: str, obligations: list[Obligation], limits: Limits,
-            gold: str | None = None) -> FileResult:
+    def run(
+        self, candidate: str, signature: str, obligations: list[Obligation], limits: Limits, gold: str | None = None
+    ) -> FileResult:
         """One candidate on its own (see :meth:`run_batch`)."""
         return self.run_batch([candidate], signature, obligations, limits, gold)[0]
 
-    def run_batch(self, candidates: list[str], signature: str, obligations: list[Obligation], limits: Limits,
-                  gold: str | None = None) -> list[FileResult]:
+    def run_batch(
+        self,
+        candidates: list[str],
+        signature: str,
+        obligations: list[Obligation],
+        limits: Limits,
+        gold: str | None = None,
+    ) -> list[FileResult]:
         """Screen each candidate, then check all obligations of all of them in one ``coqc`` call
         (``gold``: the trusted spec that *equiv* obligations compare with).
 
@@ -185,8 +213,9 @@ class Workspace:
         while pending:
             order = list(pending)
             batch = [(pending[i], [ob for ob in obligations if _applies(ob, pending[i], gold)]) for i in order]
-            stdout, stderr, code, wall = self._coqc(obligation_file(batch, signature, limits, gold, gold_definitions),
-                                                    limits, len(order))
+            stdout, stderr, code, wall = self._coqc(
+                obligation_file(batch, signature, limits, gold, gold_definitions), limits, len(order)
+            )
             parsed, axioms = parse_output(stdout)
             share = wall / len(order)
             if code == 0 and not axioms:
@@ -197,7 +226,9 @@ class Workspace:
             if code == 0:  # an axiom somewhere: find the candidate(s) one by one
                 if len(order) == 1:
                     outcomes, seconds = parsed.get(0, ({}, {}))
-                    results[order[0]] = FileResult("untrusted", f"a proof rests on {axioms[0]}", outcomes, seconds, wall)
+                    results[order[0]] = FileResult(
+                        "untrusted", f"a proof rests on {axioms[0]}", outcomes, seconds, wall
+                    )
                 else:
                     for index in order:
                         results[index] = self.run_batch([candidates[index]], signature, obligations, limits, gold)[0]
@@ -230,8 +261,16 @@ class Workspace:
         budget = limits.file_timeout_s * candidates
         start = time.perf_counter()
         try:
-            done = subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=budget,
-                                  check=False, preexec_fn=_limit(limits.memory_mb, budget))
+            done = subprocess.run(
+                command,
+                cwd=folder,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=budget,
+                check=False,
+                preexec_fn=_limit(limits.memory_mb, budget),
+            )
             stdout, stderr, code = done.stdout, done.stderr, done.returncode
         except subprocess.TimeoutExpired as expired:
             stdout = expired.stdout.decode() if isinstance(expired.stdout, bytes) else (expired.stdout or "")

@@ -19,8 +19,18 @@ from dataclasses import dataclass
 
 from .edits import SpecParts, occurrences, rename, replace_at, split, top_level_conjuncts
 
-OPERATORS = ("relation", "quantifier", "connective", "drop_conjunct", "add_conjunct", "constant",
-             "swap_args", "negation", "true", "false")
+OPERATORS = (
+    "relation",
+    "quantifier",
+    "connective",
+    "drop_conjunct",
+    "add_conjunct",
+    "constant",
+    "swap_args",
+    "negation",
+    "true",
+    "false",
+)
 
 _RELATIONS = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "=": "<>", "<>": "=", "<?": "<=?", "<=?": "<?"}
 _RELATION = r"(?<=\s)(<=\?|<\?|<>|<=|>=|<|>|=)(?=\s)"
@@ -67,8 +77,12 @@ def sites(parts: SpecParts, operator: str) -> list[str]:
         return [str(i) for i in range(len(conjuncts))] if len(conjuncts) > 1 else []
     if operator == "swap_args":
         args = parts.binders[:-1]
-        return [f"{a}-{b}" for i, (a, ta) in enumerate(args) for b, tb in args[i + 1:]
-                if " ".join(ta.split()) == " ".join(tb.split())]
+        return [
+            f"{a}-{b}"
+            for i, (a, ta) in enumerate(args)
+            for b, tb in args[i + 1 :]
+            if " ".join(ta.split()) == " ".join(tb.split())
+        ]
     if operator in ("add_conjunct", "negation", "true", "false"):
         return ["0"]
     raise ValueError(f"unknown mutation operator {operator!r} (known: {', '.join(OPERATORS)})")
@@ -78,13 +92,17 @@ def apply(parts: SpecParts, operator: str, site: str) -> SpecParts:
     """``parts`` with ``operator`` applied at ``site`` (one of :func:`sites`)."""
     body = parts.body
     if operator in ("relation", "quantifier", "connective", "constant"):
-        pattern = {"relation": _RELATION, "quantifier": _QUANTIFIER, "connective": _CONNECTIVE,
-                   "constant": _CONSTANT}[operator]
+        pattern = {"relation": _RELATION, "quantifier": _QUANTIFIER, "connective": _CONNECTIVE, "constant": _CONSTANT}[
+            operator
+        ]
         match = occurrences(body, pattern)[int(site)]
         token = match.group(1)
-        new = {"relation": lambda t: _RELATIONS[t], "quantifier": lambda t: _QUANTIFIERS[t],
-               "connective": lambda t: "\\/" if t == "/\\" else "/\\",
-               "constant": lambda t: str(int(t) + 1)}[operator](token)
+        new = {
+            "relation": lambda t: _RELATIONS[t],
+            "quantifier": lambda t: _QUANTIFIERS[t],
+            "connective": lambda t: "\\/" if t == "/\\" else "/\\",
+            "constant": lambda t: str(int(t) + 1),
+        }[operator](token)
         return parts.with_body(replace_at(body, match, new))
     if operator == "drop_conjunct":
         conjuncts = top_level_conjuncts(body)
@@ -120,8 +138,11 @@ def mutants(gold: str, operators: list[str], per_operator: int, level2: int, see
 
     applicable = {op: sites(parts, op) for op in operators}
     for op in operators:
-        chosen = applicable[op] if len(applicable[op]) <= per_operator else sorted(
-            rng.sample(applicable[op], per_operator), key=applicable[op].index)
+        chosen = (
+            applicable[op]
+            if len(applicable[op]) <= per_operator
+            else sorted(rng.sample(applicable[op], per_operator), key=applicable[op].index)
+        )
         for site in chosen:
             add(f"{op}@{site}", 1, apply(parts, op, site))
     combinable = [op for op in operators if applicable[op] and op not in ("true", "false")]

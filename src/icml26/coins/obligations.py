@@ -70,8 +70,10 @@ def for_tests(problem: Problem, tests: list[TestCase], rejects: int, prefix: str
     obligations: list[Obligation] = []
     for index, test in enumerate(tests):
         args = " ".join(to_coq(a, k) for a, k in zip(test.args, problem.arg_types))
-        claims = [("pre", f"Candidate.pre {args}"),
-                  ("accept", f"Candidate.spec {args} {to_coq(test.expected, problem.result_type)}")]
+        claims = [
+            ("pre", f"Candidate.pre {args}"),
+            ("accept", f"Candidate.spec {args} {to_coq(test.expected, problem.result_type)}"),
+        ]
         for wrong in wrong_outputs(test.expected, problem.result_type)[:rejects]:
             claims.append(("reject", f"Candidate.spec {args} {to_coq(wrong, problem.result_type)}"))
         for kind, statement in claims:

@@ -14,18 +14,32 @@ def kill_rates(table: pd.DataFrame) -> plt.Figure:
     accidental equivalents left out."""
     rows = table.reset_index(drop=True)
     x = np.arange(len(rows))
-    tests = {"killed": rows["kill_rate"], "unknown": rows["unknown"] / rows["judged"],
-             "judged correct": rows["survived_correct"] / rows["judged"]}
-    equivalence = {"killed": rows["equivalence_kill_rate"], "unknown": rows["equivalence_unknown_rate"],
-                   "judged correct": 1 - rows["equivalence_kill_rate"] - rows["equivalence_unknown_rate"]}
+    tests = {
+        "killed": rows["kill_rate"],
+        "unknown": rows["unknown"] / rows["judged"],
+        "judged correct": rows["survived_correct"] / rows["judged"],
+    }
+    equivalence = {
+        "killed": rows["equivalence_kill_rate"],
+        "unknown": rows["equivalence_unknown_rate"],
+        "judged correct": 1 - rows["equivalence_kill_rate"] - rows["equivalence_unknown_rate"],
+    }
     colours = {"killed": "C0", "unknown": "0.75", "judged correct": "C3"}
     fig, ax = plt.subplots(figsize=(max(6.0, 0.75 * len(rows) + 2.5), 3.8))
     for offset, shares, hatch in ((-0.2, tests, ""), (0.2, equivalence, "//")):
         bottom = np.zeros(len(rows))
         for part, share in shares.items():
             values = share.fillna(0).to_numpy()
-            ax.bar(x + offset, values, 0.38, bottom=bottom, color=colours[part], hatch=hatch, edgecolor="white",
-                   label=f"{part} ({'tests' if offset < 0 else 'equivalence proof'})")
+            ax.bar(
+                x + offset,
+                values,
+                0.38,
+                bottom=bottom,
+                color=colours[part],
+                hatch=hatch,
+                edgecolor="white",
+                label=f"{part} ({'tests' if offset < 0 else 'equivalence proof'})",
+            )
             bottom += values
     for i, r in rows.iterrows():
         ax.text(i, 1.03, f"n={r.judged}\n+{r.accidental_equivalents} eq.", ha="center", va="bottom", fontsize=6.5)

@@ -102,16 +102,18 @@ def load(numbers: list[int], source: str | Path | None = None) -> list[Problem]:
         if missing:
             fail(path, f"HumanEval/{number} lacks {sorted(missing)}")
         entry = catalogue()[number]
-        problems.append(Problem(
-            number=number,
-            entry_point=record["entry_point"],
-            arg_types=tuple(parse_type(t) for t in entry["args"]),
-            result_type=parse_type(entry["result"]),
-            random_domains=tuple(entry["random"]),
-            prompt=record["prompt"],
-            canonical_solution=record["canonical_solution"],
-            test=record["test"],
-        ))
+        problems.append(
+            Problem(
+                number=number,
+                entry_point=record["entry_point"],
+                arg_types=tuple(parse_type(t) for t in entry["args"]),
+                result_type=parse_type(entry["result"]),
+                random_domains=tuple(entry["random"]),
+                prompt=record["prompt"],
+                canonical_solution=record["canonical_solution"],
+                test=record["test"],
+            )
+        )
     return problems
 
 
@@ -140,7 +142,12 @@ def literal(node: ast.AST) -> Any:
 
 
 def _candidate_call(node: ast.AST) -> tuple[Any, ...] | None:
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "candidate" and not node.keywords:
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "candidate"
+        and not node.keywords
+    ):
         return tuple(literal(a) for a in node.args)
     return None
 
@@ -198,13 +205,18 @@ def validated_tests(problem: Problem) -> list[TestCase]:
     solve = problem.solution()
     for index, case in enumerate(cases):
         if len(case.args) != len(problem.arg_types) or not all(map(conforms, case.args, problem.arg_types)):
-            raise ValueError(f"{problem.task_id} test {index}: arguments {case.args!r} do not fit "
-                             f"({', '.join(map(str, problem.arg_types))})")
+            raise ValueError(
+                f"{problem.task_id} test {index}: arguments {case.args!r} do not fit "
+                f"({', '.join(map(str, problem.arg_types))})"
+            )
         if not conforms(case.expected, problem.result_type):
-            raise ValueError(f"{problem.task_id} test {index}: expected {case.expected!r} is not a {problem.result_type}")
+            raise ValueError(
+                f"{problem.task_id} test {index}: expected {case.expected!r} is not a {problem.result_type}"
+            )
         got = solve(*copy.deepcopy(case.args))
         if not _same(got, case.expected):
-            raise ValueError(f"{problem.task_id} test {index}: canonical solution returns {got!r}, "
-                             f"the test expects {case.expected!r}")
+            raise ValueError(
+                f"{problem.task_id} test {index}: canonical solution returns {got!r}, "
+                f"the test expects {case.expected!r}"
+            )
     return cases
-

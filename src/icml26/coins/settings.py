@@ -9,8 +9,10 @@ from .problems import catalogue
 def problems(cfg: dict) -> Iterator[str]:
     missing = [n for n in cfg["problems"] if n not in catalogue()]
     if missing:
-        yield (f"problems: HumanEval/{missing[0]} has no gold spec (have {', '.join(map(str, sorted(catalogue())))}; "
-               "add src/icml26/coins/gold/HumanEval_<n>.v and its line in problems.yaml)")
+        yield (
+            f"problems: HumanEval/{missing[0]} has no gold spec (have {', '.join(map(str, sorted(catalogue())))}; "
+            "add src/icml26/coins/gold/HumanEval_<n>.v and its line in problems.yaml)"
+        )
     if cfg["source"] is not None and not Path(cfg["source"]).is_file():
         yield f"source: {cfg['source']} is not a file (a HumanEval .jsonl or .jsonl.gz)"
     if cfg["candidates_dir"] is not None and not Path(cfg["candidates_dir"]).is_dir():

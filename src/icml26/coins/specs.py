@@ -19,13 +19,56 @@ from dataclasses import dataclass
 
 ALLOWED_HEADS = ("Definition", "Fixpoint")
 FORBIDDEN_TOKENS = (
-    "Admitted", "admit", "Axiom", "Axioms", "Parameter", "Parameters", "Conjecture", "Hypothesis",
-    "Hypotheses", "Variable", "Variables", "Abort", "Proof", "Qed", "Defined", "Require", "Import",
-    "Export", "Load", "Redirect", "Extraction", "Set", "Unset", "Hint", "Notation", "Infix", "Ltac",
-    "Opaque", "Transparent", "Module", "Section", "Declare", "Local", "Global", "Instance",
-    "Drop", "Quit", "Cd", "Time", "Timeout", "Fail", "Succeed", "Program", "Obligation",
+    "Admitted",
+    "admit",
+    "Axiom",
+    "Axioms",
+    "Parameter",
+    "Parameters",
+    "Conjecture",
+    "Hypothesis",
+    "Hypotheses",
+    "Variable",
+    "Variables",
+    "Abort",
+    "Proof",
+    "Qed",
+    "Defined",
+    "Require",
+    "Import",
+    "Export",
+    "Load",
+    "Redirect",
+    "Extraction",
+    "Set",
+    "Unset",
+    "Hint",
+    "Notation",
+    "Infix",
+    "Ltac",
+    "Opaque",
+    "Transparent",
+    "Module",
+    "Section",
+    "Declare",
+    "Local",
+    "Global",
+    "Instance",
+    "Drop",
+    "Quit",
+    "Cd",
+    "Time",
+    "Timeout",
+    "Fail",
+    "Succeed",
+    "Program",
+    "Obligation",
 )
-FORBIDDEN_PATTERNS = {r"ltac\s*:": "ltac: inside a term", r"#\[": "an attribute #[...]", r"\bcoins_\w*": "a harness name (coins_)"}
+FORBIDDEN_PATTERNS = {
+    r"ltac\s*:": "ltac: inside a term",
+    r"#\[": "an attribute #[...]",
+    r"\bcoins_\w*": "a harness name (coins_)",
+}
 
 
 class IllFormed(ValueError):
@@ -54,7 +97,7 @@ def strip_comments(text: str) -> str:
             if depth == 0:
                 out.append(char)
             if char == '"':
-                if text[index + 1:index + 2] == '"':  # an escaped quote
+                if text[index + 1 : index + 2] == '"':  # an escaped quote
                     if depth == 0:
                         out.append('"')
                     index += 1
@@ -62,7 +105,7 @@ def strip_comments(text: str) -> str:
                     in_string = False
             index += 1
             continue
-        pair = text[index:index + 2]
+        pair = text[index : index + 2]
         if pair == "(*":
             depth += 1
             index += 2
@@ -96,7 +139,7 @@ def sentences(text: str) -> list[str]:
     code = blank_strings(text)
     found, start = [], 0
     for match in re.finditer(r"\.(?=\s|$)", code):
-        found.append(text[start:match.start()].strip())
+        found.append(text[start : match.start()].strip())
         start = match.end()
     if text[start:].strip():
         raise IllFormed(f"the last sentence has no final period: {text[start:].strip()[:60]!r}")
@@ -121,7 +164,9 @@ def screen(text: str) -> Screened:
     for sentence in found:
         head = sentence.split(None, 1)[0]
         if head not in ALLOWED_HEADS:
-            return Screened(text, f"rejected: only {' and '.join(ALLOWED_HEADS)} sentences are allowed, found {head}", False)
+            return Screened(
+                text, f"rejected: only {' and '.join(ALLOWED_HEADS)} sentences are allowed, found {head}", False
+            )
         if ":=" not in sentence:
             return Screened(text, f"rejected: {head} without a body (:=) would open a proof", False)
         match = re.match(rf"{head}\s+([A-Za-z_][\w']*)", sentence)

@@ -34,20 +34,38 @@ def discriminates(specs: pd.DataFrame) -> tuple[Claim, dict]:
     kill = float((judged["verdict"] == "incorrect").mean()) if len(judged) else float("nan")
     rewrite_pass = float((rewrites["verdict"] == "correct").mean()) if len(rewrites) else float("nan")
     holds = bool(gold_pass == 1.0 and kill > MOST and rewrite_pass == 1.0)
-    measured = {"gold_pass_rate": gold_pass, "mutant_kill_rate": kill, "equivalent_pass_rate": rewrite_pass,
-                "gold_specs": len(gold), "judged_mutants": len(judged), "equivalent_rewrites": len(rewrites)}
-    failing = sorted(rewrites.loc[rewrites["verdict"] != "correct", "candidate"].astype(str) + "@" +
-                     rewrites.loc[rewrites["verdict"] != "correct", "problem"].astype(str))
+    measured = {
+        "gold_pass_rate": gold_pass,
+        "mutant_kill_rate": kill,
+        "equivalent_pass_rate": rewrite_pass,
+        "gold_specs": len(gold),
+        "judged_mutants": len(judged),
+        "equivalent_rewrites": len(rewrites),
+    }
+    failing = sorted(
+        rewrites.loc[rewrites["verdict"] != "correct", "candidate"].astype(str)
+        + "@"
+        + rewrites.loc[rewrites["verdict"] != "correct", "problem"].astype(str)
+    )
     claim = Claim(
         id="tests_discriminate_spec_quality",
-        statement=("Test-based obligations discriminate spec quality: every gold spec proves all its accept and "
-                   f"reject obligations, most mutants (> {MOST:.0%}) are killed, every equivalent rewrite passes."),
-        paper_value=None, measured=measured, comparator="all", holds=holds,
-        note=("Mutants that random testing found equivalent to the gold spec are left out of the kill rate and "
-              "counted in tables/kill_rate.csv. The paper gives no number for this claim."
-              + (f" Rewrites not judged correct: {', '.join(failing[:8])}." if failing else "")),
-        headline=(f"gold specs passing everything {gold_pass:.0%} of {len(gold)}; mutants killed {kill:.1%} of "
-                  f"{len(judged)}; equivalent rewrites judged correct {rewrite_pass:.1%} of {len(rewrites)}"),
+        statement=(
+            "Test-based obligations discriminate spec quality: every gold spec proves all its accept and "
+            f"reject obligations, most mutants (> {MOST:.0%}) are killed, every equivalent rewrite passes."
+        ),
+        paper_value=None,
+        measured=measured,
+        comparator="all",
+        holds=holds,
+        note=(
+            "Mutants that random testing found equivalent to the gold spec are left out of the kill rate and "
+            "counted in tables/kill_rate.csv. The paper gives no number for this claim."
+            + (f" Rewrites not judged correct: {', '.join(failing[:8])}." if failing else "")
+        ),
+        headline=(
+            f"gold specs passing everything {gold_pass:.0%} of {len(gold)}; mutants killed {kill:.1%} of "
+            f"{len(judged)}; equivalent rewrites judged correct {rewrite_pass:.1%} of {len(rewrites)}"
+        ),
         evidence=["tables/specs.csv", "tables/summary.csv", "tables/kill_rate.csv", "figures/kill_rate.png"],
     )
     return claim, {"gold_pass_rate": gold_pass, "mutant_kill_rate": kill, "equivalent_pass_rate": rewrite_pass}
@@ -60,21 +78,34 @@ def sound(specs: pd.DataFrame, hostile: pd.DataFrame) -> tuple[Claim, dict]:
     handled = int(hostile["handled"].astype(bool).sum())
     contradictions = int(((specs["equivalence_verdict"] == "correct") & (specs["verdict"] == "incorrect")).sum())
     holds = bool(false_alarms == 0 and untrusted == 0 and contradictions == 0 and handled == len(hostile))
-    measured = {"refuted_obligations_of_correct_specs": false_alarms, "untrusted_files": untrusted,
-                "proved_equivalent_yet_refuted": contradictions,
-                "hostile_handled": handled, "hostile_specs": len(hostile)}
+    measured = {
+        "refuted_obligations_of_correct_specs": false_alarms,
+        "untrusted_files": untrusted,
+        "proved_equivalent_yet_refuted": contradictions,
+        "hostile_handled": handled,
+        "hostile_specs": len(hostile),
+    }
     claim = Claim(
         id="verdicts_are_sound",
-        statement=("The evaluation's verdicts are sound: no obligation of a gold spec or an equivalent rewrite is "
-                   "refuted, every proof is closed under the global context (Print Assumptions), no spec proved "
-                   "equivalent to the gold one is refuted on a test, and every hostile spec is rejected or contained."),
-        paper_value=None, measured=measured, comparator="all", holds=holds,
-        note=("A proved obligation is a kernel-checked theorem about one trusted test; a mutant whose HumanEval "
-              "obligations are all proved yet random testing shows it differs is a gap of the tests, counted in "
-              "tables/kill_rate.csv (survived_correct), not an unsound proof."),
-        headline=(f"{false_alarms} refuted obligations on {len(correct_by_construction)} correct specs; "
-                  f"{untrusted} files with an assumption; {contradictions} specs both proved equivalent and refuted; "
-                  f"{handled} of {len(hostile)} hostile specs rejected or contained"),
+        statement=(
+            "The evaluation's verdicts are sound: no obligation of a gold spec or an equivalent rewrite is "
+            "refuted, every proof is closed under the global context (Print Assumptions), no spec proved "
+            "equivalent to the gold one is refuted on a test, and every hostile spec is rejected or contained."
+        ),
+        paper_value=None,
+        measured=measured,
+        comparator="all",
+        holds=holds,
+        note=(
+            "A proved obligation is a kernel-checked theorem about one trusted test; a mutant whose HumanEval "
+            "obligations are all proved yet random testing shows it differs is a gap of the tests, counted in "
+            "tables/kill_rate.csv (survived_correct), not an unsound proof."
+        ),
+        headline=(
+            f"{false_alarms} refuted obligations on {len(correct_by_construction)} correct specs; "
+            f"{untrusted} files with an assumption; {contradictions} specs both proved equivalent and refuted; "
+            f"{handled} of {len(hostile)} hostile specs rejected or contained"
+        ),
         evidence=["tables/specs.csv", "tables/hostile.csv"],
     )
     return claim, measured
@@ -97,25 +128,40 @@ def verification_obscures(specs: pd.DataFrame) -> tuple[Claim, dict]:
     different = _judged_mutants(specs)
     different = different[(different["random_label"] == "witnessed")]
     test_auc = _auroc([_SCORE[v] for v in correct["verdict"]], [_SCORE[v] for v in different["verdict"]])
-    equivalence_auc = _auroc([_SCORE[v] for v in correct["equivalence_verdict"]],
-                             [_SCORE[v] for v in different["equivalence_verdict"]])
+    equivalence_auc = _auroc(
+        [_SCORE[v] for v in correct["equivalence_verdict"]], [_SCORE[v] for v in different["equivalence_verdict"]]
+    )
     undecided_tests = float((pd.concat([correct, different])["verdict"] == "unknown").mean())
     undecided_equivalence = float((pd.concat([correct, different])["equivalence_verdict"] == "unknown").mean())
     holds = bool(test_auc > equivalence_auc)
-    measured = {"auroc_tests": test_auc, "auroc_equivalence": equivalence_auc,
-                "undecided_tests": undecided_tests, "undecided_equivalence": undecided_equivalence,
-                "correct_specs": len(correct), "witnessed_wrong_mutants": len(different)}
+    measured = {
+        "auroc_tests": test_auc,
+        "auroc_equivalence": equivalence_auc,
+        "undecided_tests": undecided_tests,
+        "undecided_equivalence": undecided_equivalence,
+        "correct_specs": len(correct),
+        "witnessed_wrong_mutants": len(different),
+    }
     claim = Claim(
         id="verification_complexity_obscures_quality",
-        statement=("Verification complexity obscures spec quality: proving equivalence with the gold spec (the "
-                   "existing style of evaluation) separates correct specs from wrong ones less well than the "
-                   "test-based obligations (AUROC of the verdict score)."),
-        paper_value=None, measured=measured, comparator=">", holds=holds,
-        note=("Verdict score: correct 1, unknown 1/2, incorrect 0. Correct specs: gold and equivalent rewrites; "
-              "wrong specs: mutants that a refuted obligation (HumanEval or random test) shows to differ. The "
-              "equivalence method uses the same portfolio and a shorter timeout, and only searches for a proof."),
-        headline=(f"AUROC {test_auc:.3f} (test-based) vs {equivalence_auc:.3f} (equivalence proof); undecided "
-                  f"{undecided_tests:.1%} vs {undecided_equivalence:.1%}"),
+        statement=(
+            "Verification complexity obscures spec quality: proving equivalence with the gold spec (the "
+            "existing style of evaluation) separates correct specs from wrong ones less well than the "
+            "test-based obligations (AUROC of the verdict score)."
+        ),
+        paper_value=None,
+        measured=measured,
+        comparator=">",
+        holds=holds,
+        note=(
+            "Verdict score: correct 1, unknown 1/2, incorrect 0. Correct specs: gold and equivalent rewrites; "
+            "wrong specs: mutants that a refuted obligation (HumanEval or random test) shows to differ. The "
+            "equivalence method uses the same portfolio and a shorter timeout, and only searches for a proof."
+        ),
+        headline=(
+            f"AUROC {test_auc:.3f} (test-based) vs {equivalence_auc:.3f} (equivalence proof); undecided "
+            f"{undecided_tests:.1%} vs {undecided_equivalence:.1%}"
+        ),
         evidence=["tables/specs.csv", "tables/by_level.csv", "figures/levels.png"],
     )
     return claim, measured

@@ -62,8 +62,10 @@ def check_readable(claim: Claim) -> None:
         raise ValueError(f"claim {claim.id}: evidence (the tables and figures it rests on) is required")
     for path in claim.evidence:
         if not path.startswith(EVIDENCE_FOLDERS) or ".." in path.split("/"):
-            raise ValueError(f"claim {claim.id}: evidence {path!r} must be a path under "
-                             f"{', '.join(EVIDENCE_FOLDERS)} of the paper's results")
+            raise ValueError(
+                f"claim {claim.id}: evidence {path!r} must be a path under "
+                f"{', '.join(EVIDENCE_FOLDERS)} of the paper's results"
+            )
 
 
 def write_claims(path: str | os.PathLike, claims: list[Claim]) -> None:

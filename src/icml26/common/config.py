@@ -41,7 +41,8 @@ def _strict_integer(checker, instance) -> bool:
 
 
 StrictValidator = validators.extend(
-    Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_integer))
+    Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_integer)
+)
 
 
 def validate(config: Any, schema: str | os.PathLike, *, prefix: str = "") -> None:
@@ -84,8 +85,10 @@ def paper_section(path: str | os.PathLike, scale: str, overrides: dict[str, Any]
     scales = load_yaml(Path(path).read_text(encoding="utf-8")) or {}
     unknown = sorted(set(scales) - {"smoke", "quick", "paper"})
     if unknown or "quick" not in scales:
-        raise ConfigError(f"invalid config: {path} must have a 'quick' section and only smoke/quick/paper"
-                          + (f" (found {', '.join(unknown)})" if unknown else ""))
+        raise ConfigError(
+            f"invalid config: {path} must have a 'quick' section and only smoke/quick/paper"
+            + (f" (found {', '.join(unknown)})" if unknown else "")
+        )
     return merged(merged(scales["quick"], scales.get(scale) if scale != "quick" else None), overrides)
 
 

@@ -63,19 +63,29 @@ def verdict_count(claims_json: Path) -> str:
 def papers_table(root: Path | str = ".") -> str:
     root = Path(root)
     timings = measured_seconds(root / "benchmarks" / "RESULTS.md")
-    lines = ["| paper | what is reproduced | status | quick run (2 cores) | verdicts at quick scale |",
-             "|---|---|---|---|---|"]
+    lines = [
+        "| paper | what is reproduced | status | quick run (2 cores) | verdicts at quick scale |",
+        "|---|---|---|---|---|",
+    ]
     for paper in sorted(papers(root), key=lambda p: p.slug):
         page = f"docs/papers/{paper.slug}.md"
         meta = front_matter(root / page)
         quick = timings.get(f"{paper.slug} quick run")
         claims = root / "results" / "quick" / paper.slug / "claims.json"
-        lines.append(" | ".join([
-            f"| [`{paper.slug}`]({page})", meta["reproduces"], meta["status"],
-            duration(quick) if quick is not None else "not measured yet",
-            f"{verdict_count(claims)} ([details]({page}#{paper.slug}-results))" if claims.exists()
-            else "no committed verdicts",
-        ]) + " |")
+        lines.append(
+            " | ".join(
+                [
+                    f"| [`{paper.slug}`]({page})",
+                    meta["reproduces"],
+                    meta["status"],
+                    duration(quick) if quick is not None else "not measured yet",
+                    f"{verdict_count(claims)} ([details]({page}#{paper.slug}-results))"
+                    if claims.exists()
+                    else "no committed verdicts",
+                ]
+            )
+            + " |"
+        )
     return "\n".join(lines)
 
 
@@ -106,8 +116,12 @@ def figures_section(root: Path | str, slug: str) -> str:
     lines = []
     for path, ids in figures.items():
         name = Path(path).name
-        lines += [f"![{name}](figures/{slug}/{name})", "",
-                  f"*`{path}`: evidence for {', '.join(f'`{i}`' for i in ids)}.*", ""]
+        lines += [
+            f"![{name}](figures/{slug}/{name})",
+            "",
+            f"*`{path}`: evidence for {', '.join(f'`{i}`' for i in ids)}.*",
+            "",
+        ]
     return "\n".join(lines).rstrip()
 
 

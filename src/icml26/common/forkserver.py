@@ -41,9 +41,22 @@ ENV = "ICML26_FORKSERVER"
 # Imported once by the server, one at a time between jobs: a job that arrives meanwhile is forked from what
 # is loaded so far and imports the rest itself, so no job waits for the whole list. What every job needs
 # first; torch._dynamo is what the first torch.func transform or optimiser step imports (~1.5 s).
-PRELOAD = ("snakemake.script", "threadpoolctl", "numpy", "pandas", "scipy", "scipy.stats", "matplotlib",
-           "matplotlib.pyplot", "sklearn", "sklearn.metrics", "sklearn.datasets", "torch", "torch.func",
-           "torch._dynamo")
+PRELOAD = (
+    "snakemake.script",
+    "threadpoolctl",
+    "numpy",
+    "pandas",
+    "scipy",
+    "scipy.stats",
+    "matplotlib",
+    "matplotlib.pyplot",
+    "sklearn",
+    "sklearn.metrics",
+    "sklearn.datasets",
+    "torch",
+    "torch.func",
+    "torch._dynamo",
+)
 
 _SIZE = 8  # bytes of the request's length prefix
 _STDOUT_STDERR = (1, 2)
@@ -55,22 +68,33 @@ class ForkServerError(RuntimeError):
 
 # ---------------------------------------------------------------------------------------------- client side
 
+
 def submit(job: Any, address: str) -> int:
     """Run one Snakemake job (the ``snakemake`` object of a script) in the server at ``address``; return its
     exit status. Blocks until the job ends; this process's stdout and stderr are the job's."""
     import icml26
 
-    request = pickle.dumps({"job": pickle.dumps(job), "cwd": os.getcwd(), "env": dict(os.environ),
-                            "path": list(sys.path), "argv": list(sys.argv), "environment": (sys.prefix, sys.version),
-                            "package": icml26.__file__})
+    request = pickle.dumps(
+        {
+            "job": pickle.dumps(job),
+            "cwd": os.getcwd(),
+            "env": dict(os.environ),
+            "path": list(sys.path),
+            "argv": list(sys.argv),
+            "environment": (sys.prefix, sys.version),
+            "package": icml26.__file__,
+        }
+    )
     sys.stdout.flush()
     sys.stderr.flush()
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
         try:
             conn.connect(address)
         except OSError as error:
-            raise ForkServerError(f"no fork server at {address} (${ENV}): {error.strerror}; "
-                                  f"unset {ENV} to run jobs in their own processes") from None
+            raise ForkServerError(
+                f"no fork server at {address} (${ENV}): {error.strerror}; "
+                f"unset {ENV} to run jobs in their own processes"
+            ) from None
         socket.send_fds(conn, [len(request).to_bytes(_SIZE, "big")], list(_STDOUT_STDERR))
         conn.sendall(request)
         reply = _receive(conn, 4)
@@ -80,6 +104,7 @@ def submit(job: Any, address: str) -> int:
 
 
 # ---------------------------------------------------------------------------------------------- server side
+
 
 def serve(address: str) -> None:
     """Listen on ``address`` and fork one handler per job, importing :data:`PRELOAD` while no job waits,
@@ -166,8 +191,10 @@ def _mismatch(request: dict[str, Any]) -> str | None:
     import icml26
 
     if request["environment"] != (sys.prefix, sys.version):
-        return f"it runs Python {sys.version.split()[0]} in {sys.prefix}, the job " \
-               f"Python {request['environment'][1].split()[0]} in {request['environment'][0]}"
+        return (
+            f"it runs Python {sys.version.split()[0]} in {sys.prefix}, the job "
+            f"Python {request['environment'][1].split()[0]} in {request['environment'][0]}"
+        )
     if request["package"] != icml26.__file__:
         return f"it imports icml26 from {icml26.__file__}, the job from {request['package']}"
     return None
@@ -218,6 +245,7 @@ def _receive(conn: socket.socket, size: int) -> bytes:
 
 
 # ---------------------------------------------------------------------------------------------- lifetime
+
 
 @contextlib.contextmanager
 def running_server(directory: str | None = None):

@@ -15,9 +15,10 @@ import os
 import shutil
 import tempfile
 import zipfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -52,8 +53,11 @@ def temporary_sibling(path: str | os.PathLike) -> Path:
 def remove_leftovers(path: str | os.PathLike) -> list[Path]:
     """Delete what a killed job left while writing ``path`` (its temporary siblings); return them."""
     path = Path(path)
-    found = [p for p in (*path.parent.glob(f"{TMP_PREFIX}{path.name}.*"), temporary_sibling(path))
-             if p.exists() or p.is_symlink()]
+    found = [
+        p
+        for p in (*path.parent.glob(f"{TMP_PREFIX}{path.name}.*"), temporary_sibling(path))
+        if p.exists() or p.is_symlink()
+    ]
     for leftover in found:
         shutil.rmtree(leftover) if leftover.is_dir() and not leftover.is_symlink() else leftover.unlink()
     return found

@@ -60,8 +60,11 @@ def missing_parts(root: Path | str, paper: Paper) -> list[str]:
     config = root / paper.parts()["config"]
     if config.exists():
         scales = load_yaml(config.read_text(encoding="utf-8")) or {}
-        missing += [f"{scale} config ({config.relative_to(root)}: {scale}:)" for scale in ("quick", "smoke")
-                    if scale not in scales]
+        missing += [
+            f"{scale} config ({config.relative_to(root)}: {scale}:)"
+            for scale in ("quick", "smoke")
+            if scale not in scales
+        ]
     return missing
 
 
@@ -78,9 +81,19 @@ def dvc_yaml(root: Path | str = ".") -> str:
     ]
     for paper in papers(root):
         s = paper.slug
-        deps = ["Snakefile", "workflow/papers.yaml", "workflow/rules/common.smk", f"workflow/rules/{s}.smk",
-                f"workflow/schemas/{s}.schema.yaml", "src/icml26/common", f"src/icml26/{s}", "config/config.yaml",
-                "config/${item}.yaml", f"config/papers/{s}.yaml", *paper.data]
+        deps = [
+            "Snakefile",
+            "workflow/papers.yaml",
+            "workflow/rules/common.smk",
+            f"workflow/rules/{s}.smk",
+            f"workflow/schemas/{s}.schema.yaml",
+            "src/icml26/common",
+            f"src/icml26/{s}",
+            "config/config.yaml",
+            "config/${item}.yaml",
+            f"config/papers/{s}.yaml",
+            *paper.data,
+        ]
         lines += [
             f"  {s}:",
             f"    foreach: [{', '.join(SCALES)}]",

@@ -61,7 +61,10 @@ def checked(path: str | os.PathLike) -> Path:
     name = shared_name(path)
     expected = recorded().get(name) if name else None
     if expected is not None and (actual := sha256(path)) != expected:
-        fail(path, f"contents differ from the file this project was built on (sha256 {actual[:12]}..., "
-                   f"recorded {expected[:12]}... in {MANIFEST.name}); restore it, or point the config at "
-                   "your own copy outside ../shared/data")
+        fail(
+            path,
+            f"contents differ from the file this project was built on (sha256 {actual[:12]}..., "
+            f"recorded {expected[:12]}... in {MANIFEST.name}); restore it, or point the config at "
+            "your own copy outside ../shared/data",
+        )
     return path

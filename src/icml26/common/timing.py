@@ -15,8 +15,9 @@ import platform
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .io import write_json
 
@@ -33,11 +34,17 @@ def cpu_model() -> str:
 
 def machine() -> dict[str, Any]:
     """Where a measurement was taken: processor, cores this process may use, Python, key libraries."""
-    versions = {name: getattr(sys.modules[name], "__version__", "?")
-                for name in ("numpy", "torch") if name in sys.modules}
+    versions = {
+        name: getattr(sys.modules[name], "__version__", "?") for name in ("numpy", "torch") if name in sys.modules
+    }
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return {"cpu": cpu_model(), "cores": cores, "platform": platform.platform(terse=True),
-            "python": platform.python_version(), **versions}
+    return {
+        "cpu": cpu_model(),
+        "cores": cores,
+        "platform": platform.platform(terse=True),
+        "python": platform.python_version(),
+        **versions,
+    }
 
 
 def describe(info: dict[str, Any]) -> str:

@@ -16,14 +16,24 @@ import torch
 from .parameterisation import ParamMLP, adam
 
 
-def feature_updates(parameterisation: str, width: int, *, depth: int, steps: int, lr: float, seed: int,
-                    base_width: int = 64, base_depth: int = 2, d_in: int = 8, batch: int = 256) -> list[float]:
+def feature_updates(
+    parameterisation: str,
+    width: int,
+    *,
+    depth: int,
+    steps: int,
+    lr: float,
+    seed: int,
+    base_width: int = 64,
+    base_depth: int = 2,
+    d_in: int = 8,
+    batch: int = 256,
+) -> list[float]:
     """RMS change of every layer's features (input layer, each block, output) after ``steps`` steps."""
     gen = torch.Generator().manual_seed(seed)
     x = torch.randn(batch, d_in, generator=gen)
     y = torch.sin(x @ torch.randn(d_in, 1, generator=gen))
-    model = ParamMLP(d_in, 1, width, depth, parameterisation, base_width=base_width, base_depth=base_depth,
-                     seed=seed)
+    model = ParamMLP(d_in, 1, width, depth, parameterisation, base_width=base_width, base_depth=base_depth, seed=seed)
     with torch.no_grad():
         before = [h.clone() for h in model.features(x)]
     opt = adam(model, lr)

@@ -42,7 +42,7 @@ class Scaling:
     eps: float
 
     @classmethod
-    def of(cls, name: str, width: int, depth: int, base_width: int, base_depth: int) -> "Scaling":
+    def of(cls, name: str, width: int, depth: int, base_width: int, base_depth: int) -> Scaling:
         if name not in PARAMETERISATIONS:
             raise ValueError(f"parameterisation must be one of {PARAMETERISATIONS}, got {name!r}")
         m, m_depth = width / base_width, max(depth, 1) / max(base_depth, 1)
@@ -50,14 +50,24 @@ class Scaling:
             return cls(1.0, 1.0, 1.0, 1.0, 1.0, 1.0)
         if name == "completep":
             return cls(1.0, 1.0 / m, 1.0, 1.0 / m, 1.0 / m_depth, 1.0 / m)
-        return cls(m ** -0.5, m ** -1.5, 1.0 / m, 1.0, 1.0, 1.0)
+        return cls(m**-0.5, m**-1.5, 1.0 / m, 1.0, 1.0, 1.0)
 
 
 class ParamMLP(nn.Module):
     """A residual MLP whose scaling follows ``parameterisation``; ``features`` returns every layer."""
 
-    def __init__(self, d_in: int, d_out: int, width: int, depth: int, parameterisation: str, *,
-                 base_width: int = 64, base_depth: int = 2, seed: int = 0):
+    def __init__(
+        self,
+        d_in: int,
+        d_out: int,
+        width: int,
+        depth: int,
+        parameterisation: str,
+        *,
+        base_width: int = 64,
+        base_depth: int = 2,
+        seed: int = 0,
+    ):
         super().__init__()
         self.parameterisation = parameterisation
         self.scaling = Scaling.of(parameterisation, width, depth, base_width, base_depth)
@@ -67,7 +77,7 @@ class ParamMLP(nn.Module):
         self.readout = nn.Linear(width, d_out)
         with torch.no_grad():
             for layer in (self.input, *self.hidden, self.readout):
-                layer.weight.normal_(0.0, layer.in_features ** -0.5, generator=gen)
+                layer.weight.normal_(0.0, layer.in_features**-0.5, generator=gen)
                 layer.bias.zero_()
 
     def features(self, x: torch.Tensor) -> list[torch.Tensor]:
@@ -88,10 +98,13 @@ class ParamMLP(nn.Module):
         s = self.scaling
         return [
             {"params": list(self.input.parameters()), "lr": lr * s.input_lr, "eps": eps * s.eps, "name": "input"},
-            {"params": [p for layer in self.hidden for p in layer.parameters()], "lr": lr * s.hidden_lr,
-             "eps": eps * s.eps, "name": "hidden"},
-            {"params": list(self.readout.parameters()), "lr": lr * s.readout_lr, "eps": eps * s.eps,
-             "name": "readout"},
+            {
+                "params": [p for layer in self.hidden for p in layer.parameters()],
+                "lr": lr * s.hidden_lr,
+                "eps": eps * s.eps,
+                "name": "hidden",
+            },
+            {"params": list(self.readout.parameters()), "lr": lr * s.readout_lr, "eps": eps * s.eps, "name": "readout"},
         ]
 
 

@@ -25,10 +25,16 @@ def coordinate_check(table: pd.DataFrame) -> plt.Figure:
         # the claim: CompleteP's hidden layers flat within +-SLOPE_TOL in log-log; the paper's NTK/SP trends
         anchor = float(np.exp(np.log(mean.loc[p].xs(widths[0], level="width")).median()))
         scale = widths / widths[0]
-        ax.fill_between(widths, anchor * scale ** -SLOPE_TOL, anchor * scale ** SLOPE_TOL, color="grey", alpha=0.18,
-                        label=f"flat: slope within ±{SLOPE_TOL:g} (claim)")
-        ax.plot(widths, anchor * scale ** -0.5, color="grey", ls=":", lw=1, label="slope -1/2 (NTK, paper)")
-        ax.plot(widths, anchor * scale ** 0.5, color="grey", ls="--", lw=1, label="slope +1/2 (SP growth)")
+        ax.fill_between(
+            widths,
+            anchor * scale**-SLOPE_TOL,
+            anchor * scale**SLOPE_TOL,
+            color="grey",
+            alpha=0.18,
+            label=f"flat: slope within ±{SLOPE_TOL:g} (claim)",
+        )
+        ax.plot(widths, anchor * scale**-0.5, color="grey", ls=":", lw=1, label="slope -1/2 (NTK, paper)")
+        ax.plot(widths, anchor * scale**0.5, color="grey", ls="--", lw=1, label="slope +1/2 (SP growth)")
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_title(LABEL[p])
@@ -71,12 +77,22 @@ def efficiency(curves: pd.DataFrame, best: pd.DataFrame) -> plt.Figure:
         for p, style in zip(ORDER, ("-", "-", "--")):
             part = best[(best["task"] == task) & (best["parameterisation"] == p)]
             for _, r in part.iterrows():
-                c = curves[(curves["task"] == task) & (curves["parameterisation"] == p) & (curves["width"] == r["width"])
-                           & (curves["lr"] == r["best_lr_by_auc"])]
+                c = curves[
+                    (curves["task"] == task)
+                    & (curves["parameterisation"] == p)
+                    & (curves["width"] == r["width"])
+                    & (curves["lr"] == r["best_lr_by_auc"])
+                ]
                 m = c.groupby("steps")["return"].mean()
                 flops = m.index.to_numpy() / m.index.max() * r["flops"]
-                ax.plot(flops, m.to_numpy(), style, color=f"C{ORDER.index(p)}", alpha=0.4 + 0.6 * r["width"] /
-                        best["width"].max(), label=f"{LABEL[p]} w{int(r['width'])}")
+                ax.plot(
+                    flops,
+                    m.to_numpy(),
+                    style,
+                    color=f"C{ORDER.index(p)}",
+                    alpha=0.4 + 0.6 * r["width"] / best["width"].max(),
+                    label=f"{LABEL[p]} w{int(r['width'])}",
+                )
         ax.set_xscale("log")
         ax.set_xlabel("training FLOPs (analytic)")
         ax.set_ylabel("episode return (best learning rate)")
@@ -88,12 +104,21 @@ def efficiency(curves: pd.DataFrame, best: pd.DataFrame) -> plt.Figure:
 
 def consistency(table: pd.DataFrame) -> plt.Figure:
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.6))
-    mean = table.groupby(["task", "parameterisation", "width"])[["cka_to_base", "action_agreement"]].mean().reset_index()
-    for ax, column, label in ((axes[0], "cka_to_base", "feature CKA to the base width"),
-                              (axes[1], "action_agreement", "greedy-action agreement with the base width")):
+    mean = (
+        table.groupby(["task", "parameterisation", "width"])[["cka_to_base", "action_agreement"]].mean().reset_index()
+    )
+    for ax, column, label in (
+        (axes[0], "cka_to_base", "feature CKA to the base width"),
+        (axes[1], "action_agreement", "greedy-action agreement with the base width"),
+    ):
         for (task, p), g in mean.groupby(["task", "parameterisation"]):
-            ax.plot(g["width"], g[column], "o-" if task == mean["task"].min() else "s--",
-                    color=f"C{ORDER.index(p)}", label=f"{LABEL[p]} {task}")
+            ax.plot(
+                g["width"],
+                g[column],
+                "o-" if task == mean["task"].min() else "s--",
+                color=f"C{ORDER.index(p)}",
+                label=f"{LABEL[p]} {task}",
+            )
         ax.set_xscale("log", base=2)
         ax.set_xlabel("width")
         ax.set_ylabel(label)

@@ -35,7 +35,7 @@ import torch
 from .parameterisation import ParamMLP, adam
 
 TASKS = ("CartPole-v1", "Acrobot-v1", "Pendulum-v1", "InvertedPendulum-v5", "SparsePendulum-v1")
-SPARSE = {"SparsePendulum-v1": "Pendulum-v1"}   # our variant -> the gymnasium task it wraps
+SPARSE = {"SparsePendulum-v1": "Pendulum-v1"}  # our variant -> the gymnasium task it wraps
 UPRIGHT_COS = 0.95
 
 
@@ -60,7 +60,7 @@ class PPOConfig:
     base_width: int = 64
     base_depth: int = 2
     probes: int = 64
-    log_std_init: float = -0.5   # continuous tasks only
+    log_std_init: float = -0.5  # continuous tasks only
 
 
 def _upright_reward(env):
@@ -80,9 +80,13 @@ def _envs(task: str, n: int):
 
     if task not in TASKS:
         raise ValueError(f"unknown task {task!r}; expected one of {TASKS}")
-    return gym.make_vec(SPARSE.get(task, task), num_envs=n, vectorization_mode="sync",
-                        vector_kwargs={"autoreset_mode": gym.vector.AutoresetMode.SAME_STEP},
-                        wrappers=[_upright_reward] if task in SPARSE else None)
+    return gym.make_vec(
+        SPARSE.get(task, task),
+        num_envs=n,
+        vectorization_mode="sync",
+        vector_kwargs={"autoreset_mode": gym.vector.AutoresetMode.SAME_STEP},
+        wrappers=[_upright_reward] if task in SPARSE else None,
+    )
 
 
 def probe_observations(task: str, count: int, seed: int = 12345) -> np.ndarray:
@@ -98,8 +102,9 @@ def probe_observations(task: str, count: int, seed: int = 12345) -> np.ndarray:
     return np.array(out, dtype=np.float32)
 
 
-def bootstrapped_rewards(rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray, info: dict,
-                         value, gamma: float) -> np.ndarray:
+def bootstrapped_rewards(
+    rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray, info: dict, value, gamma: float
+) -> np.ndarray:
     """The rewards of one vector step for the advantage estimate: ``+ gamma * value(final observation)`` where
     an episode was cut by its time limit (truncated, not terminated), so PPO does not learn that the task
     ends there. ``value`` maps a batch of observations to their values (numpy in, numpy out)."""
@@ -115,8 +120,16 @@ def parameters(d_in: int, d_out: int, width: int, depth: int) -> int:
     return d_in * width + width + depth * (width * width + width) + width * d_out + d_out
 
 
-def train(task: str, parameterisation: str, width: int, lr: float, seed: int, cfg: PPOConfig,
-          probes: np.ndarray, device: str = "cpu") -> dict:
+def train(
+    task: str,
+    parameterisation: str,
+    width: int,
+    lr: float,
+    seed: int,
+    cfg: PPOConfig,
+    probes: np.ndarray,
+    device: str = "cpu",
+) -> dict:
     """One PPO run; the networks live on ``device`` (the environments always step on the CPU)."""
     torch.manual_seed(seed)
     envs = _envs(task, cfg.n_envs)
@@ -135,8 +148,11 @@ def train(task: str, parameterisation: str, width: int, lr: float, seed: int, cf
 
     def policy(x):
         out = actor(x)
-        return torch.distributions.Normal(out, log_std.exp()) if continuous else \
-            torch.distributions.Categorical(logits=out)
+        return (
+            torch.distributions.Normal(out, log_std.exp())
+            if continuous
+            else torch.distributions.Categorical(logits=out)
+        )
 
     def log_prob(dist, act):
         return dist.log_prob(act).sum(-1) if continuous else dist.log_prob(act)
@@ -170,9 +186,14 @@ def train(task: str, parameterisation: str, width: int, lr: float, seed: int, cf
                 finished.append(running[i])
                 running[i] = 0.0
             learnt = bootstrapped_rewards(rew, term, trunc, info, value_of, cfg.gamma)
-            for k, v in (("obs", x), ("act", act), ("logp", log_prob(dist, act)), ("val", val),
-                         ("rew", torch.as_tensor(learnt, dtype=torch.float32, device=device)),
-                         ("done", torch.as_tensor(done, dtype=torch.float32, device=device))):
+            for k, v in (
+                ("obs", x),
+                ("act", act),
+                ("logp", log_prob(dist, act)),
+                ("val", val),
+                ("rew", torch.as_tensor(learnt, dtype=torch.float32, device=device)),
+                ("done", torch.as_tensor(done, dtype=torch.float32, device=device)),
+            ):
                 buf[k].append(v)
             obs = nxt
         with torch.no_grad():
@@ -187,14 +208,16 @@ def train(task: str, parameterisation: str, width: int, lr: float, seed: int, cf
             adv[t] = last
         ret = (adv + val).reshape(-1)
         adv = adv.reshape(-1)
-        b_obs, b_act, b_logp = (torch.cat(buf[k]) if buf[k][0].dim() > 1 else torch.stack(buf[k]).reshape(-1)
-                                for k in ("obs", "act", "logp"))
+        b_obs, b_act, b_logp = (
+            torch.cat(buf[k]) if buf[k][0].dim() > 1 else torch.stack(buf[k]).reshape(-1)
+            for k in ("obs", "act", "logp")
+        )
         gen = torch.Generator().manual_seed(seed * 1_000_003 + update)
         size = batch // cfg.minibatches
         for _ in range(cfg.epochs):
             order = torch.randperm(batch, generator=gen).to(device)
             for start in range(0, batch, size):
-                i = order[start:start + size]
+                i = order[start : start + size]
                 a = (adv[i] - adv[i].mean()) / (adv[i].std() + 1e-8)
                 dist = policy(b_obs[i])
                 ratio = (log_prob(dist, b_act[i]) - b_logp[i]).exp()
@@ -224,6 +247,12 @@ def train(task: str, parameterisation: str, width: int, lr: float, seed: int, cf
         h = feats[-2].double()
         h = h - h.mean(dim=0, keepdim=True)
         gram = (h @ h.T).cpu().numpy()
-    return {"curve": np.array(curve), "episodes": np.array(episodes), "steps": np.arange(1, updates + 1) * batch,
-            "seconds": seconds, "flops": float(samples * flops_per_sample * (1 + 3 * cfg.epochs)),
-            "probe_probs": probs, "gram": gram}
+    return {
+        "curve": np.array(curve),
+        "episodes": np.array(episodes),
+        "steps": np.arange(1, updates + 1) * batch,
+        "seconds": seconds,
+        "flops": float(samples * flops_per_sample * (1 + 3 * cfg.epochs)),
+        "probe_probs": probs,
+        "gram": gram,
+    }

@@ -8,23 +8,44 @@ import pandas as pd
 from ..common.io import read_csv, read_csvs, require, write_csv, write_json, write_npz
 
 
-def coordinate_check(table: str, slopes: str, *, parameterisations: list[str], widths: list[int], seeds: list[int],
-                     depth: int, steps: int, lr: float, base_width: int) -> None:
+def coordinate_check(
+    table: str,
+    slopes: str,
+    *,
+    parameterisations: list[str],
+    widths: list[int],
+    seeds: list[int],
+    depth: int,
+    steps: int,
+    lr: float,
+    base_width: int,
+) -> None:
     """Feature-update sizes of every layer against width (synthetic regression), and their slopes."""
     from ..common.determinism import seed_everything
     from . import coordinate
 
     seed_everything(0)
-    frame = coordinate.run(parameterisations, widths, seeds, depth=depth, steps=steps, lr=lr, base_width=base_width,
-                           base_depth=depth)
+    frame = coordinate.run(
+        parameterisations, widths, seeds, depth=depth, steps=steps, lr=lr, base_width=base_width, base_depth=depth
+    )
     write_csv(table, frame)
     fitted = coordinate.slopes(frame)
     print(fitted.to_string(index=False), flush=True)
     write_csv(slopes, fitted)
 
 
-def train_runs(runs: list[str], timing: str, *, task: str, parameterisation: str, width: int, lrs: list[float],
-               seeds: list[int], ppo_settings: dict, device: str) -> None:
+def train_runs(
+    runs: list[str],
+    timing: str,
+    *,
+    task: str,
+    parameterisation: str,
+    width: int,
+    lrs: list[float],
+    seeds: list[int],
+    ppo_settings: dict,
+    device: str,
+) -> None:
     """PPO runs of one (task, parameterisation, width): one file per learning rate (``runs[i]`` for ``lrs[i]``),
     one run per seed in each. Every run seeds itself, so grouping the learning rates changes no number."""
     from ..common.determinism import seed_everything
@@ -42,14 +63,32 @@ def train_runs(runs: list[str], timing: str, *, task: str, parameterisation: str
         arrays = {}
         for seed in seeds:
             out = ppo.train(task, parameterisation, width, lr, seed, cfg, probes, device=where)
-            arrays.update({f"{seed}/curve": out["curve"], f"{seed}/episodes": out["episodes"],
-                           f"{seed}/probe_probs": out["probe_probs"], f"{seed}/gram": out["gram"]})
+            arrays.update(
+                {
+                    f"{seed}/curve": out["curve"],
+                    f"{seed}/episodes": out["episodes"],
+                    f"{seed}/probe_probs": out["probe_probs"],
+                    f"{seed}/gram": out["gram"],
+                }
+            )
             arrays["steps"] = out["steps"]
-            rows.append({"task": task, "parameterisation": parameterisation, "width": width, "lr": lr, "seed": seed,
-                         "seconds": out["seconds"], "seconds_per_step": out["seconds"] / out["steps"][-1]})
+            rows.append(
+                {
+                    "task": task,
+                    "parameterisation": parameterisation,
+                    "width": width,
+                    "lr": lr,
+                    "seed": seed,
+                    "seconds": out["seconds"],
+                    "seconds_per_step": out["seconds"] / out["steps"][-1],
+                }
+            )
             final = sweeps.run_row(out["curve"], out["episodes"])["final_return"]
-            print(f"{task} {parameterisation} width {width} lr {lr:g} seed {seed}: final return {final:.1f} "
-                  f"({out['seconds']:.1f} s)", flush=True)
+            print(
+                f"{task} {parameterisation} width {width} lr {lr:g} seed {seed}: final return {final:.1f} "
+                f"({out['seconds']:.1f} s)",
+                flush=True,
+            )
             arrays[f"{seed}/flops"] = np.array(out["flops"])
         write_npz(path, **arrays)
     write_csv(timing, pd.DataFrame(rows))
@@ -62,8 +101,18 @@ def _key(path: str) -> tuple[str, str, int, float]:
     return parts[-3], parts[-2], int(width.removeprefix("w")), float(lr)
 
 
-def summarise(runs: list[str], table: str, optimum: str, transfer: str, efficiency: str, consistency: str,
-              curves: str, *, lrs: list[float], base_width: int) -> None:
+def summarise(
+    runs: list[str],
+    table: str,
+    optimum: str,
+    transfer: str,
+    efficiency: str,
+    consistency: str,
+    curves: str,
+    *,
+    lrs: list[float],
+    base_width: int,
+) -> None:
     from . import sweeps
 
     rows, probes, curve_rows = [], {}, []
@@ -75,18 +124,38 @@ def summarise(runs: list[str], table: str, optimum: str, transfer: str, efficien
             steps = data["steps"]
             for seed in seeds:
                 curve = data[f"{seed}/curve"]
-                rows.append({"task": task, "parameterisation": param, "width": width, "lr": lr, "seed": seed,
-                             "flops": float(np.ravel(data[f"{seed}/flops"])[0]),
-                             **sweeps.run_row(curve, data[f"{seed}/episodes"])})
+                rows.append(
+                    {
+                        "task": task,
+                        "parameterisation": param,
+                        "width": width,
+                        "lr": lr,
+                        "seed": seed,
+                        "flops": float(np.ravel(data[f"{seed}/flops"])[0]),
+                        **sweeps.run_row(curve, data[f"{seed}/episodes"]),
+                    }
+                )
                 probes[(task, param, width, lr, seed)] = (data[f"{seed}/probe_probs"], data[f"{seed}/gram"])
-                curve_rows += [{"task": task, "parameterisation": param, "width": width, "lr": lr, "seed": seed,
-                                "steps": int(s), "return": float(r)} for s, r in zip(steps, curve)]
+                curve_rows += [
+                    {
+                        "task": task,
+                        "parameterisation": param,
+                        "width": width,
+                        "lr": lr,
+                        "seed": seed,
+                        "steps": int(s),
+                        "return": float(r),
+                    }
+                    for s, r in zip(steps, curve)
+                ]
     frame = pd.DataFrame(rows).sort_values(["task", "parameterisation", "width", "lr", "seed"]).reset_index(drop=True)
     unfinished = frame[frame["final_return"].isna()]
     if len(unfinished):  # averaging over the other seeds would silently favour this learning rate
         first = unfinished.iloc[0]
-        raise ValueError(f"{len(unfinished)} run(s) finished no episode, e.g. {first.task} {first.parameterisation} "
-                         f"width {first.width} lr {first.lr:g} seed {first.seed}: raise completep_rl.ppo.total_steps")
+        raise ValueError(
+            f"{len(unfinished)} run(s) finished no episode, e.g. {first.task} {first.parameterisation} "
+            f"width {first.width} lr {first.lr:g} seed {first.seed}: raise completep_rl.ppo.total_steps"
+        )
     write_csv(table, frame)
     best = sweeps.optimal_lr(frame, lrs)
     write_csv(optimum, best)
@@ -102,12 +171,15 @@ def timing(timings: list[str], summary: str, machine: str) -> None:
 
     write_machine(machine)
     frame = read_csvs(timings)
-    write_csv(summary, frame.groupby(["task", "parameterisation", "width"], sort=True)[
-        ["seconds", "seconds_per_step"]].mean().reset_index())
+    write_csv(
+        summary,
+        frame.groupby(["task", "parameterisation", "width"], sort=True)[["seconds", "seconds_per_step"]]
+        .mean()
+        .reset_index(),
+    )
 
 
-def figures(coordinate: str, runs_table: str, curves: str, efficiency: str, consistency: str,
-            **outputs: str) -> None:
+def figures(coordinate: str, runs_table: str, curves: str, efficiency: str, consistency: str, **outputs: str) -> None:
     """Feature-update sizes against width (coordinate_check), final return against learning rate per width
     (lr_transfer), return against training FLOPs (efficiency) and agreement with the base width
     (consistency)."""
@@ -121,12 +193,15 @@ def figures(coordinate: str, runs_table: str, curves: str, efficiency: str, cons
         save_figure(plots.consistency(read_csv(consistency)), *paths("consistency"))
 
 
-def verdict(slopes: str, transfer: str, optimum: str, efficiency: str, consistency: str, claims: str,
-            metrics: str) -> None:
+def verdict(
+    slopes: str, transfer: str, optimum: str, efficiency: str, consistency: str, claims: str, metrics: str
+) -> None:
     from ..common.claims import write_claims
     from . import verdict as verdicts
 
     sl, tr, opt, eff, con = (read_csv(p) for p in (slopes, transfer, optimum, efficiency, consistency))
-    write_claims(claims, [verdicts.lr_transfers(tr, opt), verdicts.completep_more_efficient(eff),
-                          verdicts.coordinate_check_flat(sl)])
+    write_claims(
+        claims,
+        [verdicts.lr_transfers(tr, opt), verdicts.completep_more_efficient(eff), verdicts.coordinate_check_flat(sl)],
+    )
     write_json(metrics, verdicts.metrics(sl, tr, opt, eff, con))

@@ -25,13 +25,15 @@ import pandas as pd
 from .ppo import is_continuous
 
 CONTINUOUS_AGREEMENT = 0.1
-FINAL_EPISODES = 16   # a fixed window (at quick and paper scale one episode per parallel environment)
+FINAL_EPISODES = 16  # a fixed window (at quick and paper scale one episode per parallel environment)
 
 
 def run_row(curve: np.ndarray, episodes: np.ndarray) -> dict:
     """Final return and AUC of one run; NaN only if it finished no episode (see ``summarise``)."""
-    return {"final_return": float(np.mean(episodes[-FINAL_EPISODES:])) if len(episodes) else np.nan,
-            "auc": float(np.nanmean(curve)) if np.isfinite(curve).any() else np.nan}
+    return {
+        "final_return": float(np.mean(episodes[-FINAL_EPISODES:])) if len(episodes) else np.nan,
+        "auc": float(np.nanmean(curve)) if np.isfinite(curve).any() else np.nan,
+    }
 
 
 def optimal_lr(runs: pd.DataFrame, lrs: list[float]) -> pd.DataFrame:
@@ -81,7 +83,14 @@ def consistency(optimum: pd.DataFrame, probes: dict, base_width: int) -> pd.Data
                 other = probes.get((task, param, width, lr, seed))
                 if base is None or other is None:
                     continue
-                rows.append({"task": task, "parameterisation": param, "width": width, "seed": seed,
-                             "cka_to_base": linear_cka(base[1], other[1]),
-                             "action_agreement": action_agreement(base[0], other[0], is_continuous(task))})
+                rows.append(
+                    {
+                        "task": task,
+                        "parameterisation": param,
+                        "width": width,
+                        "seed": seed,
+                        "cka_to_base": linear_cka(base[1], other[1]),
+                        "action_agreement": action_agreement(base[0], other[0], is_continuous(task)),
+                    }
+                )
     return pd.DataFrame(rows)

@@ -29,7 +29,9 @@ TOOL_ATTEMPTS = 3  # retrieval agent: ranked tools tried when a call is refused
 
 
 def is_network_error(result: Any) -> bool:
-    return isinstance(result, dict) and result.get("status") == "failed" and "network error" in str(result.get("output"))
+    return (
+        isinstance(result, dict) and result.get("status") == "failed" and "network error" in str(result.get("output"))
+    )
 
 
 class ProgramAgent:
@@ -57,8 +59,12 @@ class ProgramAgent:
             if self.reconnecting:  # the reconnect's answer: retry the step
                 self.reconnecting = False
                 return self._emit(self.step)
-            if (is_network_error(result) and self.retry_network and not self.stop_on_failure
-                    and self.retries < MAX_RETRIES):
+            if (
+                is_network_error(result)
+                and self.retry_network
+                and not self.stop_on_failure
+                and self.retries < MAX_RETRIES
+            ):
                 self.retries += 1
                 self.reconnecting = True
                 return call_text("system_reconnect", {})
@@ -140,8 +146,13 @@ class RandomAgent:
         return call_text(tool["name"], arguments)
 
 
-SCRIPTED = {"oracle": Oracle, "no_retry": NoRetry, "skip_verification": SkipVerification, "retrieval": Retrieval,
-            "random": RandomAgent}
+SCRIPTED = {
+    "oracle": Oracle,
+    "no_retry": NoRetry,
+    "skip_verification": SkipVerification,
+    "retrieval": Retrieval,
+    "random": RandomAgent,
+}
 
 
 class LanguageModelAgent:
@@ -153,14 +164,26 @@ class LanguageModelAgent:
     the introduction alone does not fit, the toolkit's error names both lengths (expose fewer tools).
     """
 
-    def __init__(self, task: Task, tools: list[dict], seed: int = 0, *, checkpoint: str, max_new_tokens: int = 128,
-                 temperature: float = 0.0):
+    def __init__(
+        self,
+        task: Task,
+        tools: list[dict],
+        seed: int = 0,
+        *,
+        checkpoint: str,
+        max_new_tokens: int = 128,
+        temperature: float = 0.0,
+    ):
         from ..common.lm.model import context_length, load_model
         from ..common.lm.tokenizer import load_tokenizer
 
         self.tokenizer, self.model = load_tokenizer(checkpoint), load_model(checkpoint)
-        self.context, self.max_new_tokens, self.temperature, self.seed = (context_length(self.model), max_new_tokens,
-                                                                          temperature, seed)
+        self.context, self.max_new_tokens, self.temperature, self.seed = (
+            context_length(self.model),
+            max_new_tokens,
+            temperature,
+            seed,
+        )
         self.turns: list[str] = []
 
     def _ids(self, text: str) -> list[int]:
@@ -176,9 +199,16 @@ class LanguageModelAgent:
         prompt = self._ids("\n".join(self.turns) + "\n")
         if self.tokenizer.bos_token_id is not None:
             prompt = [self.tokenizer.bos_token_id, *prompt]
-        samples = generate(self.model, [prompt], max_new_tokens=self.max_new_tokens,
-                           stop_ids=[self.tokenizer.eos_token_id], pad_id=self.tokenizer.pad_token_id or 0,
-                           greedy=self.temperature == 0, temperature=self.temperature or 1.0, seed=self.seed)
+        samples = generate(
+            self.model,
+            [prompt],
+            max_new_tokens=self.max_new_tokens,
+            stop_ids=[self.tokenizer.eos_token_id],
+            pad_id=self.tokenizer.pad_token_id or 0,
+            greedy=self.temperature == 0,
+            temperature=self.temperature or 1.0,
+            seed=self.seed,
+        )
         reply = self.tokenizer.decode(samples.continuations()[0], skip_special_tokens=True)
         self.turns.append(reply)
         self.seed += 1

@@ -167,7 +167,9 @@ class Sandbox:
         if error := self.network("shop"):
             return error
         shops = self.world.shops
-        lines = [{**c, "price": round(shops[c["sid"]]["items"][c["tid"]]["price"] * c["count"], 2)} for c in self.world.cart]
+        lines = [
+            {**c, "price": round(shops[c["sid"]]["items"][c["tid"]]["price"] * c["count"], 2)} for c in self.world.cart
+        ]
         return ok({"lines": lines, "total": self._cart_total()})
 
     def shop_remove_from_cart(self, caid: str) -> Result:
@@ -196,7 +198,9 @@ class Sandbox:
         total = self._cart_total()
         self.world.balance = round(self.world.balance - total, 2)
         oid = self.world.new_id("oid")
-        self.world.orders.append({"oid": oid, "total": total, "lines": self.world.cart, "timestamp": self.world.timestamp()})
+        self.world.orders.append(
+            {"oid": oid, "total": total, "lines": self.world.cart, "timestamp": self.world.timestamp()}
+        )
         self.world.cart = []
         self.world.tick()
         return ok({"oid": oid, "total": total})
@@ -220,8 +224,11 @@ class Sandbox:
         if error := self.network("flight"):
             return error
         now = self.world.timestamp()
-        found = [{"fid": fid, **f} for fid, f in self.world.flights.items()
-                 if f["origin"] == origin.upper() and f["destination"] == destination.upper() and f["departure"] > now]
+        found = [
+            {"fid": fid, **f}
+            for fid, f in self.world.flights.items()
+            if f["origin"] == origin.upper() and f["destination"] == destination.upper() and f["departure"] > now
+        ]
         return ok(found)
 
     def flight_book(self, fid: str, passenger: str, payment_password: str) -> Result:
@@ -240,8 +247,15 @@ class Sandbox:
         flight["seats"] -= 1
         self.world.balance = round(self.world.balance - flight["price"], 2)
         bid = self.world.new_id("bid")
-        self.world.bookings.append({"bid": bid, "fid": fid, "passenger": passenger, "price": flight["price"],
-                                    "timestamp": self.world.timestamp()})
+        self.world.bookings.append(
+            {
+                "bid": bid,
+                "fid": fid,
+                "passenger": passenger,
+                "price": flight["price"],
+                "timestamp": self.world.timestamp(),
+            }
+        )
         self.world.tick()
         return ok({"bid": bid})
 

@@ -41,9 +41,18 @@ def introduction(task: Task, tools: list[dict]) -> str:
     return f"Task: {task.instruction}\nTools:\n{listing}\nCall tools as <tool>{{...}}</tool>; say [END] when done."
 
 
-async def run_episode(toolbox: Toolbox, agent_name: str, task: Task, world: World, *,
-                      failure_rate: float, failure_seed: int, distractors: int | None, limits: Limits,
-                      agent_options: dict | None = None) -> dict:
+async def run_episode(
+    toolbox: Toolbox,
+    agent_name: str,
+    task: Task,
+    world: World,
+    *,
+    failure_rate: float,
+    failure_seed: int,
+    distractors: int | None,
+    limits: Limits,
+    agent_options: dict | None = None,
+) -> dict:
     start = prepare(world, task)
     gold = gold_state(task, start)
     sandbox = toolbox.sandbox  # the world the toolbox serves: reset to this task's start
@@ -72,9 +81,24 @@ async def run_episode(toolbox: Toolbox, agent_name: str, task: Task, world: Worl
         observation = "\n".join(response_text(r) for r in results) or "<response>no tool call</response>"
     new = sandbox.world.snapshot()
     score, released = judge(old, new, gold, INTENDED_EXCLUDE_KEYS), judge(old, new, gold, RELEASED_WORLD_EXCLUDE_KEYS)
-    return {"agent": agent_name, "template": task.template, "level": task.level, "world": world.seed,
-            "failure_rate": failure_rate, "distractors": -1 if distractors is None else distractors,
-            "tools_shown": len(tools), "turns": turns, "calls": calls, "ok": statuses["ok"],
-            "failed": statuses["failed"], "error": statuses["error"], "total": score.total, "recall": score.recall,
-            "misbehave": score.misbehave, "success": int(score.success), "completion": score.completion,
-            "released_success": int(released.success), "released_total": released.total}
+    return {
+        "agent": agent_name,
+        "template": task.template,
+        "level": task.level,
+        "world": world.seed,
+        "failure_rate": failure_rate,
+        "distractors": -1 if distractors is None else distractors,
+        "tools_shown": len(tools),
+        "turns": turns,
+        "calls": calls,
+        "ok": statuses["ok"],
+        "failed": statuses["failed"],
+        "error": statuses["error"],
+        "total": score.total,
+        "recall": score.recall,
+        "misbehave": score.misbehave,
+        "success": int(score.success),
+        "completion": score.completion,
+        "released_success": int(released.success),
+        "released_total": released.total,
+    }

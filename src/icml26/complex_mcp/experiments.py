@@ -24,8 +24,15 @@ EXPERIMENTS = ("agents", "saturation", "failures")
 FAILURE_AGENTS = ("oracle", "no_retry", "skip_verification")
 
 
-def grid(experiment: str, *, agents: list[str], failure_rate: float, failure_rates: list[float],
-         distractors: list[int], llm: dict) -> Iterator[tuple[str, float, int | None, dict]]:
+def grid(
+    experiment: str,
+    *,
+    agents: list[str],
+    failure_rate: float,
+    failure_rates: list[float],
+    distractors: list[int],
+    llm: dict,
+) -> Iterator[tuple[str, float, int | None, dict]]:
     """(agent, failure rate, distractors, agent options) of every episode per task, in a fixed order. With
     ``llm.checkpoint`` set, the agents experiment adds the user's model as agent ``llm``, shown the gold
     tools and ``llm.distractors`` others (every tool's description would not fit a small context)."""
@@ -52,13 +59,25 @@ async def _run(experiment: str, worlds: list[int], tasks_per_template: int, limi
                 for index in range(tasks_per_template):
                     task = make_task(world, template, index)
                     for agent, rate, distractors, options in grid(experiment, **grid_args):
-                        row = await run_episode(toolbox, agent, task, world, failure_rate=rate,
-                                                failure_seed=index, distractors=distractors, limits=limits,
-                                                agent_options=options)
+                        row = await run_episode(
+                            toolbox,
+                            agent,
+                            task,
+                            world,
+                            failure_rate=rate,
+                            failure_seed=index,
+                            distractors=distractors,
+                            limits=limits,
+                            agent_options=options,
+                        )
                         rows.append({**row, "task": index})
             done = [r for r in rows if r["world"] == seed]
-            print(f"{experiment}: world {seed}: {len(done)} episodes, success {sum(r['success'] for r in done) / len(done):.2f}"
-                  f" ({time.perf_counter() - start:.0f} s)", flush=True)
+            print(
+                f"{experiment}: world {seed}: {len(done)} episodes, "
+                f"success {sum(r['success'] for r in done) / len(done):.2f}"
+                f" ({time.perf_counter() - start:.0f} s)",
+                flush=True,
+            )
     return rows
 
 

@@ -22,8 +22,9 @@ from typing import Any
 
 from rapidfuzz.distance import Levenshtein
 
-REFERENCE_EXCLUDE_KEYS = frozenset({"timestamp", "mid", "moid", "cid", "gid", "sid", "tid", "caid", "aid",
-                                    "bid", "brid", "rid", "oid", "nid"})
+REFERENCE_EXCLUDE_KEYS = frozenset(
+    {"timestamp", "mid", "moid", "cid", "gid", "sid", "tid", "caid", "aid", "bid", "brid", "rid", "oid", "nid"}
+)
 RELEASED_EXCLUDE_KEYS = (REFERENCE_EXCLUDE_KEYS - {"rid", "oid"}) | {"ridoid"}
 # In this world the generated ids are mid, caid, oid and bid; cid/sid/tid/fid are seeded, not generated,
 # and are compared where they are values (a message's recipient, a cart line's item).
@@ -82,8 +83,11 @@ def judge(old: Any, new: Any, gold: Any, exclude_keys: frozenset[str] = INTENDED
                 walk(_at(old_item, i), _at(new_item, i), _at(gold_item, i), key)
             return
         if isinstance(gold_item, dict):
-            keys = [*gold_item, *(old_item if isinstance(old_item, dict) else ()),
-                    *(new_item if isinstance(new_item, dict) else ())]
+            keys = [
+                *gold_item,
+                *(old_item if isinstance(old_item, dict) else ()),
+                *(new_item if isinstance(new_item, dict) else ()),
+            ]
             for sub_key in dict.fromkeys(keys):  # first-seen order: deterministic, like the walk itself
                 walk(_get(old_item, sub_key), _get(new_item, sub_key), _get(gold_item, sub_key), sub_key)
             return

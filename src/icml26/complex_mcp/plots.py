@@ -20,8 +20,13 @@ def agents(by_level: pd.DataFrame, status: pd.DataFrame) -> plt.Figure:
     width = 0.8 / len(levels)
     for i, level in enumerate(levels):
         rows = by_level[by_level["level"].astype(str) == level].set_index("agent").reindex(names)
-        left.bar(np.arange(len(names)) + i * width, rows["success"], width, label=f"level {level}",
-                 color="0.35" if level == "all" else f"C{i}")
+        left.bar(
+            np.arange(len(names)) + i * width,
+            rows["success"],
+            width,
+            label=f"level {level}",
+            color="0.35" if level == "all" else f"C{i}",
+        )
     left.axhline(HUMAN, color="k", ls="--", lw=1, label=f"paper: humans {HUMAN:.0%}")
     left.axhline(0.6, color="C3", ls=":", lw=1, label="paper: best LLM < 60 %")
     left.set_xticks(np.arange(len(names)) + 0.4 - width / 2, names, fontsize=8)

@@ -11,21 +11,49 @@ import pandas as pd
 from ..common.io import read_csv, write_csv, write_json
 
 
-def episodes(table: str, *, experiment: str, worlds: list[int], tasks_per_template: int, agents: list[str],
-             failure_rate: float, failure_rates: list[float], distractors: list[int], max_turns: int,
-             max_idle: int, llm: dict) -> None:
+def episodes(
+    table: str,
+    *,
+    experiment: str,
+    worlds: list[int],
+    tasks_per_template: int,
+    agents: list[str],
+    failure_rate: float,
+    failure_rates: list[float],
+    distractors: list[int],
+    max_turns: int,
+    max_idle: int,
+    llm: dict,
+) -> None:
     """Every episode of one experiment: one row per (world, task, agent setting) with the judge's score; with
     ``llm.checkpoint`` (``paper`` scale) the user's causal LM joins the agents experiment as ``llm``."""
     from .episodes import Limits
     from .experiments import run
 
-    rows = run(experiment, worlds, tasks_per_template, Limits(max_turns, max_idle), agents=agents,
-               failure_rate=failure_rate, failure_rates=failure_rates, distractors=distractors, llm=llm)
+    rows = run(
+        experiment,
+        worlds,
+        tasks_per_template,
+        Limits(max_turns, max_idle),
+        agents=agents,
+        failure_rate=failure_rate,
+        failure_rates=failure_rates,
+        distractors=distractors,
+        llm=llm,
+    )
     write_csv(table, pd.DataFrame(rows))
 
 
-def tables(agents: str, saturation: str, failures: str, by_level: str, saturation_table: str, failure_table: str,
-           status: str, judge_variants: str) -> None:
+def tables(
+    agents: str,
+    saturation: str,
+    failures: str,
+    by_level: str,
+    saturation_table: str,
+    failure_table: str,
+    status: str,
+    judge_variants: str,
+) -> None:
     """Success, completion and misbehaviour per agent and level; success against exposed tools and failure
     rate; tool-status counts; the judge's released exclude-keys behaviour beside the intended one."""
     from . import summary
@@ -38,15 +66,25 @@ def tables(agents: str, saturation: str, failures: str, by_level: str, saturatio
     write_csv(judge_variants, summary.judge_variants(main))
 
 
-def timing(throughput: str, per_task: str, machine: str, *, calls: int, repeats: int, worlds: list[int],
-           max_turns: int, max_idle: int) -> None:
+def timing(
+    throughput: str,
+    per_task: str,
+    machine: str,
+    *,
+    calls: int,
+    repeats: int,
+    worlds: list[int],
+    max_turns: int,
+    max_idle: int,
+) -> None:
     """Tool calls per second through the in-memory MCP session (and straight on the sandbox), and seconds
     per task per agent: interleaved repeats, medians (docs/ARCHITECTURE.md, "Measured outputs")."""
     from ..common.timing import write_machine
     from .throughput import measure
 
-    call_rates, task_seconds = measure(calls=calls, repeats=repeats, worlds=worlds, max_turns=max_turns,
-                                       max_idle=max_idle)
+    call_rates, task_seconds = measure(
+        calls=calls, repeats=repeats, worlds=worlds, max_turns=max_turns, max_idle=max_idle
+    )
     write_csv(throughput, call_rates)
     write_csv(per_task, task_seconds)
     write_machine(machine)
@@ -71,15 +109,22 @@ def verdict(agents: str, saturation: str, failures: str, claims: str, metrics: s
     from . import verdict as verdicts
 
     main, sweep, rates = read_csv(agents), read_csv(saturation), read_csv(failures)
-    judged = [verdicts.oracle_solves_everything(main), verdicts.retrieval_saturation(sweep),
-              verdicts.over_confidence_costs(main), verdicts.defeatism_costs(main, rates)]
+    judged = [
+        verdicts.oracle_solves_everything(main),
+        verdicts.retrieval_saturation(sweep),
+        verdicts.over_confidence_costs(main),
+        verdicts.defeatism_costs(main, rates),
+    ]
     for claim in judged:
         print(f"{claim.id}: {verdict_word(claim.holds)} -- {claim.headline}", flush=True)
     write_claims(claims, judged)
     overall = summary.by_level(main)
     overall = overall[overall["level"] == "all"]
-    write_json(metrics, {
-        "success": {r.agent: r.success for r in overall.itertuples()},
-        "completion": {r.agent: r.completion for r in overall.itertuples()},
-        "episodes": int(len(main) + len(sweep) + len(rates)),
-    })
+    write_json(
+        metrics,
+        {
+            "success": {r.agent: r.success for r in overall.itertuples()},
+            "completion": {r.agent: r.completion for r in overall.itertuples()},
+            "episodes": int(len(main) + len(sweep) + len(rates)),
+        },
+    )

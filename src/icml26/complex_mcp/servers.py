@@ -1,4 +1,5 @@
-"""The tools as real MCP servers (the official SDK's ``MCPServer``, FastMCP before mcp 2), reached through in-memory client sessions.
+"""The tools as real MCP servers (the official SDK's ``MCPServer``, FastMCP before mcp 2), reached through
+in-memory client sessions.
 
 One server per app (system, chat, shop, flight) over a shared :class:`~icml26.complex_mcp.apps.Sandbox`,
 and one per distractor family; ``Toolbox`` holds a client session to each, lists their tools and routes a
@@ -80,8 +81,14 @@ class Toolbox:
             self.sessions[name] = session
             for tool in (await session.list_tools()).tools:
                 self.owner[tool.name] = name
-                self.tools.append({"name": tool.name, "description": tool.description or "", "server": name,
-                                   "parameters": list(tool.input_schema.get("properties", {}))})
+                self.tools.append(
+                    {
+                        "name": tool.name,
+                        "description": tool.description or "",
+                        "server": name,
+                        "parameters": list(tool.input_schema.get("properties", {})),
+                    }
+                )
         return self
 
     async def __aexit__(self, *exc) -> None:

@@ -69,8 +69,9 @@ def find_contact(name: str) -> Generator[Step, dict, Any]:
 def pay_setup(app: str, careful: bool) -> Generator[Step, dict, Any]:
     """Privilege (checked only when careful) and the payment password; returns the password."""
     if careful:
-        granted = yield Step(f"check whether paying in the {app} app is allowed", "system_check_privilege",
-                             {"app": app}, verify=True)
+        granted = yield Step(
+            f"check whether paying in the {app} app is allowed", "system_check_privilege", {"app": app}, verify=True
+        )
         if output(granted) is not True:
             yield Step(f"allow paying in the {app} app", "system_grant_privilege", {"app": app})
     result = yield Step("get the wallet payment password", "system_get_payment_password")
@@ -91,8 +92,12 @@ def cheapest_item(category: str, item: str, careful: bool) -> Generator[Step, di
     shops = yield Step(f"list the {category} shops", "shop_list_shops", {"category": category})
     best = None
     for shop in _rows(shops):
-        items = yield Step(f"list the items, prices and stock of shop {shop.get('name')}", "shop_list_items",
-                           {"sid": shop.get("sid")}, verify=careful and best is not None)
+        items = yield Step(
+            f"list the items, prices and stock of shop {shop.get('name')}",
+            "shop_list_items",
+            {"sid": shop.get("sid")},
+            verify=careful and best is not None,
+        )
         for row in _rows(items):
             in_stock = not careful or row.get("stock", 0) > 0
             if row.get("name") == item and in_stock and (best is None or row["price"] < best[0]):
@@ -119,8 +124,11 @@ def buy(category: str, item: str, careful: bool) -> Generator[Step, dict, float 
 
 def book(origin: str, destination: str, cid: Any, careful: bool) -> Generator[Step, dict, str | None]:
     """Book the cheapest flight with a free seat; returns its id, or None."""
-    found = yield Step(f"search flights from {origin} to {destination}", "flight_search",
-                       {"origin": origin, "destination": destination})
+    found = yield Step(
+        f"search flights from {origin} to {destination}",
+        "flight_search",
+        {"origin": origin, "destination": destination},
+    )
     flights = [f for f in _rows(found) if not careful or f.get("seats", 0) > 0]
     if not flights:
         return None
@@ -128,8 +136,11 @@ def book(origin: str, destination: str, cid: Any, careful: bool) -> Generator[St
     if (yield from balance(careful)) < flight.get("price", 0):
         return None
     password = yield from pay_setup("flight", careful)
-    booked = yield Step(f"book flight {flight.get('fid')} for the passenger and pay", "flight_book",
-                        {"fid": flight.get("fid"), "passenger": cid, "payment_password": password})
+    booked = yield Step(
+        f"book flight {flight.get('fid')} for the passenger and pay",
+        "flight_book",
+        {"fid": flight.get("fid"), "passenger": cid, "payment_password": password},
+    )
     return flight.get("fid") if output(booked) is not None else None
 
 
@@ -144,16 +155,20 @@ def cart_program(p: dict, careful: bool) -> Program:
     sid = next((s.get("sid") for s in _rows(shops) if s.get("name") == p["shop"]), None)
     count = p["count"]
     if careful:
-        items = yield Step(f"list the items, prices and stock of shop {p['shop']}", "shop_list_items", {"sid": sid},
-                           verify=True)
+        items = yield Step(
+            f"list the items, prices and stock of shop {p['shop']}", "shop_list_items", {"sid": sid}, verify=True
+        )
         row = next((r for r in _rows(items) if r.get("name") == p["item"]), {})
         count, tid = min(count, row.get("stock", 0)), row.get("tid")
     else:
         items = yield Step(f"list the items of shop {p['shop']}", "shop_list_items", {"sid": sid})
         tid = next((r.get("tid") for r in _rows(items) if r.get("name") == p["item"]), None)
     if count > 0:
-        yield Step(f"put {count} {p['item']} into the shopping cart", "shop_add_to_cart",
-                   {"sid": sid, "tid": tid, "count": count})
+        yield Step(
+            f"put {count} {p['item']} into the shopping cart",
+            "shop_add_to_cart",
+            {"sid": sid, "tid": tid, "count": count},
+        )
 
 
 def cheapest_program(p: dict, careful: bool) -> Program:
@@ -171,7 +186,9 @@ def flight_program(p: dict, careful: bool) -> Program:
     cid = yield from find_contact(p["name"])
     fid = yield from book(p["origin"], p["destination"], cid, careful)
     if fid is None:
-        yield Step(f"send a chat message to {p['name']}", "chat_send_message", {"cid": cid, "content": "No flight booked."})
+        yield Step(
+            f"send a chat message to {p['name']}", "chat_send_message", {"cid": cid, "content": "No flight booked."}
+        )
 
 
 def trip_program(p: dict, careful: bool) -> Program:
@@ -204,6 +221,7 @@ def _fill_cart(lines: list[tuple[str, str, int]]) -> Callable[[World], None]:
     def setup(world: World) -> None:
         for sid, tid, count in lines:
             world.cart.append({"caid": world.new_id("caid"), "sid": sid, "tid": tid, "count": count})
+
     return setup
 
 
@@ -232,13 +250,21 @@ def make_task(world: World, template: str, index: int) -> Task:
     p: dict = {"name": rng.choice(names)}
     setup = None
     if template == "message":
-        p["text"] = rng.choice(["See you at the station at noon.", "Running ten minutes late, sorry!",
-                                "Can you call me back tonight?", "Happy birthday, have a great day!"])
+        p["text"] = rng.choice(
+            [
+                "See you at the station at noon.",
+                "Running ten minutes late, sorry!",
+                "Can you call me back tonight?",
+                "Happy birthday, have a great day!",
+            ]
+        )
         instruction = f"Send the chat message '{p['text']}' to {p['name']}."
     elif template == "cart":
         p.update(category=shop["category"], shop=shop["name"], item=item, count=rng.randint(2, 12))
-        instruction = (f"Put {p['count']} {item} from the {shop['category']} shop {shop['name']} into the cart, or as "
-                       f"many as it has in stock if fewer.")
+        instruction = (
+            f"Put {p['count']} {item} from the {shop['category']} shop {shop['name']} into the cart, or as "
+            f"many as it has in stock if fewer."
+        )
     elif template in ("cheapest", "buy_and_tell"):
         p.update(category=shop["category"], item=item)
         instruction = f"Buy the cheapest {item} available in any {shop['category']} shop."
@@ -246,24 +272,39 @@ def make_task(world: World, template: str, index: int) -> Task:
             instruction += f" Then tell {p['name']} in a chat message what it cost: 'The {item} cost <price>.'"
     elif template == "flight":
         p.update(origin=origin, destination=destination)
-        instruction = (f"Book the cheapest flight with a free seat from {origin} to {destination} for {p['name']}. If "
-                       f"none can be booked or the wallet cannot pay, send {p['name']} 'No flight booked.'")
+        instruction = (
+            f"Book the cheapest flight with a free seat from {origin} to {destination} for {p['name']}. If "
+            f"none can be booked or the wallet cannot pay, send {p['name']} 'No flight booked.'"
+        )
     elif template == "trip":
-        p.update(origin=origin, destination=destination, category=shop["category"], item=item,
-                 reserve=float(rng.randrange(100, 900, 50)))
-        instruction = (f"Book the cheapest flight with a free seat from {origin} to {destination} for {p['name']}; if "
-                       f"at least {p['reserve']:.0f} is then left in the wallet, also buy the cheapest {item} of "
-                       f"the {shop['category']} shops. Finally message {p['name']} 'Booked <flight id>.' (or 'No "
-                       f"flight booked.').")
+        p.update(
+            origin=origin,
+            destination=destination,
+            category=shop["category"],
+            item=item,
+            reserve=float(rng.randrange(100, 900, 50)),
+        )
+        instruction = (
+            f"Book the cheapest flight with a free seat from {origin} to {destination} for {p['name']}; if "
+            f"at least {p['reserve']:.0f} is then left in the wallet, also buy the cheapest {item} of "
+            f"the {shop['category']} shops. Finally message {p['name']} 'Booked <flight id>.' (or 'No "
+            f"flight booked.')."
+        )
     else:  # cart_checkout
         lines = []
-        stocked = [(line_sid, tid, stock) for line_sid, line_shop in shops for tid, stock in line_shop["stock"].items()
-                   if stock > 0]
+        stocked = [
+            (line_sid, tid, stock)
+            for line_sid, line_shop in shops
+            for tid, stock in line_shop["stock"].items()
+            if stock > 0
+        ]
         for line_sid, tid, stock in rng.sample(stocked, k=3):  # lines the shops can serve
             lines.append((line_sid, tid, rng.randint(1, min(3, stock))))
         setup = _fill_cart(lines)
-        instruction = (f"Check out the shopping cart. If the wallet cannot pay for all of it, first remove the most "
-                       f"expensive line until it can. Then tell {p['name']} 'Paid <total>.'")
+        instruction = (
+            f"Check out the shopping cart. If the wallet cannot pay for all of it, first remove the most "
+            f"expensive line until it can. Then tell {p['name']} 'Paid <total>.'"
+        )
     return Task(template, level, instruction, p, program, setup)
 
 

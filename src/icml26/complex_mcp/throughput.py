@@ -18,7 +18,9 @@ from .tasks import TEMPLATES, make_task
 from .world import build_world
 
 
-def measure(*, calls: int, repeats: int, worlds: list[int], max_turns: int, max_idle: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+def measure(
+    *, calls: int, repeats: int, worlds: list[int], max_turns: int, max_idle: int
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     return asyncio.run(_measure(calls, repeats, worlds, Limits(max_turns, max_idle)))
 
 
@@ -35,18 +37,26 @@ async def _measure(calls: int, repeats: int, worlds: list[int], limits: Limits) 
             for _ in range(calls):
                 sandbox.shop_list_categories()
             direct_seconds.append(time.perf_counter() - start)
-        rates = pd.DataFrame([
-            {"path": "in-memory MCP client session", "calls_per_second": calls / pd.Series(mcp_seconds).median()},
-            {"path": "direct Python call", "calls_per_second": calls / pd.Series(direct_seconds).median()}])
+        rates = pd.DataFrame(
+            [
+                {"path": "in-memory MCP client session", "calls_per_second": calls / pd.Series(mcp_seconds).median()},
+                {"path": "direct Python call", "calls_per_second": calls / pd.Series(direct_seconds).median()},
+            ]
+        )
         seconds: dict[str, list[float]] = {agent: [] for agent in SCRIPTED}
         tasks = [(world, make_task(world, template, 0)) for world in map(build_world, worlds) for template in TEMPLATES]
         for _ in range(repeats):
             for agent in SCRIPTED:
                 start = time.perf_counter()
                 for world, task in tasks:
-                    await run_episode(toolbox, agent, task, world, failure_rate=0.1, failure_seed=0,
-                                      distractors=None, limits=limits)
+                    await run_episode(
+                        toolbox, agent, task, world, failure_rate=0.1, failure_seed=0, distractors=None, limits=limits
+                    )
                 seconds[agent].append((time.perf_counter() - start) / len(tasks))
-    per_task = pd.DataFrame([{"agent": agent, "seconds_per_task": float(pd.Series(s).median()), "tasks": len(tasks)}
-                             for agent, s in seconds.items()])
+    per_task = pd.DataFrame(
+        [
+            {"agent": agent, "seconds_per_task": float(pd.Series(s).median()), "tasks": len(tasks)}
+            for agent, s in seconds.items()
+        ]
+    )
     return rates, per_task

@@ -47,10 +47,10 @@ def _leaf_boxes(tree, domain: np.ndarray) -> list[np.ndarray]:
     return out
 
 
-def survival_tree(data: cox.Survival, Z: np.ndarray, domain: np.ndarray, *, max_depth: int,
-                  min_fraction: float, seed: int) -> list[np.ndarray]:
-    tree = SurvivalTree(max_depth=max_depth, min_samples_leaf=max(2, int(min_fraction * len(data))),
-                        random_state=seed)
+def survival_tree(
+    data: cox.Survival, Z: np.ndarray, domain: np.ndarray, *, max_depth: int, min_fraction: float, seed: int
+) -> list[np.ndarray]:
+    tree = SurvivalTree(max_depth=max_depth, min_samples_leaf=max(2, int(min_fraction * len(data))), random_state=seed)
     tree.fit(Z, Surv.from_arrays(data.event, data.time))
     return _leaf_boxes(tree, domain)
 
@@ -63,8 +63,16 @@ def _epe_in(data: cox.Survival, mask: np.ndarray, alpha: float) -> float:
     return value if np.isfinite(value) else np.inf
 
 
-def cox_tree(data: cox.Survival, Z: np.ndarray, domain: np.ndarray, *, max_depth: int, min_fraction: float,
-             n_thresholds: int, alpha: float) -> list[np.ndarray]:
+def cox_tree(
+    data: cox.Survival,
+    Z: np.ndarray,
+    domain: np.ndarray,
+    *,
+    max_depth: int,
+    min_fraction: float,
+    n_thresholds: int,
+    alpha: float,
+) -> list[np.ndarray]:
     min_rows = max(2, int(min_fraction * len(data)))
     leaves = []
 
@@ -95,8 +103,9 @@ def cox_tree(data: cox.Survival, Z: np.ndarray, domain: np.ndarray, *, max_depth
     return leaves
 
 
-def prim(data: cox.Survival, Z: np.ndarray, domain: np.ndarray, *, peel: float, min_fraction: float,
-         alpha: float) -> list[np.ndarray]:
+def prim(
+    data: cox.Survival, Z: np.ndarray, domain: np.ndarray, *, peel: float, min_fraction: float, alpha: float
+) -> list[np.ndarray]:
     box, mask = domain.copy(), np.ones(len(data), dtype=bool)
     path = [box.copy()]
     while mask.sum() * (1 - peel) >= min_fraction * len(data):

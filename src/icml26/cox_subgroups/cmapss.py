@@ -25,8 +25,29 @@ import pandas as pd
 
 from ..common.sources import checked, fail
 
-SENSORS = ["T2", "T24", "T30", "T50", "P2", "P15", "P30", "Nf", "Nc", "epr", "Ps30", "phi", "NRf", "NRc", "BPR",
-           "farB", "htBleed", "Nf_dmd", "PCNfR_dmd", "W31", "W32"]
+SENSORS = [
+    "T2",
+    "T24",
+    "T30",
+    "T50",
+    "P2",
+    "P15",
+    "P30",
+    "Nf",
+    "Nc",
+    "epr",
+    "Ps30",
+    "phi",
+    "NRf",
+    "NRc",
+    "BPR",
+    "farB",
+    "htBleed",
+    "Nf_dmd",
+    "PCNfR_dmd",
+    "W31",
+    "W32",
+]
 COLUMNS = ["unit", "cycle", "op_setting_1", "op_setting_2", "op_setting_3", *SENSORS]
 TEST_ENGINES = ("censored", "failures_from_rul")
 UNITS = 100  # FD001 has 100 training and 100 test engines (readme.txt)
@@ -46,8 +67,10 @@ def _read(path: str | Path) -> pd.DataFrame:
         fail(path, f"line {int(np.argmax(bad)) + 2} does not have 26 numeric fields (truncated or garbled)")
     units = numeric["unit"].astype(int)
     if sorted(units.unique()) != list(range(1, UNITS + 1)) or not units.is_monotonic_increasing:
-        fail(path, f"expected engines 1..{UNITS} in order, found {units.nunique()} engines "
-                   f"({units.min()}..{units.max()})")
+        fail(
+            path,
+            f"expected engines 1..{UNITS} in order, found {units.nunique()} engines ({units.min()}..{units.max()})",
+        )
     expected_cycles = numeric.groupby("unit").cumcount() + 1
     if not (numeric["cycle"].astype(int) == expected_cycles).all():
         line = int(np.argmax((numeric["cycle"].astype(int) != expected_cycles).to_numpy())) + 2
@@ -59,13 +82,17 @@ def _read_rul(path: str | Path) -> np.ndarray:
     path = checked(path)
     rul = pd.to_numeric(pd.read_csv(path, sep=r"\s+", header=None, skiprows=1).iloc[:, 0], errors="coerce")
     if len(rul) != UNITS or rul.isna().any() or (rul < 0).any():
-        fail(path, f"expected {UNITS} non-negative remaining-life values, one per test engine; found {len(rul)} "
-                   f"({int(rul.isna().sum())} not numbers)")
+        fail(
+            path,
+            f"expected {UNITS} non-negative remaining-life values, one per test engine; found {len(rul)} "
+            f"({int(rul.isna().sum())} not numbers)",
+        )
     return rul.to_numpy()
 
 
-def load_fd001(train: str | Path, test: str | Path, rul: str | Path, snapshot_every: int,
-               test_engines: str = "censored") -> pd.DataFrame:
+def load_fd001(
+    train: str | Path, test: str | Path, rul: str | Path, snapshot_every: int, test_engines: str = "censored"
+) -> pd.DataFrame:
     """Survival rows from the FD001 training, test and RUL files (each checked, see :func:`_read`)."""
     if test_engines not in TEST_ENGINES:
         raise ValueError(f"test_engines must be one of {TEST_ENGINES}, got {test_engines!r}")

@@ -80,5 +80,6 @@ def log_tail_score(x: np.ndarray, t: float, event: bool, group: Survival, beta: 
 
 
 def log_tail_scores(points: Survival, group: Survival, beta: np.ndarray) -> np.ndarray:
-    return np.array([log_tail_score(points.X[i], points.time[i], bool(points.event[i]), group, beta)
-                     for i in range(len(points))])
+    return np.array(
+        [log_tail_score(points.X[i], points.time[i], bool(points.event[i]), group, beta) for i in range(len(points))]
+    )

@@ -90,8 +90,16 @@ def point_scores(kind: str, data: cox.Survival, core: cox.Survival, beta: np.nda
     return out
 
 
-def candidates(variant: str, data: cox.Survival, Z: np.ndarray, domain: np.ndarray, *, core_sizes: list[float],
-               thresholds: list[float], alpha: float) -> list[dict]:
+def candidates(
+    variant: str,
+    data: cox.Survival,
+    Z: np.ndarray,
+    domain: np.ndarray,
+    *,
+    core_sizes: list[float],
+    thresholds: list[float],
+    alpha: float,
+) -> list[dict]:
     """Every box the variant proposes over its grid, with its grid point."""
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")

@@ -19,25 +19,50 @@ def propose(method: str, train: selection.Rows, domain: np.ndarray, settings: di
     if method == "random":
         return baselines.random_boxes(train.Z, settings["random_boxes"], np.random.default_rng([seed, 7]))
     if method == "survival_tree":
-        return baselines.survival_tree(train.data, train.Z, domain, max_depth=settings["tree_depth"],
-                                       min_fraction=floor, seed=seed)
+        return baselines.survival_tree(
+            train.data, train.Z, domain, max_depth=settings["tree_depth"], min_fraction=floor, seed=seed
+        )
     if method == "cox_tree":
-        return baselines.cox_tree(train.data, train.Z, domain, max_depth=settings["tree_depth"], min_fraction=floor,
-                                  n_thresholds=settings["tree_thresholds"], alpha=alpha)
+        return baselines.cox_tree(
+            train.data,
+            train.Z,
+            domain,
+            max_depth=settings["tree_depth"],
+            min_fraction=floor,
+            n_thresholds=settings["tree_thresholds"],
+            alpha=alpha,
+        )
     if method == "prim":
         return baselines.prim(train.data, train.Z, domain, peel=settings["prim_peel"], min_fraction=floor, alpha=alpha)
     if method in ddgroup.VARIANTS:
         grid = settings["thresholds"]
         thresholds = list(np.linspace(grid["low"], grid["high"], grid["points"]))
-        return [c["box"] for c in ddgroup.candidates(method, train.data, train.Z, domain,
-                                                      core_sizes=settings["core_sizes"], thresholds=thresholds,
-                                                      alpha=alpha)]
+        return [
+            c["box"]
+            for c in ddgroup.candidates(
+                method,
+                train.data,
+                train.Z,
+                domain,
+                core_sizes=settings["core_sizes"],
+                thresholds=thresholds,
+                alpha=alpha,
+            )
+        ]
     raise ValueError(f"method must be one of {METHODS}, got {method!r}")
 
 
-def run(train: selection.Rows, test: selection.Rows, domain: np.ndarray, truth: np.ndarray | None, *,
-        methods: list[str], settings: dict, seed: int,
-        z_scale: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+def run(
+    train: selection.Rows,
+    test: selection.Rows,
+    domain: np.ndarray,
+    truth: np.ndarray | None,
+    *,
+    methods: list[str],
+    settings: dict,
+    seed: int,
+    z_scale: tuple[np.ndarray, np.ndarray] | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Rows of (method, selected box, scores, best F1 over its candidates) and, separately, each method's
     seconds (they vary run to run).
 
@@ -48,16 +73,26 @@ def run(train: selection.Rows, test: selection.Rows, domain: np.ndarray, truth: 
     for method in methods:
         start = time.perf_counter()
         candidates = propose(method, train, domain, settings, seed)
-        chosen = selection.select(candidates, train, domain, min_fraction=settings["min_fraction"],
-                                  alpha=settings["cox_alpha"])
+        chosen = selection.select(
+            candidates, train, domain, min_fraction=settings["min_fraction"], alpha=settings["cox_alpha"]
+        )
         seconds = time.perf_counter() - start
         scores = selection.evaluate(chosen, test, domain, truth)
         scores["best_f1"] = selection.best_f1(candidates, domain, truth)
         box = chosen.box * spread + centre
-        rows.append({"method": method, "candidates": len(candidates), **scores,
-                     "box_low": ";".join(f"{v:.6g}" for v in box[0]),
-                     "box_high": ";".join(f"{v:.6g}" for v in box[1])})
+        rows.append(
+            {
+                "method": method,
+                "candidates": len(candidates),
+                **scores,
+                "box_low": ";".join(f"{v:.6g}" for v in box[0]),
+                "box_high": ";".join(f"{v:.6g}" for v in box[1]),
+            }
+        )
         timing.append({"method": method, "seconds": seconds})
-        print(f"  {method}: F1 {scores['f1']:.3f} test EPE {scores['test_epe']:.3f} "
-              f"support {scores['test_support']:.2f} ({seconds:.1f} s)", flush=True)
+        print(
+            f"  {method}: F1 {scores['f1']:.3f} test EPE {scores['test_epe']:.3f} "
+            f"support {scores['test_support']:.2f} ({seconds:.1f} s)",
+            flush=True,
+        )
     return pd.DataFrame(rows), pd.DataFrame(timing)

@@ -8,8 +8,17 @@ import pandas as pd
 
 from .verdict import EPE_MARGIN, F1_MIN, PAPER_COUNTER_F1, PAPER_NONLINEAR
 
-LABELS = {"base": "Base", "random": "Random", "survival_tree": "Survival tree", "cox_tree": "Cox tree",
-          "prim": "PRIM", "dg": "DDGroup", "dg_ci": "DG-CI", "dg_pl": "DG-PL", "dg_ne": "DG-NE"}
+LABELS = {
+    "base": "Base",
+    "random": "Random",
+    "survival_tree": "Survival tree",
+    "cox_tree": "Cox tree",
+    "prim": "PRIM",
+    "dg": "DDGroup",
+    "dg_ci": "DG-CI",
+    "dg_pl": "DG-PL",
+    "dg_ne": "DG-NE",
+}
 
 
 def _by_method(summary: pd.DataFrame, dataset: str) -> tuple[pd.DataFrame, list[str], np.ndarray]:
@@ -34,8 +43,13 @@ def synthetic(summary: pd.DataFrame) -> plt.Figure:
             ax.set_ylim(0, 1.4)
             ax.legend(fontsize=8, loc="upper left", ncol=2)
         elif "base" in order:
-            ax.axhline(g.loc["base", "test_epe_mean"] - EPE_MARGIN, color="k", ls="--", lw=0.8,
-                       label=f"claim: DDGroup below Base - {EPE_MARGIN}")
+            ax.axhline(
+                g.loc["base", "test_epe_mean"] - EPE_MARGIN,
+                color="k",
+                ls="--",
+                lw=0.8,
+                label=f"claim: DDGroup below Base - {EPE_MARGIN}",
+            )
             ax.set_ylim(0, 1.0)
             ax.legend(fontsize=8, loc="upper right")
         ax.set_ylabel("volume F1" if metric == "f1" else "test EPE (nats)")
@@ -43,10 +57,26 @@ def synthetic(summary: pd.DataFrame) -> plt.Figure:
         ax.set_title("Synth-Nonlinear: " + ("volume F1" if metric == "f1" else "test EPE"), fontsize=10)
     ax = axes[2]
     g, order, x = _by_method(summary, "counter")
-    ax.bar(x - 0.2, g["best_f1_mean"], 0.4, yerr=g["best_f1_std"], color="C0", alpha=0.8, capsize=2,
-           label="best of candidates (paper's selection; the claim)")
-    ax.bar(x + 0.2, g["f1_mean"], 0.4, yerr=g["f1_std"], color="C7", alpha=0.8, capsize=2,
-           label="min training EPE (no planted box)")
+    ax.bar(
+        x - 0.2,
+        g["best_f1_mean"],
+        0.4,
+        yerr=g["best_f1_std"],
+        color="C0",
+        alpha=0.8,
+        capsize=2,
+        label="best of candidates (paper's selection; the claim)",
+    )
+    ax.bar(
+        x + 0.2,
+        g["f1_mean"],
+        0.4,
+        yerr=g["f1_std"],
+        color="C7",
+        alpha=0.8,
+        capsize=2,
+        label="min training EPE (no planted box)",
+    )
     ax.plot(x - 0.2, [PAPER_COUNTER_F1.get(m, np.nan) for m in order], "rx", ms=8, label="paper")
     ax.set_ylim(0, 1.3)
     ax.set_ylabel("volume F1")
@@ -66,12 +96,19 @@ def pareto(real: pd.DataFrame) -> plt.Figure:
     for ax, dataset in zip(axes[0], datasets):
         g = real[real["dataset"] == dataset]
         front = g[g["pareto"].astype(bool)].sort_values("rejection_mean")
-        ax.plot(front["rejection_mean"], front["test_epe_mean"], color="0.6", lw=1, zorder=0,
-                label="Pareto front (filled)")
+        ax.plot(
+            front["rejection_mean"], front["test_epe_mean"], color="0.6", lw=1, zorder=0, label="Pareto front (filled)"
+        )
         for i, r in enumerate(g.itertuples()):
-            ax.scatter(r.rejection_mean, r.test_epe_mean, s=60 if r.method == "dg" else 30,
-                       marker="*" if r.method == "dg" else "o", color=f"C{list(LABELS).index(r.method)}",
-                       facecolors=None if r.pareto else "none", label=LABELS[r.method])
+            ax.scatter(
+                r.rejection_mean,
+                r.test_epe_mean,
+                s=60 if r.method == "dg" else 30,
+                marker="*" if r.method == "dg" else "o",
+                color=f"C{list(LABELS).index(r.method)}",
+                facecolors=None if r.pareto else "none",
+                label=LABELS[r.method],
+            )
         ax.set_xlabel("rejected fraction (test)")
         ax.set_ylabel("test EPE")
         ax.set_title(dataset, fontsize=10)

@@ -54,15 +54,25 @@ def load_metabric(path: str | Path | None) -> pd.DataFrame:
             x, t, e = (np.asarray(h5[group][k]) for k in ("x", "t", "e"))
             n = len(t)
             if x.shape != (n, METABRIC_FEATURES) or e.shape != (n,) or t.shape != (n,) or n == 0:
-                fail(path, f"{group}: expected x (n, {METABRIC_FEATURES}), t (n,), e (n,); got x {x.shape}, "
-                           f"t {t.shape}, e {e.shape}")
+                fail(
+                    path,
+                    f"{group}: expected x (n, {METABRIC_FEATURES}), t (n,), e (n,); got x {x.shape}, "
+                    f"t {t.shape}, e {e.shape}",
+                )
             if not (np.isfinite(x).all() and np.isfinite(t).all() and (t >= 0).all()):
                 fail(path, f"{group}: x and t must be finite and t >= 0")
             if not np.isin(e, (0, 1)).all():
                 fail(path, f"{group}: the event indicator e must be 0 or 1")
-            parts.append(pd.DataFrame({"time": t.astype(float), "event": e.astype(int),
-                                       "adjust": x[:, METABRIC["adjust"]].astype(float),
-                                       "subgroup": x[:, METABRIC["subgroup"]].astype(float)}))
+            parts.append(
+                pd.DataFrame(
+                    {
+                        "time": t.astype(float),
+                        "event": e.astype(int),
+                        "adjust": x[:, METABRIC["adjust"]].astype(float),
+                        "subgroup": x[:, METABRIC["subgroup"]].astype(float),
+                    }
+                )
+            )
     return pd.concat(parts, ignore_index=True)
 
 
@@ -73,9 +83,14 @@ def load(name: str, metabric_source: str | Path | None = None) -> pd.DataFrame:
 
         loader, t_field, e_field, adjust, subgroup = SKSURV[name]
         X, y = getattr(datasets, loader)()
-        frame = pd.DataFrame({"time": y[t_field].astype(float), "event": y[e_field].astype(int),
-                              "adjust": X[adjust].astype(float).to_numpy(),
-                              "subgroup": X[subgroup].astype(float).to_numpy()})
+        frame = pd.DataFrame(
+            {
+                "time": y[t_field].astype(float),
+                "event": y[e_field].astype(int),
+                "adjust": X[adjust].astype(float).to_numpy(),
+                "subgroup": X[subgroup].astype(float).to_numpy(),
+            }
+        )
     elif name == "metabric":
         frame = load_metabric(metabric_source)
     else:

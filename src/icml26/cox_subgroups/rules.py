@@ -8,8 +8,7 @@ import pandas as pd
 from ..common.io import read_csv, read_csvs, require, write_csv, write_json
 
 
-def _write_run(table: str, timing: str, rows: pd.DataFrame, seconds: pd.DataFrame, *, dataset: str,
-               seed: int) -> None:
+def _write_run(table: str, timing: str, rows: pd.DataFrame, seconds: pd.DataFrame, *, dataset: str, seed: int) -> None:
     """One run's result rows (tagged with dataset and seed) and, apart, its timing record."""
     rows.insert(0, "seed", seed)
     rows.insert(0, "dataset", dataset)
@@ -28,8 +27,9 @@ def dataset(table: str, *, name: str, metabric: str | None = None) -> None:
     write_csv(table, frame)
 
 
-def synthetic_run(table: str, timing: str, *, dataset: str, seed: int, n_train: int, n_test: int,
-                  methods: list[str], settings: dict) -> None:
+def synthetic_run(
+    table: str, timing: str, *, dataset: str, seed: int, n_train: int, n_test: int, methods: list[str], settings: dict
+) -> None:
     from . import experiments, selection, synthetic
 
     rng = np.random.default_rng([seed, synthetic.DATASETS.index(dataset)])
@@ -37,13 +37,21 @@ def synthetic_run(table: str, timing: str, *, dataset: str, seed: int, n_train: 
     train = selection.Rows.build(x[:n_train], x[:n_train], t[:n_train], e[:n_train])
     test = selection.Rows.build(x[n_train:], x[n_train:], t[n_train:], e[n_train:])
     print(f"{dataset} seed {seed}: n = {n_train}/{n_test}", flush=True)
-    rows, seconds = experiments.run(train, test, synthetic.domain(dataset), synthetic.planted_box(dataset),
-                                    methods=methods, settings=settings, seed=seed)
+    rows, seconds = experiments.run(
+        train,
+        test,
+        synthetic.domain(dataset),
+        synthetic.planted_box(dataset),
+        methods=methods,
+        settings=settings,
+        seed=seed,
+    )
     _write_run(table, timing, rows, seconds, dataset=dataset, seed=seed)
 
 
-def real_run(data: str, table: str, timing: str, *, name: str, seed: int, test_size: float, methods: list[str],
-             settings: dict) -> None:
+def real_run(
+    data: str, table: str, timing: str, *, name: str, seed: int, test_size: float, methods: list[str], settings: dict
+) -> None:
     from . import boxes, experiments, realdata, selection
 
     require(data)
@@ -58,8 +66,9 @@ def real_run(data: str, table: str, timing: str, *, name: str, seed: int, test_s
 
     train, test = rows(~is_test), rows(is_test)
     print(f"{name} seed {seed}: n = {len(train)}/{len(test)}", flush=True)
-    out, seconds = experiments.run(train, test, boxes.bounding_box(train.Z), None, methods=methods,
-                                   settings=settings, seed=seed)
+    out, seconds = experiments.run(
+        train, test, boxes.bounding_box(train.Z), None, methods=methods, settings=settings, seed=seed
+    )
     _write_run(table, timing, out, seconds, dataset=name, seed=seed)
 
 
@@ -72,8 +81,19 @@ def cmapss_dataset(train: str, test: str, rul: str, table: str, *, snapshot_ever
     write_csv(table, frame)
 
 
-def case_study_run(data: str, table: str, timing: str, *, case: str, adjust: list[str], subgroup: list[str],
-                   seed: int, test_size: float, methods: list[str], settings: dict) -> None:
+def case_study_run(
+    data: str,
+    table: str,
+    timing: str,
+    *,
+    case: str,
+    adjust: list[str],
+    subgroup: list[str],
+    seed: int,
+    test_size: float,
+    methods: list[str],
+    settings: dict,
+) -> None:
     """One split of the jet-engine case study: engines split into train/test, features standardised on train."""
     from . import boxes, experiments, selection
 
@@ -92,14 +112,19 @@ def case_study_run(data: str, table: str, timing: str, *, case: str, adjust: lis
         return np.column_stack([(frame.loc[mask, c] - stats[c][0]) / stats[c][1] for c in cols])
 
     def rows(mask):
-        return selection.Rows.build(standard(adjust, mask), standard(subgroup, mask), frame.loc[mask, "time"],
-                                    frame.loc[mask, "event"].astype(bool))
+        return selection.Rows.build(
+            standard(adjust, mask),
+            standard(subgroup, mask),
+            frame.loc[mask, "time"],
+            frame.loc[mask, "event"].astype(bool),
+        )
 
     train, test = rows(~is_test), rows(is_test)
     print(f"{case} seed {seed}: {len(train)}/{len(test)} rows", flush=True)
     scale = (np.array([stats[c][0] for c in subgroup]), np.array([stats[c][1] for c in subgroup]))
-    out, seconds = experiments.run(train, test, boxes.bounding_box(train.Z), None, methods=methods,
-                                   settings=settings, seed=seed, z_scale=scale)
+    out, seconds = experiments.run(
+        train, test, boxes.bounding_box(train.Z), None, methods=methods, settings=settings, seed=seed, z_scale=scale
+    )
     _write_run(table, timing, out, seconds, dataset=case, seed=seed)
 
 
@@ -160,19 +185,43 @@ def verdict(synthetic_summary: str, real_summary: str, case_summary: str, claims
     from . import verdict as verdicts
 
     syn, real, case = read_csv(synthetic_summary), read_csv(real_summary), read_csv(case_summary)
-    judged = [verdicts.recovers_planted_subgroup(syn), verdicts.beats_variants_on_counter(syn),
-              verdicts.on_pareto_front(real)]
+    judged = [
+        verdicts.recovers_planted_subgroup(syn),
+        verdicts.beats_variants_on_counter(syn),
+        verdicts.on_pareto_front(real),
+    ]
     for claim in judged:
         print(f"{claim.id}: {verdict_word(claim.holds)} -- {claim.measured}", flush=True)
     write_claims(claims, judged)
-    write_json(metrics, {
-        "synthetic": {f"{r.dataset}/{r.method}": {"f1": r.f1_mean, "best_f1": r.best_f1_mean,
-                                                   "test_epe": r.test_epe_mean, "c_index": r.test_c_index_mean}
-                      for r in syn.itertuples()},
-        "real": {f"{r.dataset}/{r.method}": {"test_epe": r.test_epe_mean, "rejection": r.rejection_mean,
-                                              "c_index": r.test_c_index_mean, "pareto": bool(r.pareto)}
-                 for r in real.itertuples()},
-        "case_study_fd001": {f"{r.dataset}/{r.method}": {"test_epe": r.test_epe_mean, "rejection": r.rejection_mean,
-                                                          "c_index": r.test_c_index_mean, "pareto": bool(r.pareto)}
-                             for r in case.itertuples()},
-    })
+    write_json(
+        metrics,
+        {
+            "synthetic": {
+                f"{r.dataset}/{r.method}": {
+                    "f1": r.f1_mean,
+                    "best_f1": r.best_f1_mean,
+                    "test_epe": r.test_epe_mean,
+                    "c_index": r.test_c_index_mean,
+                }
+                for r in syn.itertuples()
+            },
+            "real": {
+                f"{r.dataset}/{r.method}": {
+                    "test_epe": r.test_epe_mean,
+                    "rejection": r.rejection_mean,
+                    "c_index": r.test_c_index_mean,
+                    "pareto": bool(r.pareto),
+                }
+                for r in real.itertuples()
+            },
+            "case_study_fd001": {
+                f"{r.dataset}/{r.method}": {
+                    "test_epe": r.test_epe_mean,
+                    "rejection": r.rejection_mean,
+                    "c_index": r.test_c_index_mean,
+                    "pareto": bool(r.pareto),
+                }
+                for r in case.itertuples()
+            },
+        },
+    )

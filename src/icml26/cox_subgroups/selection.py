@@ -1,8 +1,8 @@
 """Choosing one box among a method's candidates, and scoring it on held-out rows.
 
 Selection (the spec's, common to every method): among candidate boxes holding
-at least ``floor(min_fraction n)`` training rows (the size of a core of the same fraction), the one whose Cox refit has the
-lowest training EPE. If no candidate is large enough the method reports no
+at least ``floor(min_fraction n)`` training rows (the size of a core of the same fraction), the one whose
+Cox refit has the lowest training EPE. If no candidate is large enough the method reports no
 region (``qualified = False``) and is scored on the whole domain.
 Evaluation: the training-fitted Cox model inside the box, on the test rows
 inside the box: EPE and C-index; volume F1 against a planted box when known.
@@ -34,8 +34,9 @@ class Rows:
         Z = Z[:, None] if Z.ndim == 1 else Z
         X = np.asarray(X, dtype=float)
         X = X[:, None] if X.ndim == 1 else X
-        return cls(cox.Survival(X[order], np.asarray(time, dtype=float)[order],
-                                np.asarray(event, dtype=bool)[order]), Z[order])
+        return cls(
+            cox.Survival(X[order], np.asarray(time, dtype=float)[order], np.asarray(event, dtype=bool)[order]), Z[order]
+        )
 
     def __len__(self) -> int:
         return len(self.data)
@@ -49,8 +50,9 @@ class Selected:
     qualified: bool
 
 
-def select(candidates: list[np.ndarray], train: Rows, domain: np.ndarray, *, min_fraction: float,
-           alpha: float) -> Selected:
+def select(
+    candidates: list[np.ndarray], train: Rows, domain: np.ndarray, *, min_fraction: float, alpha: float
+) -> Selected:
     best = None
     for box in candidates:
         mask = boxes.inside(train.Z, box)

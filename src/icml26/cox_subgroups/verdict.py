@@ -16,9 +16,17 @@ from ..common.claims import Claim
 
 F1_MIN = 0.85
 EPE_MARGIN = 0.05
-PAPER_NONLINEAR = {"base": (0.29, 0.69, 0.54), "survival_tree": (0.28, 0.66, 0.59), "prim": (0.30, 0.69, 0.54),
-                   "cox_tree": (0.33, 0.64, 0.60), "dg_pl": (0.46, 0.64, 0.61), "random": (0.75, 0.56, 0.74),
-                   "dg_ci": (0.89, 0.39, 0.86), "dg_ne": (0.90, 0.29, 0.88), "dg": (0.97, 0.38, 0.87)}
+PAPER_NONLINEAR = {
+    "base": (0.29, 0.69, 0.54),
+    "survival_tree": (0.28, 0.66, 0.59),
+    "prim": (0.30, 0.69, 0.54),
+    "cox_tree": (0.33, 0.64, 0.60),
+    "dg_pl": (0.46, 0.64, 0.61),
+    "random": (0.75, 0.56, 0.74),
+    "dg_ci": (0.89, 0.39, 0.86),
+    "dg_ne": (0.90, 0.29, 0.88),
+    "dg": (0.97, 0.38, 0.87),
+}
 PAPER_COUNTER_F1 = {"base": 0.75, "dg_pl": 0.81, "dg_ci": 0.76, "dg": 0.94}
 
 
@@ -33,14 +41,19 @@ def recovers_planted_subgroup(summary: pd.DataFrame) -> Claim:
         id="dg_recovers_planted_subgroup",
         statement=f"On Synth-Nonlinear DDGroup recovers the planted box (mean volume F1 >= {F1_MIN}) and its test "
         f"EPE is at least {EPE_MARGIN} below Base's",
-        paper_value={"dg": {"f1": 0.97, "test_epe": 0.38, "c_index": 0.87},
-                     "base": {"f1": 0.29, "test_epe": 0.69, "c_index": 0.54}},
-        measured={m: {"f1": float(r.f1_mean), "test_epe": float(r.test_epe_mean), "c_index": float(r.test_c_index_mean)}
-                  for m, r in (("dg", dg), ("base", base))},
+        paper_value={
+            "dg": {"f1": 0.97, "test_epe": 0.38, "c_index": 0.87},
+            "base": {"f1": 0.29, "test_epe": 0.69, "c_index": 0.54},
+        },
+        measured={
+            m: {"f1": float(r.f1_mean), "test_epe": float(r.test_epe_mean), "c_index": float(r.test_c_index_mean)}
+            for m, r in (("dg", dg), ("base", base))
+        },
         comparator="all",
         holds=holds,
         note=f"mean over {int(dg.seeds)} seeds",
-        headline=f"DDGroup volume F1 {dg.f1_mean:.2f}, test EPE {dg.test_epe_mean:.2f} vs Base {base.test_epe_mean:.2f} "
+        headline=f"DDGroup volume F1 {dg.f1_mean:.2f}, test EPE {dg.test_epe_mean:.2f} "
+        f"vs Base {base.test_epe_mean:.2f} "
         f"(needs F1 >= {F1_MIN} and a {EPE_MARGIN} margin; paper: F1 0.97, EPE 0.38 vs 0.69)",
         evidence=["tables/synthetic.csv", "figures/synthetic.png"],
     )
@@ -81,8 +94,11 @@ def pareto_front(points: pd.DataFrame) -> pd.Series:
     flags = []
     for _, r in points.iterrows():
         others = points[(points["dataset"] == r.dataset) & (points["method"] != r.method)]
-        dominated = ((others["rejection_mean"] <= r.rejection_mean) & (others["test_epe_mean"] <= r.test_epe_mean)
-                     & ((others["rejection_mean"] < r.rejection_mean) | (others["test_epe_mean"] < r.test_epe_mean)))
+        dominated = (
+            (others["rejection_mean"] <= r.rejection_mean)
+            & (others["test_epe_mean"] <= r.test_epe_mean)
+            & ((others["rejection_mean"] < r.rejection_mean) | (others["test_epe_mean"] < r.test_epe_mean))
+        )
         flags.append(not bool(dominated.any()))
     return pd.Series(flags, index=points.index)
 
@@ -90,8 +106,10 @@ def pareto_front(points: pd.DataFrame) -> pd.Series:
 def on_pareto_front(real: pd.DataFrame) -> Claim:
     dg = real[real["method"] == "dg"].set_index("dataset")
     on = {d: bool(r.pareto) for d, r in dg.iterrows()}
-    measured = {d: {"on_front": on[d], "rejection": float(r.rejection_mean), "test_epe": float(r.test_epe_mean)}
-                for d, r in dg.iterrows()}
+    measured = {
+        d: {"on_front": on[d], "rejection": float(r.rejection_mean), "test_epe": float(r.test_epe_mean)}
+        for d, r in dg.iterrows()
+    }
     return Claim(
         id="dg_on_epe_rejection_pareto_front",
         statement="On every real dataset DDGroup's selected subgroup is on the Pareto front of mean test EPE vs "

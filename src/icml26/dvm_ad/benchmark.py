@@ -64,11 +64,27 @@ def auroc(y: np.ndarray, scores: np.ndarray) -> float:
     return float(roc_auc_score(y, scores))
 
 
-BASELINES = ("IForest", "KNN", "LOF", "OCSVM", "ECOD", "COPOD", "HBOS", "PCA", "LODA", "INNE", "GMM", "MCD", "KDE", "COF")
+BASELINES = (
+    "IForest",
+    "KNN",
+    "LOF",
+    "OCSVM",
+    "ECOD",
+    "COPOD",
+    "HBOS",
+    "PCA",
+    "LODA",
+    "INNE",
+    "GMM",
+    "MCD",
+    "KDE",
+    "COF",
+)
 
 
-def evaluate(X: np.ndarray, y: np.ndarray, *, seeds: list[int], test_size: float, baselines: list[str],
-             epsilon: float) -> tuple[list[dict], list[dict]]:
+def evaluate(
+    X: np.ndarray, y: np.ndarray, *, seeds: list[int], test_size: float, baselines: list[str], epsilon: float
+) -> tuple[list[dict], list[dict]]:
     """AUROC rows ``(seed, method, keep, reference, auroc)`` and timing rows for one dataset."""
     rows, timings = [], []
     for seed in seeds:
@@ -78,12 +94,22 @@ def evaluate(X: np.ndarray, y: np.ndarray, *, seeds: list[int], test_size: float
         for keep in KEEP_MODES:
             for reference in REFERENCES:
                 start = time.perf_counter()
-                scores = PyODStyle(reference=reference, keep=keep, epsilon=epsilon).fit(normal).decision_function(X_test)
+                scores = (
+                    PyODStyle(reference=reference, keep=keep, epsilon=epsilon).fit(normal).decision_function(X_test)
+                )
                 method = "DVM-AD" if (keep, reference) == ("both", "max") else "DVM-AD ablation"
-                rows.append({"seed": seed, "method": method, "keep": keep, "reference": reference,
-                             "auroc": auroc(y_test, scores)})
-                timings.append({"seed": seed, "method": f"DVM-AD[{keep},{reference}]",
-                                "seconds": time.perf_counter() - start})
+                rows.append(
+                    {
+                        "seed": seed,
+                        "method": method,
+                        "keep": keep,
+                        "reference": reference,
+                        "auroc": auroc(y_test, scores),
+                    }
+                )
+                timings.append(
+                    {"seed": seed, "method": f"DVM-AD[{keep},{reference}]", "seconds": time.perf_counter() - start}
+                )
         for name in baselines:
             seed_everything(seed)  # LODA and friends draw from numpy's global state
             start = time.perf_counter()

@@ -53,8 +53,15 @@ class DVMAD(OutlierMixin, BaseEstimator):
     >>> DVMAD(novelty=False).fit_predict(X)   # outliers among the training rows themselves
     """
 
-    def __init__(self, reference: str = "max", epsilon: float = 0.1, keep: str = "both",
-                 shrinkage: bool = False, quantile: float = 0.95, novelty: bool = True):
+    def __init__(
+        self,
+        reference: str = "max",
+        epsilon: float = 0.1,
+        keep: str = "both",
+        shrinkage: bool = False,
+        quantile: float = 0.95,
+        novelty: bool = True,
+    ):
         self.reference = reference
         self.epsilon = epsilon
         self.keep = keep
@@ -122,8 +129,9 @@ class DVMAD(OutlierMixin, BaseEstimator):
 
     def _novelty(self) -> bool:
         if not self.novelty:
-            raise AttributeError("scoring new rows needs novelty=True; for the training rows use fit_predict "
-                                 "with novelty=False")
+            raise AttributeError(
+                "scoring new rows needs novelty=True; for the training rows use fit_predict with novelty=False"
+            )
         return True
 
     @available_if(_novelty)
@@ -143,8 +151,10 @@ class DVMAD(OutlierMixin, BaseEstimator):
 
     def _outlier_detection(self) -> bool:
         if self.novelty:
-            raise AttributeError("fit_predict scores the training rows themselves: use novelty=False "
-                                 "(with novelty=True, fit then predict new rows)")
+            raise AttributeError(
+                "fit_predict scores the training rows themselves: use novelty=False "
+                "(with novelty=True, fit then predict new rows)"
+            )
         return True
 
     @available_if(_outlier_detection)

@@ -23,11 +23,26 @@ def average_rank(board: pd.DataFrame, per_seed: pd.DataFrame) -> plt.Figure:
         ranks = per_seed.loc[per_seed["method"] == row.method, "average_rank"]
         ax.plot([ranks.min(), ranks.max()], [y, y], color="k", lw=1)
         ax.plot(ranks, [y] * len(ranks), "k.", ms=4, label=f"each seed (n = {seeds})" if y == 0 else None)
-        ax.text(1.0, y, f"{row.average_rank:.2f} (AUROC {100 * row.mean_auroc:.1f} %)", va="center", ha="right",
-                fontsize=7, transform=ax.get_yaxis_transform())
+        ax.text(
+            1.0,
+            y,
+            f"{row.average_rank:.2f} (AUROC {100 * row.mean_auroc:.1f} %)",
+            va="center",
+            ha="right",
+            fontsize=7,
+            transform=ax.get_yaxis_transform(),
+        )
     main_y = int(board.index[board["method"] == MAIN][0])
-    ax.plot(PAPER_AVERAGE_RANK, main_y, marker="*", color="C1", ms=12, ls="none", zorder=5,
-            label=f"paper: DVM-AD {PAPER_AVERAGE_RANK} (among {PAPER_BASELINES + 1} methods)")
+    ax.plot(
+        PAPER_AVERAGE_RANK,
+        main_y,
+        marker="*",
+        color="C1",
+        ms=12,
+        ls="none",
+        zorder=5,
+        label=f"paper: DVM-AD {PAPER_AVERAGE_RANK} (among {PAPER_BASELINES + 1} methods)",
+    )
     ax.set_xlabel("average rank over datasets (1 = best)")
     ax.set_xlim(0, max(board["average_rank"].max(), per_seed["average_rank"].max(), PAPER_AVERAGE_RANK) * 1.6)
     ax.set_title(f"ADBench tabular: {int(board['datasets'].max())} datasets")

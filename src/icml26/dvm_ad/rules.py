@@ -19,13 +19,17 @@ def dataset(source: str, dataset: str, *, max_rows: int, seed: int) -> None:
 
     X, y = data.load(checked(source))
     X_kept, y_kept = data.subsample(X, y, max_rows, seed)
-    print(f"{Path(source).name}: {X.shape[0]} rows x {X.shape[1]} features, {int(y.sum())} anomalies"
-          f" -> kept {len(y_kept)} rows", flush=True)
+    print(
+        f"{Path(source).name}: {X.shape[0]} rows x {X.shape[1]} features, {int(y.sum())} anomalies"
+        f" -> kept {len(y_kept)} rows",
+        flush=True,
+    )
     write_npz(dataset, X=X_kept, y=y_kept)
 
 
-def evaluate(dataset: str, auroc: str, timing: str, *, seeds: list[int], test_size: float, baselines: list[str],
-             epsilon: float) -> None:
+def evaluate(
+    dataset: str, auroc: str, timing: str, *, seeds: list[int], test_size: float, baselines: list[str], epsilon: float
+) -> None:
     """AUROC of DVM-AD, its ablations and the baselines on one dataset, per seed; fit times aside."""
     from . import benchmark, data
 
@@ -81,8 +85,12 @@ def verdict(leaderboard: str, ablation: str, claims: str, metrics: str) -> None:
     for claim in judged:
         print(f"{claim.id}: {verdict_word(claim.holds)} -- {claim.measured}", flush=True)
     write_claims(claims, judged)
-    write_json(metrics, {
-        "leaderboard": {r.method: {"mean_auroc": r.mean_auroc, "average_rank": r.average_rank}
-                        for r in board.itertuples()},
-        "ablation": {f"{r.keep}/{r.reference}": r.mean_auroc for r in ablation_table.itertuples()},
-    })
+    write_json(
+        metrics,
+        {
+            "leaderboard": {
+                r.method: {"mean_auroc": r.mean_auroc, "average_rank": r.average_rank} for r in board.itertuples()
+            },
+            "ablation": {f"{r.keep}/{r.reference}": r.mean_auroc for r in ablation_table.itertuples()},
+        },
+    )

@@ -38,4 +38,8 @@ def ablation(table: pd.DataFrame) -> pd.DataFrame:
     ranks = wide.rank(axis=1, ascending=False, method="average")
     out = pd.DataFrame({"mean_auroc": wide.mean(), "average_rank": ranks.mean()}).rename_axis("variant").reset_index()
     out[["keep", "reference"]] = out["variant"].str.split("/", expand=True)
-    return out[["keep", "reference", "mean_auroc", "average_rank"]].sort_values(["keep", "reference"]).reset_index(drop=True)
+    return (
+        out[["keep", "reference", "mean_auroc", "average_rank"]]
+        .sort_values(["keep", "reference"])
+        .reset_index(drop=True)
+    )

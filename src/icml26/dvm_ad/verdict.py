@@ -21,11 +21,18 @@ def best_on_adbench(board: pd.DataFrame) -> Claim:
     return Claim(
         id="best_average_auroc_and_rank",
         statement="DVM-AD has the best mean AUROC and the best average rank across the ADBench tabular datasets",
-        paper_value={"mean_auroc_pct": PAPER_MEAN_AUROC, "average_rank": PAPER_AVERAGE_RANK, "baselines": PAPER_BASELINES},
+        paper_value={
+            "mean_auroc_pct": PAPER_MEAN_AUROC,
+            "average_rank": PAPER_AVERAGE_RANK,
+            "baselines": PAPER_BASELINES,
+        },
         measured={
             "mean_auroc_pct": 100 * float(ours.mean_auroc),
             "average_rank": float(ours.average_rank),
-            "best_baseline_by_auroc": {"method": best_auroc.method, "mean_auroc_pct": 100 * float(best_auroc.mean_auroc)},
+            "best_baseline_by_auroc": {
+                "method": best_auroc.method,
+                "mean_auroc_pct": 100 * float(best_auroc.mean_auroc),
+            },
             "best_baseline_by_rank": {"method": best_rank.method, "average_rank": float(best_rank.average_rank)},
             "baselines": len(others),
             "datasets": int(ours.datasets),
@@ -35,10 +42,15 @@ def best_on_adbench(board: pd.DataFrame) -> Claim:
         note=f"ranks among {len(board)} methods (ours + {len(others)} pyod baselines, not the paper's "
         f"{PAPER_BASELINES}); datasets subsampled to the configured row cap",
         headline=f"DVM-AD {100 * ours.mean_auroc:.1f} % mean AUROC, rank {ours.average_rank:.2f}; best baseline "
-        f"{best_auroc.method} {100 * best_auroc.mean_auroc:.1f} %, best rank {best_rank.method} {best_rank.average_rank:.2f} "
+        f"{best_auroc.method} {100 * best_auroc.mean_auroc:.1f} %, "
+        f"best rank {best_rank.method} {best_rank.average_rank:.2f} "
         f"(paper: {PAPER_MEAN_AUROC} %, rank {PAPER_AVERAGE_RANK} among {PAPER_BASELINES} baselines)",
-        evidence=["tables/leaderboard.csv", "tables/rank_per_seed.csv", "tables/auroc_per_dataset.csv",
-                  "figures/average_rank.png"],
+        evidence=[
+            "tables/leaderboard.csv",
+            "tables/rank_per_seed.csv",
+            "tables/auroc_per_dataset.csv",
+            "figures/average_rank.png",
+        ],
     )
 
 

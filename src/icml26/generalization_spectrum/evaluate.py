@@ -37,27 +37,57 @@ def judge(texts: Sequence[str], problem: Problem, tests: Tests) -> int:
     return sum(passes(text, problem.dsl, tests) for text in texts)
 
 
-def sample_programs(model, tok, items: Sequence[Item], *, samples: int, max_new_tokens: int, temperature: float,
-                    seed: int) -> tuple[list[list[int]], list[list[int]]]:
+def sample_programs(
+    model, tok, items: Sequence[Item], *, samples: int, max_new_tokens: int, temperature: float, seed: int
+) -> tuple[list[list[int]], list[list[int]]]:
     """``samples`` continuations for each item's prompt: (prompts, continuations), item-major."""
     prompts_ = [prompts.example(tok, item.problem, item.demonstration)[0] for item in items for _ in range(samples)]
-    out = generate(model, prompts_, max_new_tokens=max_new_tokens, stop_ids=[tok.eos_token_id],
-                   pad_id=tok.pad_token_id, temperature=temperature, seed=seed)
+    out = generate(
+        model,
+        prompts_,
+        max_new_tokens=max_new_tokens,
+        stop_ids=[tok.eos_token_id],
+        pad_id=tok.pad_token_id,
+        temperature=temperature,
+        seed=seed,
+    )
     return prompts_, out.continuations()
 
 
-def score(model, tok, items: Sequence[Item], *, samples: int, max_new_tokens: int, temperature: float,
-          seed: int, batch: int = 64) -> list[dict]:
+def score(
+    model,
+    tok,
+    items: Sequence[Item],
+    *,
+    samples: int,
+    max_new_tokens: int,
+    temperature: float,
+    seed: int,
+    batch: int = 64,
+) -> list[dict]:
     """Rows (seed, variant, samples, correct) for every item, ``samples`` programs sampled for each."""
     rows = []
     per_call = max(1, batch // samples)
     for start in range(0, len(items), per_call):
-        chunk = items[start:start + per_call]
-        _, continuations = sample_programs(model, tok, chunk, samples=samples, max_new_tokens=max_new_tokens,
-                                           temperature=temperature, seed=seed + start)
+        chunk = items[start : start + per_call]
+        _, continuations = sample_programs(
+            model,
+            tok,
+            chunk,
+            samples=samples,
+            max_new_tokens=max_new_tokens,
+            temperature=temperature,
+            seed=seed + start,
+        )
         texts = [prompts.program_text(tok, ids) for ids in continuations]
         for i, item in enumerate(chunk):
-            mine = texts[i * samples:(i + 1) * samples]
-            rows.append({"seed": item.seed, "variant": item.variant, "samples": samples,
-                         "correct": judge(mine, item.problem, item.tests)})
+            mine = texts[i * samples : (i + 1) * samples]
+            rows.append(
+                {
+                    "seed": item.seed,
+                    "variant": item.variant,
+                    "samples": samples,
+                    "correct": judge(mine, item.problem, item.tests),
+                }
+            )
     return rows

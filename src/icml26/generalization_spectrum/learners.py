@@ -34,8 +34,9 @@ from .variants import Problem
 from .world import DSLS, passes
 
 
-def pretraining_examples(tok, corpus: Sequence[Problem], demonstration_share: float, related_share: float,
-                         rng: np.random.Generator) -> list[tuple[list[int], list[int]]]:
+def pretraining_examples(
+    tok, corpus: Sequence[Problem], demonstration_share: float, related_share: float, rng: np.random.Generator
+) -> list[tuple[list[int], list[int]]]:
     """One (prompt, answer) example per corpus problem; a ``demonstration_share`` of them with a problem solved
     before it: with probability ``related_share`` the same problem told otherwise (its worked examples in
     another narrative-DSL pair, as D1 and D2 are to D0), else another corpus problem drawn at random."""
@@ -57,17 +58,22 @@ def pretraining_examples(tok, corpus: Sequence[Problem], demonstration_share: fl
 
 def rewards(tok, items: Sequence[Item], continuations: Sequence[Sequence[int]], samples: int) -> torch.Tensor:
     """1.0 for a continuation that is a program passing every hidden test of its item, else 0.0."""
-    return torch.tensor([float(passes(prompts.program_text(tok, ids), items[i // samples].problem.dsl,
-                                      items[i // samples].tests)) for i, ids in enumerate(continuations)])
+    return torch.tensor(
+        [
+            float(passes(prompts.program_text(tok, ids), items[i // samples].problem.dsl, items[i // samples].tests))
+            for i, ids in enumerate(continuations)
+        ]
+    )
 
 
-def rft_examples(model, tok, items: Sequence[Item], *, samples: int, max_new_tokens: int, temperature: float,
-                 seed: int) -> list[tuple[list[int], list[int]]]:
+def rft_examples(
+    model, tok, items: Sequence[Item], *, samples: int, max_new_tokens: int, temperature: float, seed: int
+) -> list[tuple[list[int], list[int]]]:
     """The correct programs among ``samples`` sampled for each item, as fine-tuning examples with the prompts
     they were sampled from."""
-    prompts_, continuations = evaluate.sample_programs(model, tok, items, samples=samples,
-                                                       max_new_tokens=max_new_tokens, temperature=temperature,
-                                                       seed=seed)
+    prompts_, continuations = evaluate.sample_programs(
+        model, tok, items, samples=samples, max_new_tokens=max_new_tokens, temperature=temperature, seed=seed
+    )
     reward = rewards(tok, items, continuations, samples)
     return [(prompts_[i], continuations[i]) for i in np.flatnonzero(reward.numpy() > 0)]
 
@@ -84,9 +90,15 @@ class GRPOSettings:
 def grpo_step(model, tok, optimizer, items: Sequence[Item], settings: GRPOSettings, seed: int) -> dict:
     """One GRPO update on ``items``: sample a group per prompt, reward by execution, one clipped-surrogate
     step (a single update per batch, so the ratio is 1 and the clip only matters for the gradient's form)."""
-    prompts_, continuations = evaluate.sample_programs(model, tok, items, samples=settings.group,
-                                                       max_new_tokens=settings.max_new_tokens,
-                                                       temperature=settings.temperature, seed=seed)
+    prompts_, continuations = evaluate.sample_programs(
+        model,
+        tok,
+        items,
+        samples=settings.group,
+        max_new_tokens=settings.max_new_tokens,
+        temperature=settings.temperature,
+        seed=seed,
+    )
     reward = rewards(tok, items, continuations, settings.group)
     advantages = group_advantages(reward, settings.group)
     model.train()

@@ -11,8 +11,13 @@ from .variants import VARIANTS
 
 COLOURS = {"sft": "tab:blue", "rft": "tab:green", "rl": "tab:red", "icl": "tab:purple"}
 LABELS = {"sft": "SFT", "rft": "RFT", "rl": "RL (GRPO)", "icl": "ICL"}
-DISTANCE = {"D0": "D0 exact", "D1": "D1 other DSL", "D2": "D2 other narrative", "D3": "D3 same category",
-            "D4": "D4 unpaired"}
+DISTANCE = {
+    "D0": "D0 exact",
+    "D1": "D1 other DSL",
+    "D2": "D2 other narrative",
+    "D3": "D3 same category",
+    "D4": "D4 unpaired",
+}
 
 
 def spectrum(table: pd.DataFrame) -> plt.Figure:
@@ -20,14 +25,20 @@ def spectrum(table: pd.DataFrame) -> plt.Figure:
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
     x = np.arange(len(VARIANTS))
     for _, row in table[table["learner"] != "base"].iterrows():
-        style = {"color": COLOURS.get(row["learner"]), "marker": "o", "label": LABELS.get(row["learner"], row["learner"])}
+        style = {
+            "color": COLOURS.get(row["learner"]),
+            "marker": "o",
+            "label": LABELS.get(row["learner"], row["learner"]),
+        }
         left.plot(x, [row[f"gain_{v}"] for v in VARIANTS], **style)
         right.plot(x, [row[f"e_{v}"] for v in VARIANTS], **style)
     base = table.set_index("learner").loc["base"]
     base_rates = ", ".join(f"{base['pass_' + v]:.2f}" for v in VARIANTS)
     left.axhline(0.0, color="black", linewidth=0.8)
-    left.set_title(f"Gain over the base model at matched D0 = {table['level'].iloc[0]:.2f}\n"
-                   f"(base pass@1 D0-D4: {base_rates})", fontsize=9)
+    left.set_title(
+        f"Gain over the base model at matched D0 = {table['level'].iloc[0]:.2f}\n(base pass@1 D0-D4: {base_rates})",
+        fontsize=9,
+    )
     left.set_ylabel("pass@1 gain g_k")
     right.axhline(1.0, color="grey", linestyle=":", linewidth=0.8)
     right.axhline(0.0, color="black", linewidth=0.8)
@@ -51,11 +62,23 @@ def curves(curve: pd.DataFrame, table: pd.DataFrame) -> plt.Figure:
             if learner == "base":
                 axis.plot(own["D0"], own[variant], "kx", markersize=8, label="base")
             elif len(own) == 1:
-                axis.plot(own["D0"], own[variant], "*", color=COLOURS.get(learner), markersize=10,
-                          label=LABELS.get(learner, learner))
+                axis.plot(
+                    own["D0"],
+                    own[variant],
+                    "*",
+                    color=COLOURS.get(learner),
+                    markersize=10,
+                    label=LABELS.get(learner, learner),
+                )
             else:
-                axis.plot(own["D0"], own[variant], "o-", color=COLOURS.get(learner), markersize=3,
-                          label=LABELS.get(learner, learner))
+                axis.plot(
+                    own["D0"],
+                    own[variant],
+                    "o-",
+                    color=COLOURS.get(learner),
+                    markersize=3,
+                    label=LABELS.get(learner, learner),
+                )
         axis.axvline(level, color="grey", linestyle="--", linewidth=0.8)
         axis.set_title(DISTANCE[variant], fontsize=9)
         axis.set_xlabel("D0 pass@1 (memorisation)")

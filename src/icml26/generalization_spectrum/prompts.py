@@ -59,8 +59,11 @@ def check_covers(tok, folder: str) -> None:
 
     missing = sorted(s for s in symbols() if tok.convert_tokens_to_ids(s) in (None, tok.unk_token_id))
     if missing:
-        fail(folder, f"its tokenizer has no token for {len(missing)} words of the task language "
-                     f"(e.g. {' '.join(missing[:5])}); write it with icml26.generalization_spectrum.prompts.tokenizer()")
+        fail(
+            folder,
+            f"its tokenizer has no token for {len(missing)} words of the task language "
+            f"(e.g. {' '.join(missing[:5])}); write it with icml26.generalization_spectrum.prompts.tokenizer()",
+        )
     if any(getattr(tok, f"{role}_token_id") is None for role in ("bos", "eos", "sep", "pad")):
         fail(folder, "its tokenizer lacks one of the bos, eos, sep and pad tokens the prompts use")
 

@@ -31,10 +31,17 @@ def world(world_file: str, problems_table: str, *, seeds: int, examples: int, hi
         for name, problem in suite.items():
             tests = draw_tests(problem.program, hidden_tests, tests_rng)
             records.append({"seed": i, "variant": name, **variants.to_record(problem), "tests": tests})
-            rows.append({"seed": i, "variant": name, "category": problem.program.category,
-                         "statement": statement([(xs, problem.program(list(xs))) for xs in problem.inputs],
-                                                problem.narrative),
-                         "answer": problem.answer})
+            rows.append(
+                {
+                    "seed": i,
+                    "variant": name,
+                    "category": problem.program.category,
+                    "statement": statement(
+                        [(xs, problem.program(list(xs))) for xs in problem.inputs], problem.narrative
+                    ),
+                    "answer": problem.answer,
+                }
+            )
     corpus = variants.pretraining([p.program for s in suites for p in s.values()], examples, rng)
     print(f"{len(suites)} seeds x 5 variants; pretraining corpus: {len(corpus)} problems", flush=True)
     write_json(world_file, {"problems": records, "corpus": [variants.to_record(p) for p in corpus]})
@@ -47,8 +54,16 @@ def _items(world_file: str, with_demonstration: bool = False) -> list:
 
     records = read_json(world_file)["problems"]
     d0 = {r["seed"]: from_record(r) for r in records if r["variant"] == "D0"}
-    return [Item(r["seed"], r["variant"], from_record(r), [(list(x), list(y)) for x, y in r["tests"]],
-                 d0[r["seed"]] if with_demonstration else None) for r in records]
+    return [
+        Item(
+            r["seed"],
+            r["variant"],
+            from_record(r),
+            [(list(x), list(y)) for x, y in r["tests"]],
+            d0[r["seed"]] if with_demonstration else None,
+        )
+        for r in records
+    ]
 
 
 def _model(folder: str, device: str):
@@ -59,8 +74,18 @@ def _model(folder: str, device: str):
     return load_model(folder, resolve_device(device)), load_tokenizer(folder)
 
 
-def base(world_file: str, checkpoint: list[str], model_folder: str, loss_table: str, timing: str, *, model: dict,
-         pretraining: dict, seed: int, device: str) -> None:
+def base(
+    world_file: str,
+    checkpoint: list[str],
+    model_folder: str,
+    loss_table: str,
+    timing: str,
+    *,
+    model: dict,
+    pretraining: dict,
+    seed: int,
+    device: str,
+) -> None:
     """Pretrain the base model on the corpus (``checkpoint`` empty), or take the user's (a local Hugging
     Face folder holding a causal LM and a tokenizer that covers the task language) as it is."""
     import time
@@ -85,30 +110,49 @@ def base(world_file: str, checkpoint: list[str], model_folder: str, loss_table: 
 
     tok = prompts.tokenizer()
     corpus = [from_record(r) for r in read_json(world_file)["corpus"]]
-    examples = learners.pretraining_examples(tok, corpus, pretraining["demonstration_share"],
-                                             pretraining["related_share"], np.random.default_rng(seed + 2))
+    examples = learners.pretraining_examples(
+        tok, corpus, pretraining["demonstration_share"], pretraining["related_share"], np.random.default_rng(seed + 2)
+    )
     settings = SFTSettings.from_config(pretraining["training"], key="pretraining.training")
     net = build_model(ModelSettings.from_config(model), tok, seed).to(resolve_device(device))
     print(f"pretraining {parameter_count(net):,} parameters on {len(examples)} examples", flush=True)
     start = time.perf_counter()
-    losses = sft(net, examples, settings, seed=seed, pad_id=tok.pad_token_id,
-                 log=lambda line: print(f"{line} ({time.perf_counter() - start:.0f} s)", flush=True))
+    losses = sft(
+        net,
+        examples,
+        settings,
+        seed=seed,
+        pad_id=tok.pad_token_id,
+        log=lambda line: print(f"{line} ({time.perf_counter() - start:.0f} s)", flush=True),
+    )
     seconds = time.perf_counter() - start
     tokens = settings.steps * settings.batch_size * float(np.mean([len(p) + len(a) for p, a in examples]))
     save_checkpoint(net.cpu(), tok, model_folder)
     every = settings.log_every
-    write_csv(loss_table, pd.DataFrame({"step": np.arange(every, settings.steps + 1, every),
-                                        "loss": [float(np.mean(losses[s - every:s]))
-                                                 for s in range(every, settings.steps + 1, every)]}))
+    write_csv(
+        loss_table,
+        pd.DataFrame(
+            {
+                "step": np.arange(every, settings.steps + 1, every),
+                "loss": [float(np.mean(losses[s - every : s])) for s in range(every, settings.steps + 1, every)],
+            }
+        ),
+    )
     write_csv(timing, pd.DataFrame([{"tokens": tokens, "seconds": seconds, "tokens_per_second": tokens / seconds}]))
 
 
 def _scorer(tok, items, evaluation: dict, seed: int):
     from .evaluate import score
 
-    return lambda net, checkpoint: score(net, tok, items, samples=evaluation["samples"],
-                                         max_new_tokens=evaluation["max_new_tokens"],
-                                         temperature=evaluation["temperature"], seed=seed + 1000 * checkpoint)
+    return lambda net, checkpoint: score(
+        net,
+        tok,
+        items,
+        samples=evaluation["samples"],
+        max_new_tokens=evaluation["max_new_tokens"],
+        temperature=evaluation["temperature"],
+        seed=seed + 1000 * checkpoint,
+    )
 
 
 def reference(world_file: str, model_folder: str, scores: str, *, evaluation: dict, seed: int, device: str) -> None:
@@ -126,8 +170,18 @@ def reference(world_file: str, model_folder: str, scores: str, *, evaluation: di
     write_csv(scores, pd.DataFrame(rows, columns=SCORE_COLUMNS))
 
 
-def learner(world_file: str, model_folder: str, scores: str, timing: str, *, learner: str, settings: dict,
-            evaluation: dict, seed: int, device: str) -> None:
+def learner(
+    world_file: str,
+    model_folder: str,
+    scores: str,
+    timing: str,
+    *,
+    learner: str,
+    settings: dict,
+    evaluation: dict,
+    seed: int,
+    device: str,
+) -> None:
     """One learner's run from the base model on every seed's D0 problem, scored on every variant at each
     checkpoint; its updates' seconds go to ``timing``."""
     from ..common.determinism import seed_everything
@@ -138,14 +192,23 @@ def learner(world_file: str, model_folder: str, scores: str, timing: str, *, lea
     items = _items(world_file)
     d0 = [item for item in items if item.variant == "D0"]
     run_settings = RunSettings(**{**settings, "checkpoints": tuple(settings["checkpoints"])})
-    rows, progress = run(learner, net, tok, d0, run_settings, seed=seed, score=_scorer(tok, items, evaluation, seed),
-                         log=lambda line: print(line, flush=True))
+    rows, progress = run(
+        learner,
+        net,
+        tok,
+        d0,
+        run_settings,
+        seed=seed,
+        score=_scorer(tok, items, evaluation, seed),
+        log=lambda line: print(line, flush=True),
+    )
     write_csv(scores, pd.DataFrame(rows, columns=SCORE_COLUMNS))
     write_csv(timing, pd.DataFrame(progress, columns=["learner", "update", "value", "seconds"]))
 
 
-def tables(scores: list[str], curves_table: str, spectrum_table: str, far_tail_table: str, passk_table: str, *,
-           k: list[int]) -> None:
+def tables(
+    scores: list[str], curves_table: str, spectrum_table: str, far_tail_table: str, passk_table: str, *, k: list[int]
+) -> None:
     """Curves (pass@1 per variant at each checkpoint), the spectrum at matched D0 (pass rates, gains over
     the base model, e_k), the far-transfer tail and pass@k at each learner's matched checkpoint."""
     from . import spectrum
@@ -165,12 +228,22 @@ def timing(pretraining: str, runs: list[str], cost_table: str, machine: str) -> 
     from ..common.timing import write_machine
 
     pre = read_csv(pretraining)
-    rows = [{"what": "pretraining", "seconds": float(pre["seconds"].sum()),
-             "tokens_per_second": float(pre["tokens_per_second"].mean()) if len(pre) else float("nan")}]
+    rows = [
+        {
+            "what": "pretraining",
+            "seconds": float(pre["seconds"].sum()),
+            "tokens_per_second": float(pre["tokens_per_second"].mean()) if len(pre) else float("nan"),
+        }
+    ]
     for path in runs:
         run = read_csv(path)
-        rows.append({"what": f"learner {run['learner'].iloc[0]}", "seconds": float(run["seconds"].max()),
-                     "tokens_per_second": float("nan")})
+        rows.append(
+            {
+                "what": f"learner {run['learner'].iloc[0]}",
+                "seconds": float(run["seconds"].max()),
+                "tokens_per_second": float("nan"),
+            }
+        )
     write_csv(cost_table, pd.DataFrame(rows))
     write_machine(machine)
 
@@ -195,9 +268,21 @@ def verdict(spectrum_table: str, far_tail_table: str, claims: str, metrics: str,
     gain = table.set_index("learner").filter(like="gain_").rename(columns=lambda c: c.removeprefix("gain_"))
     efficiency = table.set_index("learner").filter(like="e_").rename(columns=lambda c: c.removeprefix("e_"))
     tails = tail.set_index("learner")["tail"]
-    write_claims(claims, [v.rl_transfers_most_efficiently(efficiency), v.icl_strong_but_correspondence_dependent(gain, criteria),
-                          v.rft_keeps_a_stronger_far_tail(tails)])
-    write_json(metrics, {"matched_level": float(table["level"].iloc[0]),
-                         "pass_at_1": table.set_index("learner").filter(like="pass_").to_dict(orient="index"),
-                         "gain": gain.to_dict(orient="index"), "efficiency": efficiency.to_dict(orient="index"),
-                         "far_tail": tails.to_dict()})
+    write_claims(
+        claims,
+        [
+            v.rl_transfers_most_efficiently(efficiency),
+            v.icl_strong_but_correspondence_dependent(gain, criteria),
+            v.rft_keeps_a_stronger_far_tail(tails),
+        ],
+    )
+    write_json(
+        metrics,
+        {
+            "matched_level": float(table["level"].iloc[0]),
+            "pass_at_1": table.set_index("learner").filter(like="pass_").to_dict(orient="index"),
+            "gain": gain.to_dict(orient="index"),
+            "efficiency": efficiency.to_dict(orient="index"),
+            "far_tail": tails.to_dict(),
+        },
+    )

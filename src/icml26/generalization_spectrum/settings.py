@@ -9,19 +9,29 @@ def problems(cfg: dict) -> Iterator[str]:
 
     evaluation, model = cfg["evaluation"], cfg["model"]
     if max(evaluation["k"]) > evaluation["samples"]:
-        yield f"evaluation.k: pass@{max(evaluation['k'])} needs at least that many evaluation.samples ({evaluation['samples']})"
+        yield (
+            f"evaluation.k: pass@{max(evaluation['k'])} needs at least that many evaluation.samples "
+            f"({evaluation['samples']})"
+        )
     if evaluation["max_new_tokens"] < LONGEST_ANSWER:
-        yield f"evaluation.max_new_tokens: {evaluation['max_new_tokens']} is below the longest answer ({LONGEST_ANSWER} tokens)"
+        yield (
+            f"evaluation.max_new_tokens: {evaluation['max_new_tokens']} is below the longest answer "
+            f"({LONGEST_ANSWER} tokens)"
+        )
     training = cfg["pretraining"]["training"]
     if training["warmup_steps"] >= training["steps"]:
-        yield f"pretraining.training.warmup_steps: {training['warmup_steps']} is not below the {training['steps']} steps"
+        yield (
+            f"pretraining.training.warmup_steps: {training['warmup_steps']} is not below the {training['steps']} steps"
+        )
     if model["checkpoint"] is None:
         if model["hidden_size"] % model["heads"]:
             yield f"model.hidden_size: {model['hidden_size']} is not a multiple of model.heads ({model['heads']})"
         need = longest_icl_prompt(cfg["world"]["examples"]) + evaluation["max_new_tokens"]
         if model["context"] < need:
-            yield (f"model.context: {model['context']} positions cannot hold an in-context prompt with "
-                   f"{cfg['world']['examples']} examples and its answer ({need})")
+            yield (
+                f"model.context: {model['context']} positions cannot hold an in-context prompt with "
+                f"{cfg['world']['examples']} examples and its answer ({need})"
+            )
     elif not Path(model["checkpoint"]).is_dir():
         yield f"model.checkpoint: {model['checkpoint']} is not a folder (a Hugging Face causal LM with its tokenizer)"
     for name, learner in cfg["learners"].items():

@@ -64,8 +64,10 @@ def efficiency(gain: pd.DataFrame) -> pd.DataFrame:
 def far_tail(problems: pd.DataFrame, base: str = "base", variant: str = "D3") -> pd.Series:
     """Per learner, the share of seeds whose ``variant`` problem it solves more often than the base."""
     wide = problems[problems["variant"] == variant].pivot_table(index="seed", columns="learner", values="pass1")
-    return pd.Series({learner: float(np.mean(wide[learner] > wide[base]))
-                      for learner in wide.columns if learner != base}, name=f"{variant}_tail")
+    return pd.Series(
+        {learner: float(np.mean(wide[learner] > wide[base])) for learner in wide.columns if learner != base},
+        name=f"{variant}_tail",
+    )
 
 
 def table(scores: pd.DataFrame, base: str = "base") -> tuple[float, pd.DataFrame]:
@@ -76,8 +78,7 @@ def table(scores: pd.DataFrame, base: str = "base") -> tuple[float, pd.DataFrame
     level = common_level(curve)
     problems = matched_problems(scores, curve, level)
     rates, gain = pass_rates(problems), gains(problems, base)
-    rows = pd.concat([rates.add_prefix("pass_"), gain.add_prefix("gain_"), efficiency(gain).add_prefix("e_")],
-                     axis=1)
+    rows = pd.concat([rates.add_prefix("pass_"), gain.add_prefix("gain_"), efficiency(gain).add_prefix("e_")], axis=1)
     return level, rows.rename_axis("learner").reset_index().assign(level=level)
 
 
@@ -96,6 +97,13 @@ def pass_at_k(scores: pd.DataFrame, curve: pd.DataFrame, level: float, ks: list[
         for variant, group in chosen.groupby("variant"):
             for k in ks:
                 values = [estimate(int(n), int(c), k) for n, c in zip(group["samples"], group["correct"])]
-                rows.append({"learner": learner, "checkpoint": checkpoint, "variant": variant, "k": k,
-                             "pass_at_k": float(np.mean(values))})
+                rows.append(
+                    {
+                        "learner": learner,
+                        "checkpoint": checkpoint,
+                        "variant": variant,
+                        "k": k,
+                        "pass_at_k": float(np.mean(values)),
+                    }
+                )
     return pd.DataFrame(rows)

@@ -58,8 +58,17 @@ def _supervised_update(model, optimizer, examples, batch_size: int, pad_id: int,
     return loss.item()
 
 
-def run(learner: str, model, tok, d0_items: Sequence[Item], settings: RunSettings, *, seed: int,
-        score: Callable[[object, int], list[dict]], log: Callable[[str], None] = print) -> tuple[list[dict], list[dict]]:
+def run(
+    learner: str,
+    model,
+    tok,
+    d0_items: Sequence[Item],
+    settings: RunSettings,
+    *,
+    seed: int,
+    score: Callable[[object, int], list[dict]],
+    log: Callable[[str], None] = print,
+) -> tuple[list[dict], list[dict]]:
     """Train ``model`` in place with ``learner`` on ``d0_items``; ``score(model, checkpoint)`` gives the
     rows of one checkpoint. Returns (score rows with ``learner`` and ``checkpoint``, one progress row per
     update: update, loss or reward, seconds)."""
@@ -68,8 +77,13 @@ def run(learner: str, model, tok, d0_items: Sequence[Item], settings: RunSetting
     rng = np.random.default_rng(seed)
     optimizer = torch.optim.AdamW(model.parameters(), lr=settings.lr, weight_decay=0.0)
     references = [prompts.example(tok, item.problem) for item in d0_items]
-    grpo = learners.GRPOSettings(group=settings.group, lr=settings.lr, clip=settings.clip,
-                                 temperature=settings.temperature, max_new_tokens=settings.max_new_tokens)
+    grpo = learners.GRPOSettings(
+        group=settings.group,
+        lr=settings.lr,
+        clip=settings.clip,
+        temperature=settings.temperature,
+        max_new_tokens=settings.max_new_tokens,
+    )
     kept: list = []
     rows, progress = [], []
     start = time.perf_counter()
@@ -86,14 +100,24 @@ def run(learner: str, model, tok, d0_items: Sequence[Item], settings: RunSetting
             value = _supervised_update(model, optimizer, references, settings.batch_size, tok.pad_token_id, rng)
         elif learner == "rft":
             if update % settings.steps_per_round == 0:
-                found = learners.rft_examples(model, tok, d0_items, samples=settings.samples,
-                                              max_new_tokens=settings.max_new_tokens,
-                                              temperature=settings.temperature, seed=seed + update)
+                found = learners.rft_examples(
+                    model,
+                    tok,
+                    d0_items,
+                    samples=settings.samples,
+                    max_new_tokens=settings.max_new_tokens,
+                    temperature=settings.temperature,
+                    seed=seed + update,
+                )
                 kept = found or kept
-            value = (_supervised_update(model, optimizer, kept, settings.batch_size, tok.pad_token_id, rng)
-                     if kept else float("nan"))
+            value = (
+                _supervised_update(model, optimizer, kept, settings.batch_size, tok.pad_token_id, rng)
+                if kept
+                else float("nan")
+            )
         else:
             value = learners.grpo_step(model, tok, optimizer, d0_items, grpo, seed + update)["reward"]
-        progress.append({"learner": learner, "update": update + 1, "value": value,
-                         "seconds": time.perf_counter() - start})
+        progress.append(
+            {"learner": learner, "update": update + 1, "value": value, "seconds": time.perf_counter() - start}
+        )
     return rows, progress

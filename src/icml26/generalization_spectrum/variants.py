@@ -91,9 +91,13 @@ def suite(seed: Program, examples: int, rng: np.random.Generator, avoid: frozens
 
     shown = example_inputs(examples, rng)
     d3, d4 = another(seed.category, False), another(None, True)
-    return {"D0": Problem(seed, shown, "A", "A"), "D1": Problem(seed, shown, "A", "B"),
-            "D2": Problem(seed, shown, "B", "A"), "D3": Problem(d3, example_inputs(examples, rng), "A", "A"),
-            "D4": Problem(d4, example_inputs(examples, rng), "A", "A")}
+    return {
+        "D0": Problem(seed, shown, "A", "A"),
+        "D1": Problem(seed, shown, "A", "B"),
+        "D2": Problem(seed, shown, "B", "A"),
+        "D3": Problem(d3, example_inputs(examples, rng), "A", "A"),
+        "D4": Problem(d4, example_inputs(examples, rng), "A", "A"),
+    }
 
 
 def suites(seed_programs: list[Program], examples: int, rng: np.random.Generator) -> list[dict[str, Problem]]:
@@ -108,16 +112,29 @@ def pretraining(reserved: list[Program], examples: int, rng: np.random.Generator
     the four problems with its own ``examples`` worked examples (so the corpus teaches reading examples,
     not recalling a statement)."""
     banned = {algorithm(p) for p in reserved}
-    return [Problem(p, example_inputs(examples, rng), narrative, dsl) for p in every_program()
-            if algorithm(p) not in banned for narrative in ("A", "B") for dsl in ("A", "B")]
+    return [
+        Problem(p, example_inputs(examples, rng), narrative, dsl)
+        for p in every_program()
+        if algorithm(p) not in banned
+        for narrative in ("A", "B")
+        for dsl in ("A", "B")
+    ]
 
 
 def to_record(problem: Problem) -> dict:
     """A problem as plain JSON values (steps as [name, argument] pairs)."""
-    return {"steps": [[s.name, s.arg] for s in problem.program.steps], "inputs": [list(xs) for xs in problem.inputs],
-            "narrative": problem.narrative, "dsl": problem.dsl}
+    return {
+        "steps": [[s.name, s.arg] for s in problem.program.steps],
+        "inputs": [list(xs) for xs in problem.inputs],
+        "narrative": problem.narrative,
+        "dsl": problem.dsl,
+    }
 
 
 def from_record(record: dict) -> Problem:
-    return Problem(Program(tuple(Step(name, arg) for name, arg in record["steps"])),
-                   tuple(tuple(xs) for xs in record["inputs"]), record["narrative"], record["dsl"])
+    return Problem(
+        Program(tuple(Step(name, arg) for name, arg in record["steps"])),
+        tuple(tuple(xs) for xs in record["inputs"]),
+        record["narrative"],
+        record["dsl"],
+    )

@@ -32,20 +32,29 @@ def rl_transfers_most_efficiently(efficiency: pd.DataFrame) -> Claim:
     """``efficiency``: e_k per learner (rows) and variant (columns) at the matched D0 level."""
     near = {learner: _near(efficiency, learner) for learner in ("rl", "sft", "rft")}
     if np.isnan(near["rl"]):
-        return Claim(id="rl_converts_memorisation_into_near_transfer",
-                     statement="RL's e_1, e_2 exceed SFT's and RFT's",
-                     paper_value="RL more efficient than SFT-family", measured=near, comparator=">", holds=None,
-                     note="RL has no efficiency at the matched level (no D0 gain)",
-                     headline="not evaluated: RL memorised nothing at the matched level", evidence=EVIDENCE)
+        return Claim(
+            id="rl_converts_memorisation_into_near_transfer",
+            statement="RL's e_1, e_2 exceed SFT's and RFT's",
+            paper_value="RL more efficient than SFT-family",
+            measured=near,
+            comparator=">",
+            holds=None,
+            note="RL has no efficiency at the matched level (no D0 gain)",
+            headline="not evaluated: RL memorised nothing at the matched level",
+            evidence=EVIDENCE,
+        )
     holds = all(near["rl"] > near[other] for other in ("sft", "rft") if not np.isnan(near[other]))
     return Claim(
         id="rl_converts_memorisation_into_near_transfer",
         statement="At matched D0 accuracy, RL's transfer efficiency over D1 and D2 exceeds SFT's and RFT's",
         paper_value="RL converts memorisation into near transfer more efficiently than SFT-family baselines",
-        measured=near, comparator=">", holds=bool(holds),
+        measured=near,
+        comparator=">",
+        holds=bool(holds),
         headline=f"mean e_1, e_2 at matched D0: RL {near['rl']:.2f}, SFT {near['sft']:.2f}, RFT {near['rft']:.2f} "
         "(paper: RL highest)",
-        evidence=EVIDENCE)
+        evidence=EVIDENCE,
+    )
 
 
 def icl_strong_but_correspondence_dependent(gain: pd.DataFrame, criteria: dict) -> Claim:
@@ -59,10 +68,13 @@ def icl_strong_but_correspondence_dependent(gain: pd.DataFrame, criteria: dict) 
         statement=f"ICL's mean D1-D2 gain is at least {criteria['icl_strong']:g}x its D0 gain and its D3 gain at "
         f"most {criteria['icl_dependent']:g}x that mean",
         paper_value="ICL exhibits strong but correspondence-dependent transfer",
-        measured={"g0": g0, "g_near": near, "g3": d3}, comparator="all", holds=bool(strong and dependent),
+        measured={"g0": g0, "g_near": near, "g3": d3},
+        comparator="all",
+        holds=bool(strong and dependent),
         headline=f"ICL gains over base: D0 {g0:.2f}, D1-D2 {near:.2f}, D3 {d3:.2f} (paper: strong near, "
         "weak without correspondence)",
-        evidence=EVIDENCE)
+        evidence=EVIDENCE,
+    )
 
 
 def rft_keeps_a_stronger_far_tail(tail: pd.Series) -> Claim:
@@ -73,6 +85,9 @@ def rft_keeps_a_stronger_far_tail(tail: pd.Series) -> Claim:
         statement="RFT's far-transfer tail (share of seeds whose D3 problem it solves more often than the base "
         "model) exceeds SFT's",
         paper_value="RFT preserves a stronger far-transfer tail than reference SFT",
-        measured={"rft": rft, "sft": sft}, comparator=">", holds=bool(rft > sft),
+        measured={"rft": rft, "sft": sft},
+        comparator=">",
+        holds=bool(rft > sft),
         headline=f"far-transfer tail (D3 above base): RFT {rft:.2f}, SFT {sft:.2f} of seeds (paper: RFT stronger)",
-        evidence=["tables/far_tail.csv", "figures/spectrum.png"])
+        evidence=["tables/far_tail.csv", "figures/spectrum.png"],
+    )

@@ -37,7 +37,7 @@ class ProgramError(ValueError):
 
 
 def _rotate(xs: list[int], k: int) -> list[int]:
-    return xs[k % len(xs):] + xs[:k % len(xs)] if xs else []
+    return xs[k % len(xs) :] + xs[: k % len(xs)] if xs else []
 
 
 def apply(name: str, arg: int | None, xs: list[int]) -> list[int]:
@@ -69,8 +69,9 @@ class Step:
     def __post_init__(self) -> None:
         if self.name not in PRIMITIVES:
             raise ValueError(f"unknown primitive {self.name!r}")
-        if (self.arg is None) != (self.name not in ARGUMENTS) or (self.arg is not None
-                                                                 and self.arg not in ARGUMENTS[self.name]):
+        if (self.arg is None) != (self.name not in ARGUMENTS) or (
+            self.arg is not None and self.arg not in ARGUMENTS[self.name]
+        ):
             raise ValueError(f"{self.name} takes {ARGUMENTS.get(self.name, 'no argument')}, got {self.arg!r}")
 
 
@@ -110,8 +111,11 @@ def random_program(rng: np.random.Generator, first: str | None = None, lengths: 
     length = int(rng.choice(lengths))
     chosen: list[Step] = []
     while len(chosen) < length:
-        pool = [s for s in steps if (not chosen and (first is None or s.name == first))
-                or (chosen and s.name != chosen[-1].name)]
+        pool = [
+            s
+            for s in steps
+            if (not chosen and (first is None or s.name == first)) or (chosen and s.name != chosen[-1].name)
+        ]
         chosen.append(pool[int(rng.integers(len(pool)))])
     return Program(tuple(chosen))
 
@@ -142,7 +146,7 @@ def run_a(text: str, xs: list[int]) -> list[int]:
         if tokens[i] == "x":
             return list(xs), i + 1
         if tokens[i] != "(" or i + 1 >= len(tokens) or tokens[i + 1] not in PRIMITIVES:
-            raise ProgramError(f"expected 'x' or '( primitive', got {' '.join(tokens[i:i + 2])!r}")
+            raise ProgramError(f"expected 'x' or '( primitive', got {' '.join(tokens[i : i + 2])!r}")
         name, i = tokens[i + 1], i + 2
         arg = None
         if name in ARGUMENTS:

@@ -22,8 +22,7 @@ def _relative(value: float, exact: float) -> float:
     return abs(value - exact) / abs(exact)
 
 
-def grid_errors(toy: toys.ToyManifold, n: int, *, reach_samples: int, rng: np.random.Generator,
-                order: int = 4) -> dict:
+def grid_errors(toy: toys.ToyManifold, n: int, *, reach_samples: int, rng: np.random.Generator, order: int = 4) -> dict:
     """Relative errors over the grid's regular points, and ``excluded_points``: how many are degenerate."""
     F, grid, S_true = toy.on_grid(n)
     g = geometry.metric(F, grid, order)
@@ -34,7 +33,8 @@ def grid_errors(toy: toys.ToyManifold, n: int, *, reach_samples: int, rng: np.ra
         scale = np.mean(np.abs(S_true[ok]))
         out["curvature"] = float(np.mean(np.abs(S - S_true)[ok]) / scale)
         out["total_curvature"] = abs(geometry.total_curvature(g, grid, order) - toy.total_curvature) / (
-            toy.volume * scale)
+            toy.volume * scale
+        )
     shape = F.shape[:-1]
     flat = rng.choice(int(np.prod(shape)), size=min(reach_samples, int(np.prod(shape))), replace=False)
     sample = [tuple(int(i) for i in np.unravel_index(f, shape)) for f in flat]
@@ -42,8 +42,9 @@ def grid_errors(toy: toys.ToyManifold, n: int, *, reach_samples: int, rng: np.ra
     return {**out, "excluded_points": int((~ok).sum())}
 
 
-def baseline_errors(toy: toys.ToyManifold, points: int, *, k: int, reach_samples: int,
-                    rng: np.random.Generator) -> dict:
+def baseline_errors(
+    toy: toys.ToyManifold, points: int, *, k: int, reach_samples: int, rng: np.random.Generator
+) -> dict:
     X, S_true = toy.at_random(points, rng)
     out = {}
     if toy.dim > 1:

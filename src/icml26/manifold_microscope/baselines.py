@@ -40,7 +40,7 @@ def scalar_curvature(X: np.ndarray, n: int, k: int) -> np.ndarray:
         S = 0.0
         for nu in range(z.shape[1]):
             H = np.zeros((n, n))
-            H[iu] = coef[1 + n:, nu]
+            H[iu] = coef[1 + n :, nu]
             H = H + H.T - np.diag(np.diag(H))
             S += np.trace(H) ** 2 - np.sum(H * H)
         out[p] = S

@@ -55,5 +55,11 @@ def envelopes(errors: pd.DataFrame, d: int) -> dict:
     low = float(np.quantile(f / RATES["genovese_lower"](n, d), 0.01))
     high = float(np.quantile(f / RATES["genovese_upper"](n, d), 0.99))
     between = (f >= low * RATES["genovese_lower"](n, d)) & (f <= high * RATES["genovese_upper"](n, d))
-    return {"slope": slope, "genovese_exponent": -2 / (2 + d), "fefferman_exponent": -1 / d,
-            "lower_constant": low, "upper_constant": high, "fraction_between": float(between.mean())}
+    return {
+        "slope": slope,
+        "genovese_exponent": -2 / (2 + d),
+        "fefferman_exponent": -1 / d,
+        "lower_constant": low,
+        "upper_constant": high,
+        "fraction_between": float(between.mean()),
+    }

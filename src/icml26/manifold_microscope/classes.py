@@ -32,7 +32,13 @@ def measures(F: np.ndarray, grid: Grid, *, reach_samples: int, rng: np.random.Ge
     flat = rng.choice(int(np.prod(shape)), size=min(reach_samples, int(np.prod(shape))), replace=False)
     sample = [tuple(int(i) for i in np.unravel_index(f, shape)) for f in flat]
     tau = geometry.reach(F, grid, sample, order) / unit
-    return {"volume": volume, "total_curvature_unit_volume": geometry.total_curvature(g, grid, order),
-            "scalar_curvature_median": float(np.nanmedian(S)), "scalar_curvature_q10": float(np.nanquantile(S, 0.1)),
-            "scalar_curvature_q90": float(np.nanquantile(S, 0.9)), "min_reach_unit_volume": float(np.nanmin(tau)),
-            "median_reach_unit_volume": float(np.nanmedian(tau)), "excluded_points": int(np.isnan(S).sum())}, S
+    return {
+        "volume": volume,
+        "total_curvature_unit_volume": geometry.total_curvature(g, grid, order),
+        "scalar_curvature_median": float(np.nanmedian(S)),
+        "scalar_curvature_q10": float(np.nanquantile(S, 0.1)),
+        "scalar_curvature_q90": float(np.nanquantile(S, 0.9)),
+        "min_reach_unit_volume": float(np.nanmin(tau)),
+        "median_reach_unit_volume": float(np.nanmedian(tau)),
+        "excluded_points": int(np.isnan(S).sum()),
+    }, S

@@ -33,8 +33,15 @@ def sample_estimates(toy: toys.ToyManifold, points: int, rng: np.random.Generato
 
 
 def table(toy: toys.ToyManifold, name: str, grid_n: int, points: list[int], seed: int, order: int = 4) -> pd.DataFrame:
-    rows = [{"toy": name, "d": toy.dim, "estimator": "finite_difference_rank", "points": int(np.prod(
-        [len(a) for a in toy.axes(grid_n)])), "estimate": float(grid_dimension(toy, grid_n, order))}]
+    rows = [
+        {
+            "toy": name,
+            "d": toy.dim,
+            "estimator": "finite_difference_rank",
+            "points": int(np.prod([len(a) for a in toy.axes(grid_n)])),
+            "estimate": float(grid_dimension(toy, grid_n, order)),
+        }
+    ]
     for n in points:
         for est, value in sample_estimates(toy, n, np.random.default_rng([seed, n])).items():
             rows.append({"toy": name, "d": toy.dim, "estimator": est, "points": n, "estimate": value})

@@ -30,8 +30,9 @@ def outline(shape: str) -> np.ndarray:
     elif shape == "ellipse":
         pts = np.column_stack([0.5 * np.cos(t), 0.3 * np.sin(t)])
     elif shape == "heart":
-        pts = np.column_stack([16 * np.sin(t) ** 3, 13 * np.cos(t) - 5 * np.cos(2 * t) - 2 * np.cos(3 * t)
-                               - np.cos(4 * t)])
+        pts = np.column_stack(
+            [16 * np.sin(t) ** 3, 13 * np.cos(t) - 5 * np.cos(2 * t) - 2 * np.cos(3 * t) - np.cos(4 * t)]
+        )
         pts = pts - (pts.max(axis=0) + pts.min(axis=0)) / 2
         pts = pts / (pts.max(axis=0) - pts.min(axis=0)).max()
     else:
@@ -39,8 +40,9 @@ def outline(shape: str) -> np.ndarray:
     return pts
 
 
-def coverage(shape: str, scale: float, rotation: float, x: float, y: float, resolution: int = 64,
-             supersample: int = 4) -> np.ndarray:
+def coverage(
+    shape: str, scale: float, rotation: float, x: float, y: float, resolution: int = 64, supersample: int = 4
+) -> np.ndarray:
     """Covered fraction of every pixel (resolution x resolution, rows = y), in [0, 1]."""
     c, s = np.cos(rotation), np.sin(rotation)
     pts = scale * outline(shape) @ np.array([[c, s], [-s, c]]) + np.array([x, y])
@@ -51,8 +53,17 @@ def coverage(shape: str, scale: float, rotation: float, x: float, y: float, reso
     return inside.reshape(resolution, supersample, resolution, supersample).mean(axis=(1, 3))
 
 
-def render(shape: str, scale: float, rotation: float, x: float, y: float, *, resolution: int = 64,
-           supersample: int = 4, blur: float = 0.0) -> np.ndarray:
+def render(
+    shape: str,
+    scale: float,
+    rotation: float,
+    x: float,
+    y: float,
+    *,
+    resolution: int = 64,
+    supersample: int = 4,
+    blur: float = 0.0,
+) -> np.ndarray:
     """The image in [-1, 1] (background -1)."""
     image = coverage(shape, scale, rotation, x, y, resolution, supersample)
     if blur > 0:
@@ -82,8 +93,7 @@ class RandomSlice:
     other latents stay at ``fixed``. Positions range over ``position_range`` in unit image coordinates.
     """
 
-    def __init__(self, shape: str, dim: int, position_range: tuple[float, float], fixed: dict[str, float],
-                 **render_kw):
+    def __init__(self, shape: str, dim: int, position_range: tuple[float, float], fixed: dict[str, float], **render_kw):
         if not 1 <= dim <= len(LATENT_ORDER):
             raise ValueError(f"a dSprites slice has 1 to {len(LATENT_ORDER)} latent dimensions, got {dim}")
         self.shape, self.dim, self.fixed, self.render_kw = shape, dim, fixed, render_kw
@@ -95,6 +105,9 @@ class RandomSlice:
         images = []
         for i in range(count):
             latent = {**self.fixed, **{n: draws[n][i] for n in names}}
-            images.append(render(self.shape, latent["scale"], latent["rotation"], latent["x"], latent["y"],
-                                 **self.render_kw).ravel())
+            images.append(
+                render(
+                    self.shape, latent["scale"], latent["rotation"], latent["x"], latent["y"], **self.render_kw
+                ).ravel()
+            )
         return np.array(images), None

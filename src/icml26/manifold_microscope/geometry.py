@@ -57,7 +57,7 @@ def metric(F: np.ndarray, grid: Grid, order: int = 4, max_bytes: int = 256 * 2**
                 lo = max(0, hi - width)
             index = np.arange(lo, hi)
             first = start - lo
-        d0 = derivative(F[index], 0, grid.spacing[0], False, order)[first:first + stop - start]
+        d0 = derivative(F[index], 0, grid.spacing[0], False, order)[first : first + stop - start]
         block = F[start:stop]
         partials = [d0] + [derivative(block, k, grid.spacing[k], grid.cyclic[k], order) for k in range(1, n)]
         J = np.stack(partials, axis=-1)
@@ -90,8 +90,9 @@ def inverse_metric(g: np.ndarray) -> np.ndarray:
 
 def _partials(field: np.ndarray, grid: Grid, order: int) -> np.ndarray:
     """``d_k field`` stacked on a new axis right after the grid axes."""
-    return np.stack([derivative(field, k, grid.spacing[k], grid.cyclic[k], order) for k in range(grid.dim)],
-                    axis=grid.dim)
+    return np.stack(
+        [derivative(field, k, grid.spacing[k], grid.cyclic[k], order) for k in range(grid.dim)], axis=grid.dim
+    )
 
 
 def christoffel_first_kind(g: np.ndarray, grid: Grid, order: int = 4) -> np.ndarray:
@@ -114,9 +115,12 @@ def ricci(g: np.ndarray, grid: Grid, order: int = 4, inverse: np.ndarray | None 
     L = christoffel_first_kind(g, grid, order)
     dL = _partials(L, grid, order)  # [..., m, l, i, j] = d_m L_{l,ij}
     U = np.einsum("...ef,...fxy->...exy", inverse, L)  # Gamma^e_{xy}
-    return (np.einsum("...ac,...cadb->...bd", inverse, dL) - np.einsum("...ac,...dacb->...bd", inverse, dL)
-            + np.einsum("...ac,...eda,...ecb->...bd", inverse, L, U)
-            - np.einsum("...ac,...eca,...edb->...bd", inverse, L, U))
+    return (
+        np.einsum("...ac,...cadb->...bd", inverse, dL)
+        - np.einsum("...ac,...dacb->...bd", inverse, dL)
+        + np.einsum("...ac,...eda,...ecb->...bd", inverse, L, U)
+        - np.einsum("...ac,...eca,...edb->...bd", inverse, L, U)
+    )
 
 
 def scalar_curvature(g: np.ndarray, grid: Grid, order: int = 4) -> np.ndarray:

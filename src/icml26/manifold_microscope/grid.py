@@ -25,8 +25,10 @@ CENTRAL = {2: {-1: -0.5, 1: 0.5}, 4: {-2: 1 / 12, -1: -8 / 12, 1: 8 / 12, 2: -1 
 # (order 2: five samples, exact for degree 4; order 4: seven samples, exact for degree 6).
 EDGE = {
     2: [np.array([-25.0, 48.0, -36.0, 16.0, -3.0]) / 12],
-    4: [np.array([-147.0, 360.0, -450.0, 400.0, -225.0, 72.0, -10.0]) / 60,
-        np.array([-10.0, -77.0, 150.0, -100.0, 50.0, -15.0, 2.0]) / 60],
+    4: [
+        np.array([-147.0, 360.0, -450.0, 400.0, -225.0, 72.0, -10.0]) / 60,
+        np.array([-10.0, -77.0, 150.0, -100.0, 50.0, -15.0, 2.0]) / 60,
+    ],
 }
 
 
@@ -64,15 +66,17 @@ def derivative(values: np.ndarray, axis: int, h: float, cyclic: bool, order: int
     n = values.shape[axis]
     half = order // 2
     if n < samples_needed(order, cyclic):
-        raise ValueError(f"axis {axis} has {n} samples; order {order} needs at least {samples_needed(order, cyclic)}"
-                         + ("" if cyclic else " on a non-cyclic axis"))
+        raise ValueError(
+            f"axis {axis} has {n} samples; order {order} needs at least {samples_needed(order, cyclic)}"
+            + ("" if cyclic else " on a non-cyclic axis")
+        )
     v = np.moveaxis(values, axis, 0)
     if cyclic:
         out = sum(w * np.roll(v, -k, axis=0) for k, w in CENTRAL[order].items())
     else:
         out = np.empty_like(v, dtype=float)
         inner = slice(half, n - half)
-        out[inner] = sum(w * v[half + k: n - half + k] for k, w in CENTRAL[order].items())
+        out[inner] = sum(w * v[half + k : n - half + k] for k, w in CENTRAL[order].items())
         for r, stencil in enumerate(EDGE[order]):
             out[r] = np.tensordot(stencil, v[: stencil.size], axes=1)
             out[n - 1 - r] = -np.tensordot(stencil, v[::-1][: stencil.size], axes=1)
@@ -96,7 +100,7 @@ def quadrature_weights(n: int, order: int = 4) -> np.ndarray:
         weights[[0, -1]] = 0.5
         return weights
     weights[: GREGORY_ENDS.size] = GREGORY_ENDS
-    weights[-GREGORY_ENDS.size:] = GREGORY_ENDS[::-1]
+    weights[-GREGORY_ENDS.size :] = GREGORY_ENDS[::-1]
     return weights
 
 

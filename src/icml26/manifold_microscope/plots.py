@@ -19,8 +19,14 @@ def estimator_accuracy(table: pd.DataFrame, tolerance: float) -> plt.Figure:
             for estimator, style in (("finite_difference", "o-"), ("local_pca", "s--")):
                 h = g[(g["quantity"] == quantity) & (g["estimator"] == estimator)].sort_values("points")
                 if len(h):
-                    ax.plot(h["points"], h["relative_error"].clip(lower=1e-16), style, ms=3.5, color=f"C{i}",
-                            label=f"{quantity} ({'grid FD' if estimator == 'finite_difference' else 'local PCA'})")
+                    ax.plot(
+                        h["points"],
+                        h["relative_error"].clip(lower=1e-16),
+                        style,
+                        ms=3.5,
+                        color=f"C{i}",
+                        label=f"{quantity} ({'grid FD' if estimator == 'finite_difference' else 'local PCA'})",
+                    )
         ax.axhline(tolerance, color="0.4", ls=":", lw=1)
         ax.set_xscale("log")
         ax.set_yscale("log")
@@ -38,8 +44,11 @@ def estimator_accuracy(table: pd.DataFrame, tolerance: float) -> plt.Figure:
     return fig
 
 
-def class_curvature(curvature: pd.DataFrame, key: str = "shape",
-                    title: str = "dSprites-style slices (procedurally rendered): rotation x position") -> plt.Figure:
+def class_curvature(
+    curvature: pd.DataFrame,
+    key: str = "shape",
+    title: str = "dSprites-style slices (procedurally rendered): rotation x position",
+) -> plt.Figure:
     """Distribution of scalar curvature (unit total volume) over each class's slice."""
     shapes = list(dict.fromkeys(curvature[key]))
     fig, ax = plt.subplots(figsize=(max(5.5, 0.45 * len(shapes)), 4))
@@ -62,7 +71,7 @@ def bound_scaling(errors: pd.DataFrame, table: pd.DataFrame) -> plt.Figure:
     cols = min(4, len(toys))
     rows = -(-len(toys) // cols)
     fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3.6 * rows), squeeze=False)
-    for ax in axes.ravel()[len(toys):]:
+    for ax in axes.ravel()[len(toys) :]:
         ax.set_visible(False)
     for ax, toy in zip(axes.ravel(), toys):
         g = errors[errors["toy"] == toy]
@@ -70,10 +79,20 @@ def bound_scaling(errors: pd.DataFrame, table: pd.DataFrame) -> plt.Figure:
         n = np.array(sorted(g["n"].unique()), dtype=float)
         ax.plot(g["n"], g["error"], ".", color="0.6", ms=4, label="runs")
         ax.plot(n, g.groupby("n")["error"].mean().to_numpy(), "o-", color="C0", label=f"mean (slope {fit.slope:.2f})")
-        ax.plot(n, fit.lower_constant * RATES["genovese_lower"](n, fit.d), "--", color="C2",
-                label="lower envelope n^(-2/(2+d))")
-        ax.plot(n, fit.upper_constant * RATES["genovese_upper"](n, fit.d), "--", color="C3",
-                label="upper envelope (log n/n)^(2/(2+d))")
+        ax.plot(
+            n,
+            fit.lower_constant * RATES["genovese_lower"](n, fit.d),
+            "--",
+            color="C2",
+            label="lower envelope n^(-2/(2+d))",
+        )
+        ax.plot(
+            n,
+            fit.upper_constant * RATES["genovese_upper"](n, fit.d),
+            "--",
+            color="C3",
+            label="upper envelope (log n/n)^(2/(2+d))",
+        )
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("samples n")
@@ -86,13 +105,20 @@ def bound_scaling(errors: pd.DataFrame, table: pd.DataFrame) -> plt.Figure:
 
 def vae_layers(table: pd.DataFrame) -> plt.Figure:
     """Layer-evolution curves: curvature and reach of each layer's map, one line per checkpoint."""
-    mean = table.groupby(["iteration", "depth", "layer"], sort=True)[
-        ["abs_curvature_median", "median_reach_unit_volume", "volume"]].mean().reset_index()
+    mean = (
+        table.groupby(["iteration", "depth", "layer"], sort=True)[
+            ["abs_curvature_median", "median_reach_unit_volume", "volume"]
+        ]
+        .mean()
+        .reset_index()
+    )
     layers = mean.drop_duplicates("depth").sort_values("depth")["layer"].tolist()
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
-    panels = (("abs_curvature_median", "median |scalar curvature| (unit volume)", True),
-              ("median_reach_unit_volume", "median reach (unit volume)", True),
-              ("volume", "total volume (raw)", True))
+    panels = (
+        ("abs_curvature_median", "median |scalar curvature| (unit volume)", True),
+        ("median_reach_unit_volume", "median reach (unit volume)", True),
+        ("volume", "total volume (raw)", True),
+    )
     colours = plt.cm.viridis(np.linspace(0, 0.9, mean["iteration"].nunique()))
     for ax, (column, label, log) in zip(axes, panels):
         for colour, (it, part) in zip(colours, mean.groupby("iteration", sort=True)):

@@ -13,8 +13,19 @@ if TYPE_CHECKING:  # annotations only; each rule function imports what it runs
     from .grid import Grid
 
 
-def estimator_accuracy(table: str, timing: str, *, toy: str, grid_sizes: list[int], D: int, order: int,
-                       reach_samples: int, k: int, max_baseline_points: int, seed: int) -> None:
+def estimator_accuracy(
+    table: str,
+    timing: str,
+    *,
+    toy: str,
+    grid_sizes: list[int],
+    D: int,
+    order: int,
+    reach_samples: int,
+    k: int,
+    max_baseline_points: int,
+    seed: int,
+) -> None:
     """Errors of the grid estimators and the baselines against the closed forms, per grid size."""
     from . import accuracy, toys
 
@@ -23,30 +34,59 @@ def estimator_accuracy(table: str, timing: str, *, toy: str, grid_sizes: list[in
     for n in grid_sizes:
         points = int(np.prod([len(a) for a in manifold.axes(n)]))
         rng = np.random.default_rng([seed, n])
-        fd, t_fd = accuracy.timed(accuracy.grid_errors, manifold, n, reach_samples=reach_samples, rng=rng,
-                                  order=order)
-        base, t_base = accuracy.timed(accuracy.baseline_errors, manifold, min(points, max_baseline_points), k=k,
-                                      reach_samples=reach_samples, rng=rng)
+        fd, t_fd = accuracy.timed(accuracy.grid_errors, manifold, n, reach_samples=reach_samples, rng=rng, order=order)
+        base, t_base = accuracy.timed(
+            accuracy.baseline_errors,
+            manifold,
+            min(points, max_baseline_points),
+            k=k,
+            reach_samples=reach_samples,
+            rng=rng,
+        )
         excluded = {"finite_difference": fd.pop("excluded_points"), "local_pca": 0}
         for estimator, errors in (("finite_difference", fd), ("local_pca", base)):
-            rows += [{"toy": toy, "n": n, "points": points, "estimator": estimator, "quantity": q,
-                      "relative_error": v, "excluded_points": excluded[estimator]} for q, v in errors.items()]
-        seconds += [{"toy": toy, "n": n, "points": points, "estimator": "finite_difference", "seconds": t_fd},
-                    {"toy": toy, "n": n, "points": points, "estimator": "local_pca", "seconds": t_base}]
+            rows += [
+                {
+                    "toy": toy,
+                    "n": n,
+                    "points": points,
+                    "estimator": estimator,
+                    "quantity": q,
+                    "relative_error": v,
+                    "excluded_points": excluded[estimator],
+                }
+                for q, v in errors.items()
+            ]
+        seconds += [
+            {"toy": toy, "n": n, "points": points, "estimator": "finite_difference", "seconds": t_fd},
+            {"toy": toy, "n": n, "points": points, "estimator": "local_pca", "seconds": t_base},
+        ]
         print(f"{toy} n={n} ({points} points): FD {fd} | baseline {base}", flush=True)
     write_csv(table, pd.DataFrame(rows))
     write_csv(timing, pd.DataFrame(seconds))
 
 
-def dsprites_slice(images: str, *, shape: str, n_rotation: int, n_x: int, x_range: list[float], scale: float,
-                   y: float, resolution: int, supersample: int, blur: float) -> None:
+def dsprites_slice(
+    images: str,
+    *,
+    shape: str,
+    n_rotation: int,
+    n_x: int,
+    x_range: list[float],
+    scale: float,
+    y: float,
+    resolution: int,
+    supersample: int,
+    blur: float,
+) -> None:
     """Render one shape's rotation x position slice (dSprites-style, procedurally rendered; DVC-tracked)."""
     from . import classes, dsprites
 
     axes, grid = classes.slice_axes(shape, n_rotation, n_x, tuple(x_range))
     print(f"{shape}: rendering {n_rotation} x {n_x} images at {resolution}x{resolution}", flush=True)
-    F = dsprites.grid_dataset(shape, axes, {"scale": scale, "y": y}, resolution=resolution,
-                              supersample=supersample, blur=blur)
+    F = dsprites.grid_dataset(
+        shape, axes, {"scale": scale, "y": y}, resolution=resolution, supersample=supersample, blur=blur
+    )
     write_npz(images, F=F, rotation=axes["rotation"], x=axes["x"], spacing=np.array(grid.spacing))
 
 
@@ -65,8 +105,9 @@ def _write_class_measures(items, key: str, table: str, curvature: str, *, reach_
     write_csv(curvature, pd.concat(fields, ignore_index=True))
 
 
-def class_measures(slices: list[str], table: str, curvature: str, *, shapes: list[str], reach_samples: int,
-                   order: int, seed: int) -> None:
+def class_measures(
+    slices: list[str], table: str, curvature: str, *, shapes: list[str], reach_samples: int, order: int, seed: int
+) -> None:
     """Per-class volume, total curvature, curvature quantiles and reach, at unit total volume."""
     from . import classes, dsprites
 
@@ -81,8 +122,9 @@ def class_measures(slices: list[str], table: str, curvature: str, *, shapes: lis
     _write_class_measures(items(), "shape", table, curvature, reach_samples=reach_samples, order=order)
 
 
-def bound_runs(table: str, *, toy: str, n: list[int], seeds: list[int], queries: int, k: int, D: int,
-               seed: int) -> None:
+def bound_runs(
+    table: str, *, toy: str, n: list[int], seeds: list[int], queries: int, k: int, D: int, seed: int
+) -> None:
     """One-sided Hausdorff error of the MMLS-style fit against the sample size, per seed."""
     from . import bounds, toys
 
@@ -92,25 +134,44 @@ def bound_runs(table: str, *, toy: str, n: list[int], seeds: list[int], queries:
         for s in seeds:
             error = bounds.hausdorff_error(manifold, size, queries=queries, k=k, rng=np.random.default_rng([s, size]))
             rows.append({"toy": toy, "d": manifold.dim, "n": size, "seed": s, "error": error})
-        print(f"{toy} n={size}: mean error {np.mean([r['error'] for r in rows[-len(seeds):]]):.3g}", flush=True)
+        print(f"{toy} n={size}: mean error {np.mean([r['error'] for r in rows[-len(seeds) :]]):.3g}", flush=True)
     write_csv(table, pd.DataFrame(rows))
 
 
-def bound_runs_dsprites(table: str, *, d: int, shape: str, n: list[int], seeds: list[int], queries: int, k: int,
-                        position_range: list[float], scale: float, resolution: int, supersample: int,
-                        blur: float) -> None:
+def bound_runs_dsprites(
+    table: str,
+    *,
+    d: int,
+    shape: str,
+    n: list[int],
+    seeds: list[int],
+    queries: int,
+    k: int,
+    position_range: list[float],
+    scale: float,
+    resolution: int,
+    supersample: int,
+    blur: float,
+) -> None:
     """The same study on a d-dimensional dSprites-style slice (rotation, x, y), rendered at random latents."""
     from . import bounds, dsprites
 
-    sprite = dsprites.RandomSlice(shape, d, tuple(position_range), {"scale": scale, "y": 0.5, "x": 0.5},
-                                  resolution=resolution, supersample=supersample, blur=blur)
+    sprite = dsprites.RandomSlice(
+        shape,
+        d,
+        tuple(position_range),
+        {"scale": scale, "y": 0.5, "x": 0.5},
+        resolution=resolution,
+        supersample=supersample,
+        blur=blur,
+    )
     name = f"dsprites_{shape}_d{d}"
     rows = []
     for size in n:
         for s in seeds:
             error = bounds.hausdorff_error(sprite, size, queries=queries, k=k, rng=np.random.default_rng([s, size, d]))
             rows.append({"toy": name, "d": d, "n": size, "seed": s, "error": error})
-        print(f"{name} n={size}: mean error {np.mean([r['error'] for r in rows[-len(seeds):]]):.3g}", flush=True)
+        print(f"{name} n={size}: mean error {np.mean([r['error'] for r in rows[-len(seeds) :]]):.3g}", flush=True)
     write_csv(table, pd.DataFrame(rows))
 
 
@@ -120,8 +181,15 @@ def bound_table(runs: list[str], errors: str, table: str) -> None:
 
     frame = read_csvs(runs)
     write_csv(errors, frame)
-    write_csv(table, pd.DataFrame([{"toy": toy, "d": int(g["d"].iloc[0]), **bounds.envelopes(g, int(g["d"].iloc[0]))}
-                                   for toy, g in frame.groupby("toy", sort=True)]))
+    write_csv(
+        table,
+        pd.DataFrame(
+            [
+                {"toy": toy, "d": int(g["d"].iloc[0]), **bounds.envelopes(g, int(g["d"].iloc[0]))}
+                for toy, g in frame.groupby("toy", sort=True)
+            ]
+        ),
+    )
 
 
 def _pooled_slice(path: str, shape: str, pool: int) -> tuple[np.ndarray, Grid]:
@@ -140,19 +208,37 @@ def _pooled_slice(path: str, shape: str, pool: int) -> tuple[np.ndarray, Grid]:
     return F, type(grid)(tuple(float(h) for h in data["spacing"]), grid.cyclic)
 
 
-def turntable_object(images: str, *, index: int, n_pose: int, n_roll: int, size: float, resolution: int,
-                     supersample: int, blur: float, seed: int) -> None:
+def turntable_object(
+    images: str,
+    *,
+    index: int,
+    n_pose: int,
+    n_roll: int,
+    size: float,
+    resolution: int,
+    supersample: int,
+    blur: float,
+    seed: int,
+) -> None:
     """Render one COIL-20 stand-in object over pose x roll (procedural substitution; DVC-tracked)."""
     from . import turntable
 
-    F = turntable.grid_dataset(turntable.make_object(index, seed), n_pose, n_roll, size, resolution=resolution,
-                               supersample=supersample, blur=blur)
+    F = turntable.grid_dataset(
+        turntable.make_object(index, seed),
+        n_pose,
+        n_roll,
+        size,
+        resolution=resolution,
+        supersample=supersample,
+        blur=blur,
+    )
     print(f"object {index}: {n_pose} x {n_roll} images at {resolution}x{resolution}", flush=True)
     write_npz(images, F=F, spacing=np.array([2 * np.pi / n_pose, 2 * np.pi / n_roll]))
 
 
-def turntable_measures(objects: list[str], table: str, curvature: str, *, reach_samples: int, order: int,
-                       seed: int) -> None:
+def turntable_measures(
+    objects: list[str], table: str, curvature: str, *, reach_samples: int, order: int, seed: int
+) -> None:
     """Per-object volume, total curvature, curvature quantiles and reach at unit total volume."""
     from .grid import Grid
 
@@ -165,9 +251,26 @@ def turntable_measures(objects: list[str], table: str, curvature: str, *, reach_
     _write_class_measures(items(), "object", table, curvature, reach_samples=reach_samples, order=order)
 
 
-def vae_train(slices: list[str], weights: str, losses: str, timing: str, *, shapes: list[str], pool: int,
-              hidden: list[int], latent: int, iterations: int, checkpoint_iterations: list[int], batch: int,
-              lr: float, gamma: float, capacity: float, capacity_iterations: int, seed: int, device: str) -> None:
+def vae_train(
+    slices: list[str],
+    weights: str,
+    losses: str,
+    timing: str,
+    *,
+    shapes: list[str],
+    pool: int,
+    hidden: list[int],
+    latent: int,
+    iterations: int,
+    checkpoint_iterations: list[int],
+    batch: int,
+    lr: float,
+    gamma: float,
+    capacity: float,
+    capacity_iterations: int,
+    seed: int,
+    device: str,
+) -> None:
     """Train the beta-VAE on every shape's slice; keep the weights at the checkpoints (DVC-tracked)."""
     import torch  # noqa: F401  (loaded before seeding so that torch is seeded too)
 
@@ -180,14 +283,38 @@ def vae_train(slices: list[str], weights: str, losses: str, timing: str, *, shap
     pooled = [_pooled_slice(p, s, pool)[0] for s, p in zip(shapes, slices)]
     images = np.concatenate([F.reshape(-1, F.shape[-1]) for F in pooled])
     print(f"beta-VAE on {len(images)} images of {images.shape[1]} pixels, device {where}", flush=True)
-    states, log = vae.train(images, hidden=hidden, latent=latent, iterations=iterations,
-                            checkpoints=checkpoint_iterations, batch=batch, lr=lr, gamma=gamma, capacity=capacity,
-                            capacity_iterations=capacity_iterations, seed=seed, device=where)
-    write_npz(weights, **{f"{it}/{name}": value.numpy() for it, state in states.items() for name, value in state.items()})
+    states, log = vae.train(
+        images,
+        hidden=hidden,
+        latent=latent,
+        iterations=iterations,
+        checkpoints=checkpoint_iterations,
+        batch=batch,
+        lr=lr,
+        gamma=gamma,
+        capacity=capacity,
+        capacity_iterations=capacity_iterations,
+        seed=seed,
+        device=where,
+    )
+    write_npz(
+        weights, **{f"{it}/{name}": value.numpy() for it, state in states.items() for name, value in state.items()}
+    )
     frame = pd.DataFrame(log)
     write_csv(losses, frame.drop(columns="seconds"))
-    write_csv(timing, pd.DataFrame([{"iterations": iterations, "device": where, "seconds": frame["seconds"].iloc[-1],
-                                     "seconds_per_iteration": frame["seconds"].iloc[-1] / max(frame["iteration"].iloc[-1], 1)}]))
+    write_csv(
+        timing,
+        pd.DataFrame(
+            [
+                {
+                    "iterations": iterations,
+                    "device": where,
+                    "seconds": frame["seconds"].iloc[-1],
+                    "seconds_per_iteration": frame["seconds"].iloc[-1] / max(frame["iteration"].iloc[-1], 1),
+                }
+            ]
+        ),
+    )
 
 
 def _states(weights: str) -> dict[int, dict]:
@@ -201,8 +328,19 @@ def _states(weights: str) -> dict[int, dict]:
     return states
 
 
-def vae_geometry(slices: list[str], weights: str, table: str, *, shapes: list[str], pool: int, hidden: list[int],
-                 latent: int, reach_samples: int, order: int, seed: int) -> None:
+def vae_geometry(
+    slices: list[str],
+    weights: str,
+    table: str,
+    *,
+    shapes: list[str],
+    pool: int,
+    hidden: list[int],
+    latent: int,
+    reach_samples: int,
+    order: int,
+    seed: int,
+) -> None:
     """Volume, curvature and reach of every layer's map of each shape's grid, at every checkpoint."""
     from . import classes, dsprites, vae
 
@@ -211,16 +349,30 @@ def vae_geometry(slices: list[str], weights: str, table: str, *, shapes: list[st
         for shape, path in zip(shapes, slices):
             F, grid = _pooled_slice(path, shape, pool)
             for depth, (layer, values) in enumerate(vae.layer_maps(state, F, hidden=hidden, latent=latent).items()):
-                m, S = classes.measures(values, grid, reach_samples=reach_samples, order=order,
-                                        rng=np.random.default_rng([seed, dsprites.SHAPES.index(shape), depth]))
-                rows.append({"iteration": it, "shape": shape, "layer": layer, "depth": depth,
-                             "abs_curvature_median": float(np.nanmedian(np.abs(S))), **m})
+                m, S = classes.measures(
+                    values,
+                    grid,
+                    reach_samples=reach_samples,
+                    order=order,
+                    rng=np.random.default_rng([seed, dsprites.SHAPES.index(shape), depth]),
+                )
+                rows.append(
+                    {
+                        "iteration": it,
+                        "shape": shape,
+                        "layer": layer,
+                        "depth": depth,
+                        "abs_curvature_median": float(np.nanmedian(np.abs(S))),
+                        **m,
+                    }
+                )
         print(f"checkpoint {it}: measured {len(vae.LAYERS)} layers x {len(shapes)} shapes", flush=True)
     write_csv(table, pd.DataFrame(rows))
 
 
-def intrinsic_dimension(table: str, *, toys_: list[str], grid_sizes: dict, points: list[int], D: int, order: int,
-                        seed: int) -> None:
+def intrinsic_dimension(
+    table: str, *, toys_: list[str], grid_sizes: dict, points: list[int], D: int, order: int, seed: int
+) -> None:
     """The grid's metric rank against scikit-dimension's estimators on random samples, per toy."""
     from . import dimension, toys
 
@@ -244,8 +396,15 @@ def timing(timings: list[str], summary: str, machine: str) -> None:
     write_csv(summary, read_csvs(timings))
 
 
-def figures(accuracy_table: str, dsprites_curvature: str, bound_errors: str, bound_table: str,
-            vae_table: str, turntable_curvature: str, **outputs: str) -> None:
+def figures(
+    accuracy_table: str,
+    dsprites_curvature: str,
+    bound_errors: str,
+    bound_table: str,
+    vae_table: str,
+    turntable_curvature: str,
+    **outputs: str,
+) -> None:
     """Estimator errors against grid size (estimator_accuracy), curvature per dSprites class
     (dsprites_classes), bound errors against sample size (bound_scaling), geometry per VAE layer
     (vae_layers) and curvature per turntable object (turntable_classes)."""
@@ -254,14 +413,20 @@ def figures(accuracy_table: str, dsprites_curvature: str, bound_errors: str, bou
     from . import verdict as verdicts
 
     with figure_set(outputs) as paths:
-        save_figure(plots.estimator_accuracy(read_csv(accuracy_table), verdicts.TOLERANCE),
-                    *paths("estimator_accuracy"))
+        save_figure(
+            plots.estimator_accuracy(read_csv(accuracy_table), verdicts.TOLERANCE), *paths("estimator_accuracy")
+        )
         save_figure(plots.class_curvature(read_csv(dsprites_curvature)), *paths("dsprites_classes"))
         save_figure(plots.bound_scaling(read_csv(bound_errors), read_csv(bound_table)), *paths("bound_scaling"))
         save_figure(plots.vae_layers(read_csv(vae_table)), *paths("vae_layers"))
-        save_figure(plots.class_curvature(read_csv(turntable_curvature), key="object",
-                                          title="COIL-20 stand-in (procedurally rendered): pose x in-plane rotation"),
-                    *paths("turntable_classes"))
+        save_figure(
+            plots.class_curvature(
+                read_csv(turntable_curvature),
+                key="object",
+                title="COIL-20 stand-in (procedurally rendered): pose x in-plane rotation",
+            ),
+            *paths("turntable_classes"),
+        )
 
 
 def verdict(table: str, classes: str, bound_table: str, vae_table: str, claims: str, metrics: str) -> None:
@@ -269,16 +434,24 @@ def verdict(table: str, classes: str, bound_table: str, vae_table: str, claims: 
     from . import verdict as verdicts
 
     frame, per_class, scaling, layers = read_csv(table), read_csv(classes), read_csv(bound_table), read_csv(vae_table)
-    judged = [verdicts.estimators_recover_toy_geometry(frame), verdicts.hausdorff_between_envelopes(scaling),
-              verdicts.vae_layer_geometry(layers)]
+    judged = [
+        verdicts.estimators_recover_toy_geometry(frame),
+        verdicts.hausdorff_between_envelopes(scaling),
+        verdicts.vae_layer_geometry(layers),
+    ]
     for claim in judged:
         print(f"{claim.id}: {verdict_word(claim.holds)} -- {claim.measured}", flush=True)
     write_claims(claims, judged)
-    write_json(metrics, {
-        "estimator_relative_error": {f"{r.toy}/n={r.n}/{r.estimator}/{r.quantity}": r.relative_error
-                                     for r in frame.itertuples()},
-        "bound_scaling": {r["toy"]: {k: v for k, v in r.items() if k != "toy"} for r in scaling.to_dict("records")},
-        "dsprites_classes": {r["shape"]: {k: v for k, v in r.items() if k != "shape"}
-                             for r in per_class.to_dict("records")},
-        "vae_layers": verdicts.layer_profile(layers).to_dict(orient="index"),
-    })
+    write_json(
+        metrics,
+        {
+            "estimator_relative_error": {
+                f"{r.toy}/n={r.n}/{r.estimator}/{r.quantity}": r.relative_error for r in frame.itertuples()
+            },
+            "bound_scaling": {r["toy"]: {k: v for k, v in r.items() if k != "toy"} for r in scaling.to_dict("records")},
+            "dsprites_classes": {
+                r["shape"]: {k: v for k, v in r.items() if k != "shape"} for r in per_class.to_dict("records")
+            },
+            "vae_layers": verdicts.layer_profile(layers).to_dict(orient="index"),
+        },
+    )

@@ -77,9 +77,18 @@ class ToyManifold:
 
 def circle(radius: float = 1.0, **kw) -> ToyManifold:
     """Length ``L = 2 pi radius``, reach ``L / (2 pi)``."""
-    return ToyManifold("circle", lambda p: radius * np.column_stack([np.cos(p[:, 0]), np.sin(p[:, 0])]),
-                       lambda p: np.zeros(len(p)), (0.0,), (2 * np.pi,), (True,), 2 * np.pi * radius, 0.0, radius,
-                       **{"D": 2, **kw})
+    return ToyManifold(
+        "circle",
+        lambda p: radius * np.column_stack([np.cos(p[:, 0]), np.sin(p[:, 0])]),
+        lambda p: np.zeros(len(p)),
+        (0.0,),
+        (2 * np.pi,),
+        (True,),
+        2 * np.pi * radius,
+        0.0,
+        radius,
+        **{"D": 2, **kw},
+    )
 
 
 def sphere(dim: int = 2, radius: float = 1.0, margin: float = 0.3, **kw) -> ToyManifold:
@@ -95,9 +104,18 @@ def sphere(dim: int = 2, radius: float = 1.0, margin: float = 0.3, **kw) -> ToyM
     band = np.prod([quad(lambda a, q=dim - 1 - k: np.sin(a) ** q, margin, np.pi - margin)[0] for k in range(dim - 1)])
     volume = radius**dim * 2 * np.pi * band
     S = dim * (dim - 1) / radius**2
-    return ToyManifold(f"sphere{dim}", points, lambda p: np.full(len(p), S), (margin,) * (dim - 1) + (0.0,),
-                       (np.pi - margin,) * (dim - 1) + (2 * np.pi,), (False,) * (dim - 1) + (True,), volume,
-                       S * volume, radius, **{"D": dim + 1, **kw})
+    return ToyManifold(
+        f"sphere{dim}",
+        points,
+        lambda p: np.full(len(p), S),
+        (margin,) * (dim - 1) + (0.0,),
+        (np.pi - margin,) * (dim - 1) + (2 * np.pi,),
+        (False,) * (dim - 1) + (True,),
+        volume,
+        S * volume,
+        radius,
+        **{"D": dim + 1, **kw},
+    )
 
 
 def torus(R: float = 3.0, r: float = 1.0, **kw) -> ToyManifold:
@@ -108,9 +126,18 @@ def torus(R: float = 3.0, r: float = 1.0, **kw) -> ToyManifold:
         u, v = p[:, 0], p[:, 1]
         return np.column_stack([(R + r * np.cos(v)) * np.cos(u), (R + r * np.cos(v)) * np.sin(u), r * np.sin(v)])
 
-    return ToyManifold("torus", points, lambda p: 2 * np.cos(p[:, 1]) / (r * (R + r * np.cos(p[:, 1]))),
-                       (0.0, 0.0), (2 * np.pi, 2 * np.pi), (True, True), 4 * np.pi**2 * R * r, 0.0, min(r, R - r),
-                       **{"D": 3, **kw})
+    return ToyManifold(
+        "torus",
+        points,
+        lambda p: 2 * np.cos(p[:, 1]) / (r * (R + r * np.cos(p[:, 1]))),
+        (0.0, 0.0),
+        (2 * np.pi, 2 * np.pi),
+        (True, True),
+        4 * np.pi**2 * R * r,
+        0.0,
+        min(r, R - r),
+        **{"D": 3, **kw},
+    )
 
 
 def spheroid(a: float = 2.0, b: float = 1.0, margin: float = 0.0, **kw) -> ToyManifold:
@@ -134,8 +161,18 @@ def spheroid(a: float = 2.0, b: float = 1.0, margin: float = 0.0, **kw) -> ToyMa
     total = 2 * np.pi * quad(lambda t: 2 * b**2 / c(t) ** 2 * area(t), margin, np.pi - margin)[0]
     ends = np.array([margin, np.pi / 2])  # c is monotone on [0, pi/2], so are both radii
     reach = float(min((c(ends) ** 1.5 / (a * b)).min(), (a * np.sqrt(c(ends)) / b).min()))
-    return ToyManifold("spheroid", points, lambda p: 2 * b**2 / c(p[:, 0]) ** 2, (margin, 0.0),
-                       (np.pi - margin, 2 * np.pi), (False, True), volume, total, reach, **{"D": 3, **kw})
+    return ToyManifold(
+        "spheroid",
+        points,
+        lambda p: 2 * b**2 / c(p[:, 0]) ** 2,
+        (margin, 0.0),
+        (np.pi - margin, 2 * np.pi),
+        (False, True),
+        volume,
+        total,
+        reach,
+        **{"D": 3, **kw},
+    )
 
 
 def flat_torus(r1: float = 1.0, r2: float = 0.5, **kw) -> ToyManifold:
@@ -146,12 +183,28 @@ def flat_torus(r1: float = 1.0, r2: float = 0.5, **kw) -> ToyManifold:
         u, v = p[:, 0], p[:, 1]
         return np.column_stack([r1 * np.cos(u), r1 * np.sin(u), r2 * np.cos(v), r2 * np.sin(v)])
 
-    return ToyManifold("flat_torus", points, lambda p: np.zeros(len(p)), (0.0, 0.0), (2 * np.pi, 2 * np.pi),
-                       (True, True), 4 * np.pi**2 * r1 * r2, 0.0, min(r1, r2), **{"D": 4, **kw})
+    return ToyManifold(
+        "flat_torus",
+        points,
+        lambda p: np.zeros(len(p)),
+        (0.0, 0.0),
+        (2 * np.pi, 2 * np.pi),
+        (True, True),
+        4 * np.pi**2 * r1 * r2,
+        0.0,
+        min(r1, r2),
+        **{"D": 4, **kw},
+    )
 
 
-TOYS = {"circle": circle, "sphere2": lambda **kw: sphere(2, **kw), "sphere3": lambda **kw: sphere(3, **kw),
-        "torus": torus, "spheroid": spheroid, "flat_torus": flat_torus}
+TOYS = {
+    "circle": circle,
+    "sphere2": lambda **kw: sphere(2, **kw),
+    "sphere3": lambda **kw: sphere(3, **kw),
+    "torus": torus,
+    "spheroid": spheroid,
+    "flat_torus": flat_torus,
+}
 
 
 def make(name: str, **kw) -> ToyManifold:

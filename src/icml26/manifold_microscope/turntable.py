@@ -22,8 +22,8 @@ LIGHT = np.array([0.4, 0.5, 0.77]) / np.linalg.norm([0.4, 0.5, 0.77])
 
 @dataclass(frozen=True)
 class Ellipsoid:
-    centre: np.ndarray   # (3,)
-    axes: np.ndarray     # (3,) semi-axes
+    centre: np.ndarray  # (3,)
+    axes: np.ndarray  # (3,) semi-axes
     rotation: np.ndarray  # (3, 3) orientation
 
 
@@ -51,8 +51,16 @@ def _turn(pose: float, roll: float) -> np.ndarray:
     return about_y.T @ about_z
 
 
-def render(parts: list[Ellipsoid], pose: float, roll: float = 0.0, size: float = 1.0, *, resolution: int = 32,
-           supersample: int = 2, blur: float = 0.8) -> np.ndarray:
+def render(
+    parts: list[Ellipsoid],
+    pose: float,
+    roll: float = 0.0,
+    size: float = 1.0,
+    *,
+    resolution: int = 32,
+    supersample: int = 2,
+    blur: float = 0.8,
+) -> np.ndarray:
     """One (resolution, resolution) image in [-1, 1]."""
     n = resolution * supersample
     u = (np.arange(n) + 0.5) / n * 2.0 - 1.0  # field of view [-1, 1]^2; objects fit in the unit ball

@@ -50,14 +50,26 @@ def build(pixels: int, hidden: list[int], latent: int):
                 out[f"decoder_{i}"] = h
             logits = self.readout(h)
             out["output"] = torch.sigmoid(logits)
-            return (out if trace else (logits, mu, log_var))
+            return out if trace else (logits, mu, log_var)
 
     return BetaVAE()
 
 
-def train(images: np.ndarray, *, hidden: list[int], latent: int, iterations: int, checkpoints: list[int],
-          batch: int, lr: float, gamma: float, capacity: float, capacity_iterations: int, seed: int,
-          device: str) -> tuple[dict[int, dict], list[dict]]:
+def train(
+    images: np.ndarray,
+    *,
+    hidden: list[int],
+    latent: int,
+    iterations: int,
+    checkpoints: list[int],
+    batch: int,
+    lr: float,
+    gamma: float,
+    capacity: float,
+    capacity_iterations: int,
+    seed: int,
+    device: str,
+) -> tuple[dict[int, dict], list[dict]]:
     """Train on ``images`` (N, pixels) in [-1, 1]; return state dicts at ``checkpoints`` and a loss log."""
     import torch
 
@@ -84,14 +96,22 @@ def train(images: np.ndarray, *, hidden: list[int], latent: int, iterations: int
         loss.backward()
         opt.step()
         if it % max(1, iterations // 20) == 0:
-            log.append({"iteration": it, "bce": bce.item(), "kl": kl.item(), "capacity": c,
-                        "seconds": time.perf_counter() - t0})
+            log.append(
+                {
+                    "iteration": it,
+                    "bce": bce.item(),
+                    "kl": kl.item(),
+                    "capacity": c,
+                    "seconds": time.perf_counter() - t0,
+                }
+            )
             print(f"iteration {it}: BCE {bce.item():.2f}, KL {kl.item():.2f} (C = {c:.1f})", flush=True)
     return states, log
 
 
-def layer_maps(state: dict, images: np.ndarray, *, hidden: list[int], latent: int,
-               device: str = "cpu") -> dict[str, np.ndarray]:
+def layer_maps(
+    state: dict, images: np.ndarray, *, hidden: list[int], latent: int, device: str = "cpu"
+) -> dict[str, np.ndarray]:
     """Every layer's activations for a grid of images (grid_shape + (pixels,)), in float64."""
     import torch
 
@@ -100,6 +120,9 @@ def layer_maps(state: dict, images: np.ndarray, *, hidden: list[int], latent: in
     model.load_state_dict(state)
     model.to(device).eval()
     with torch.no_grad():
-        out = model(torch.as_tensor(images.reshape(-1, images.shape[-1]), dtype=torch.float32, device=device),
-                    sample=False, trace=True)
+        out = model(
+            torch.as_tensor(images.reshape(-1, images.shape[-1]), dtype=torch.float32, device=device),
+            sample=False,
+            trace=True,
+        )
     return {name: out[name].double().cpu().numpy().reshape(*grid_shape, -1) for name in LAYERS}

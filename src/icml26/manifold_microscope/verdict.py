@@ -27,9 +27,12 @@ def estimators_recover_toy_geometry(table: pd.DataFrame) -> Claim:
         top = g[g["n"] == g["n"].max()]
         fd = top[top["estimator"] == "finite_difference"].set_index("quantity")["relative_error"]
         base = top[top["estimator"] == "local_pca"].set_index("quantity")["relative_error"]
-        entry = {"n": int(top["n"].iloc[0]), "points": int(top["points"].iloc[0]),
-                 "finite_difference": {q: float(v) for q, v in fd.items()},
-                 "local_pca": {q: float(v) for q, v in base.items()}}
+        entry = {
+            "n": int(top["n"].iloc[0]),
+            "points": int(top["points"].iloc[0]),
+            "finite_difference": {q: float(v) for q, v in fd.items()},
+            "local_pca": {q: float(v) for q, v in base.items()},
+        }
         fd_ok = bool((fd <= TOLERANCE).all())
         ratio = {q: float(base[q] / max(fd[q], 1e-300)) for q in base.index}
         entry["baseline_over_fd"] = ratio
@@ -44,9 +47,10 @@ def estimators_recover_toy_geometry(table: pd.DataFrame) -> Claim:
         measured=measured,
         comparator="all",
         holds=ok,
-        note="toy manifolds embedded in R^D by a random isometry; errors defined in icml26.manifold_microscope.accuracy",
-        headline="largest finite-difference relative error at the largest grid: " + ", ".join(
-            f"{toy} {max(e['finite_difference'].values()):.1e}" for toy, e in measured.items())
+        note="toy manifolds embedded in R^D by a random isometry; "
+        "errors defined in icml26.manifold_microscope.accuracy",
+        headline="largest finite-difference relative error at the largest grid: "
+        + ", ".join(f"{toy} {max(e['finite_difference'].values()):.1e}" for toy, e in measured.items())
         + f" (needs <= {TOLERANCE:g}); smallest local-PCA / FD error ratio "
         + f"{min(min(e['baseline_over_fd'].values()) for e in measured.values()):.3g} (needs > {FACTOR:g}; "
         + f"paper: <= {TOLERANCE:g}, baselines off by > {FACTOR:g}x)",
@@ -55,9 +59,16 @@ def estimators_recover_toy_geometry(table: pd.DataFrame) -> Claim:
 
 
 def hausdorff_between_envelopes(scaling: pd.DataFrame) -> Claim:
-    measured = {r.toy: {"d": int(r.d), "slope": float(r.slope), "genovese_exponent": float(r.genovese_exponent),
-                        "fefferman_exponent": float(r.fefferman_exponent), "fraction_between": float(r.fraction_between)}
-                for r in scaling.itertuples()}
+    measured = {
+        r.toy: {
+            "d": int(r.d),
+            "slope": float(r.slope),
+            "genovese_exponent": float(r.genovese_exponent),
+            "fefferman_exponent": float(r.fefferman_exponent),
+            "fraction_between": float(r.fraction_between),
+        }
+        for r in scaling.itertuples()
+    }
     holds = bool((scaling["slope"] < 0).all() and (scaling["fraction_between"] >= BETWEEN_MIN).all())
     return Claim(
         id="hausdorff_between_bound_envelopes",
@@ -70,8 +81,8 @@ def hausdorff_between_envelopes(scaling: pd.DataFrame) -> Claim:
         holds=holds,
         note="noiseless samples, one-step local weighted PCA fit (MMLS-style, ours); dSprites-style slices of "
         "d = 1..3 (rotation, x, y) rendered at uniformly random latents",
-        headline="Hausdorff slopes " + ", ".join(f"{toy} {m['slope']:+.2f} (Genovese {m['genovese_exponent']:+.2f})"
-                                                 for toy, m in measured.items())
+        headline="Hausdorff slopes "
+        + ", ".join(f"{toy} {m['slope']:+.2f} (Genovese {m['genovese_exponent']:+.2f})" for toy, m in measured.items())
         + f"; fraction between the envelopes at least {scaling['fraction_between'].min():.0%} "
         + f"(needs >= {BETWEEN_MIN:.0%}; paper: decays between the envelopes)",
         evidence=["tables/bound_scaling.csv", "figures/bound_scaling.png"],
@@ -85,16 +96,19 @@ DEPTH_RHO = 0.8
 def layer_profile(layers: pd.DataFrame, iteration: int | None = None) -> pd.DataFrame:
     """Measures per layer at one checkpoint (default: the final one), averaged over shapes, in network order."""
     at = layers[layers["iteration"] == (layers["iteration"].max() if iteration is None else iteration)]
-    profile = at.groupby(["depth", "layer"], sort=True)[["abs_curvature_median", "median_reach_unit_volume",
-                                                         "volume"]].mean()
+    profile = at.groupby(["depth", "layer"], sort=True)[
+        ["abs_curvature_median", "median_reach_unit_volume", "volume"]
+    ].mean()
     return profile.reset_index(level="depth").drop(columns="depth")
 
 
 def _encoder_trends(profile: pd.DataFrame) -> tuple[float, float]:
     """Spearman correlations of depth with curvature and with reach over the encoder maps."""
     encoder, depth = profile.loc[list(ENCODER)], np.arange(len(ENCODER))
-    return (float(stats.spearmanr(depth, encoder["abs_curvature_median"]).statistic),
-            float(stats.spearmanr(depth, encoder["median_reach_unit_volume"]).statistic))
+    return (
+        float(stats.spearmanr(depth, encoder["abs_curvature_median"]).statistic),
+        float(stats.spearmanr(depth, encoder["median_reach_unit_volume"]).statistic),
+    )
 
 
 def vae_layer_geometry(layers: pd.DataFrame) -> Claim:
@@ -102,25 +116,31 @@ def vae_layer_geometry(layers: pd.DataFrame) -> Claim:
     profile = layer_profile(layers).loc[list(ENCODER)]
     rho_curvature, rho_reach = _encoder_trends(layer_profile(layers))
     init_curvature, init_reach = _encoder_trends(layer_profile(layers, int(layers["iteration"].min())))
-    mu = layers[layers["layer"] == "mu"].groupby("iteration")[["abs_curvature_median", "median_reach_unit_volume"]].mean()
+    mu = (
+        layers[layers["layer"] == "mu"]
+        .groupby("iteration")[["abs_curvature_median", "median_reach_unit_volume"]]
+        .mean()
+    )
     return Claim(
         id="beta_vae_layer_geometry_changes_with_depth",
         statement=f"After training, deeper encoder layers (input -> hidden -> hidden -> mu) are more curved and "
-                  f"have smaller reach: Spearman(depth, median |scalar curvature|) >= {DEPTH_RHO} and "
-                  f"Spearman(depth, median reach) <= -{DEPTH_RHO}, measures at unit total volume, mean over shapes",
+        f"have smaller reach: Spearman(depth, median |scalar curvature|) >= {DEPTH_RHO} and "
+        f"Spearman(depth, median reach) <= -{DEPTH_RHO}, measures at unit total volume, mean over shapes",
         paper_value="deeper layers more curved, smaller reach (reference)",
-        measured={"spearman_depth_curvature": rho_curvature, "spearman_depth_reach": rho_reach,
-                  "at_initialisation": {"spearman_depth_curvature": init_curvature,
-                                        "spearman_depth_reach": init_reach},
-                  "final_encoder_profile": profile.to_dict(orient="index"),
-                  "mu_layer_over_training": mu.to_dict(orient="index")},
+        measured={
+            "spearman_depth_curvature": rho_curvature,
+            "spearman_depth_reach": rho_reach,
+            "at_initialisation": {"spearman_depth_curvature": init_curvature, "spearman_depth_reach": init_reach},
+            "final_encoder_profile": profile.to_dict(orient="index"),
+            "mu_layer_over_training": mu.to_dict(orient="index"),
+        },
         comparator="all",
         holds=bool(rho_curvature >= DEPTH_RHO and rho_reach <= -DEPTH_RHO),
         note="MLP beta-VAE with SiLU (ours; the paper's is convolutional), Burgess capacity objective, trained on "
-             "the dSprites-style rotation x position slices; the decoder layers are reported in metrics.json; "
-             "at_initialisation gives the same correlations for the untrained network (what depth alone does)",
+        "the dSprites-style rotation x position slices; the decoder layers are reported in metrics.json; "
+        "at_initialisation gives the same correlations for the untrained network (what depth alone does)",
         headline=f"trained encoder: Spearman(depth, curvature) {rho_curvature:+.2f}, (depth, reach) {rho_reach:+.2f} "
-                 f"(needs >= {DEPTH_RHO} and <= -{DEPTH_RHO}); untrained {init_curvature:+.2f}, {init_reach:+.2f} "
-                 "(reference: deeper layers more curved, smaller reach)",
+        f"(needs >= {DEPTH_RHO} and <= -{DEPTH_RHO}); untrained {init_curvature:+.2f}, {init_reach:+.2f} "
+        "(reference: deeper layers more curved, smaller reach)",
         evidence=["tables/vae_layers.csv", "figures/vae_layers.png"],
     )

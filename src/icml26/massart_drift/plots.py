@@ -26,9 +26,17 @@ def scaling(best: pd.DataFrame, slopes: pd.DataFrame, quantity: str, ylabel: str
         lo = group.groupby("Delta")[quantity].min()
         hi = group.groupby("Delta")[quantity].max()
         fit = slopes[(slopes["learner"] == learner) & (slopes["quantity"] == quantity)].iloc[0]
-        ax.errorbar(mean.index, mean, yerr=[mean - lo, hi - mean], fmt="o-", ms=4, lw=1.2, capsize=2,
-                    color=COLORS[learner], label=f"{LABELS[learner]}: slope {fit.slope:.3f} "
-                    f"[{fit.ci_low:.3f}, {fit.ci_high:.3f}]")
+        ax.errorbar(
+            mean.index,
+            mean,
+            yerr=[mean - lo, hi - mean],
+            fmt="o-",
+            ms=4,
+            lw=1.2,
+            capsize=2,
+            color=COLORS[learner],
+            label=f"{LABELS[learner]}: slope {fit.slope:.3f} [{fit.ci_low:.3f}, {fit.ci_high:.3f}]",
+        )
     x = np.array(sorted(best["Delta"].unique()))
     anchor = best.groupby("Delta")[quantity].mean().iloc[0]
     for slope, style in zip(refs, ("--", ":")):

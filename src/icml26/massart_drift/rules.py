@@ -40,16 +40,39 @@ def scaling_tables(sweeps: list[str], best: str, slopes: str) -> None:
     write_csv(slopes, scaling.slopes(best_frame))
 
 
-def traces(table: str, *, seeds: list[int], d: int, eta: float, gamma: float, Delta: float, rounds: int,
-           eval_every: int, window_scale: float, small_window: int, n_test: int, perspectron: dict) -> None:
+def traces(
+    table: str,
+    *,
+    seeds: list[int],
+    d: int,
+    eta: float,
+    gamma: float,
+    Delta: float,
+    rounds: int,
+    eval_every: int,
+    window_scale: float,
+    small_window: int,
+    n_test: int,
+    perspectron: dict,
+) -> None:
     """Error-versus-time traces of every learner on the drifting d-dimensional Massart stream."""
     from . import streams
 
     rows = []
     for seed in seeds:
-        rows += streams.trace(seed=seed, d=d, eta=eta, gamma=gamma, Delta=Delta, rounds=rounds,
-                              eval_every=eval_every, window_scale=window_scale, small_window=small_window,
-                              n_test=n_test, perspectron_params=perspectron)
+        rows += streams.trace(
+            seed=seed,
+            d=d,
+            eta=eta,
+            gamma=gamma,
+            Delta=Delta,
+            rounds=rounds,
+            eval_every=eval_every,
+            window_scale=window_scale,
+            small_window=small_window,
+            n_test=n_test,
+            perspectron_params=perspectron,
+        )
         print(f"trace seed {seed} done", flush=True)
     write_csv(table, pd.DataFrame(rows))
 
@@ -63,20 +86,32 @@ def oracles(table: str, *, eta: float, reps: int, seed: int) -> None:
     phi = rng.uniform(0, 2 * np.pi, reps)
     for angle in (0.1, 0.5, 1.0, 2.0):
         mc = float(np.mean(np.sign(np.cos(phi)) != np.sign(np.cos(phi - angle))))
-        rows.append({"check": "disagreement", "param": f"angle={angle}", "monte_carlo": mc,
-                     "exact": float(geometry.disagreement(angle)), "mc_standard_error": np.sqrt(mc * (1 - mc) / reps)})
+        rows.append(
+            {
+                "check": "disagreement",
+                "param": f"angle={angle}",
+                "monte_carlo": mc,
+                "exact": float(geometry.disagreement(angle)),
+                "mc_standard_error": np.sqrt(mc * (1 - mc) / reps),
+            }
+        )
     for Delta, W in ((1e-4, 50), (1e-4, 400), (1e-3, 100)):
         delta = geometry.rotation_for_drift(Delta, eta)
         p, y = circle.windows(rng, reps // 50, W, delta, eta)
         excess = geometry.excess_error(circle.averaging_angle(p, y), eta)
-        rows.append({"check": "averaging_semianalytic", "param": f"Delta={Delta},W={W}", "monte_carlo": excess.mean(),
-                     "exact": float(theory.averaging_excess(W, delta, eta)),
-                     "mc_standard_error": excess.std(ddof=1) / np.sqrt(len(excess))})
+        rows.append(
+            {
+                "check": "averaging_semianalytic",
+                "param": f"Delta={Delta},W={W}",
+                "monte_carlo": excess.mean(),
+                "exact": float(theory.averaging_excess(W, delta, eta)),
+                "mc_standard_error": excess.std(ddof=1) / np.sqrt(len(excess)),
+            }
+        )
     write_csv(table, pd.DataFrame(rows))
 
 
-def figures(best: str, slopes: str, traces: str, *, eta: float, gamma: float, Delta: float,
-            **outputs: str) -> None:
+def figures(best: str, slopes: str, traces: str, *, eta: float, gamma: float, Delta: float, **outputs: str) -> None:
     """Best excess error and best window against the drift rate, with fitted and reference slopes
     (excess_vs_drift, window_vs_drift), and error against time under drift: efficient learners vs no
     forgetting vs a small window (traces)."""
@@ -87,32 +122,54 @@ def figures(best: str, slopes: str, traces: str, *, eta: float, gamma: float, De
     bound = eta + verdicts.BOUND_C * Delta ** (1 / 3) / gamma
     best_table, slope_table = read_csv(best), read_csv(slopes)
     with figure_set(outputs) as paths:
-        save_figure(plots.scaling(best_table, slope_table, "min_excess", "best excess error over the window grid",
-                                  [1 / 3, 1 / 2]), *paths("excess_vs_drift"))
-        save_figure(plots.scaling(best_table, slope_table, "W_star", "best window W*", [-2 / 3, -1 / 2]),
-                    *paths("window_vs_drift"))
+        save_figure(
+            plots.scaling(
+                best_table, slope_table, "min_excess", "best excess error over the window grid", [1 / 3, 1 / 2]
+            ),
+            *paths("excess_vs_drift"),
+        )
+        save_figure(
+            plots.scaling(best_table, slope_table, "W_star", "best window W*", [-2 / 3, -1 / 2]),
+            *paths("window_vs_drift"),
+        )
         save_figure(plots.traces(read_csv(traces), eta, bound), *paths("traces"))
 
 
-def verdict(slopes: str, best: str, traces: str, oracles: str, claims: str, metrics: str, *,
-            eta: float, gamma: float, Delta: float) -> None:
+def verdict(
+    slopes: str,
+    best: str,
+    traces: str,
+    oracles: str,
+    claims: str,
+    metrics: str,
+    *,
+    eta: float,
+    gamma: float,
+    Delta: float,
+) -> None:
     """Judge the spec's claims and collect the headline numbers."""
     from ..common.claims import verdict_word, write_claims
     from . import verdict as verdicts
 
     slope_table = read_csv(slopes)
-    bound_claim, trace_numbers = verdicts.massart_bound_and_forgetting(read_csv(traces), eta=eta, gamma=gamma,
-                                                                        Delta=Delta)
+    bound_claim, trace_numbers = verdicts.massart_bound_and_forgetting(
+        read_csv(traces), eta=eta, gamma=gamma, Delta=Delta
+    )
     judged = [verdicts.efficient_rate(slope_table), verdicts.information_theoretic_rate(slope_table), bound_claim]
     oracle_table = read_csv(oracles)
     best_table = read_csv(best)
     numbers = {
-        "slopes": {f"{r.learner}/{r.quantity}": {"slope": r.slope, "ci95": [r.ci_low, r.ci_high]}
-                   for r in slope_table.itertuples()},
-        "best_excess_by_Delta": {f"{r.learner}/{r.Delta:.3g}": r.min_excess
-                                 for r in best_table.groupby(["learner", "Delta"])["min_excess"].mean().reset_index().itertuples()},
-        "oracle_max_z_score": float(((oracle_table["monte_carlo"] - oracle_table["exact"]).abs()
-                                     / oracle_table["mc_standard_error"]).max()),
+        "slopes": {
+            f"{r.learner}/{r.quantity}": {"slope": r.slope, "ci95": [r.ci_low, r.ci_high]}
+            for r in slope_table.itertuples()
+        },
+        "best_excess_by_Delta": {
+            f"{r.learner}/{r.Delta:.3g}": r.min_excess
+            for r in best_table.groupby(["learner", "Delta"])["min_excess"].mean().reset_index().itertuples()
+        },
+        "oracle_max_z_score": float(
+            ((oracle_table["monte_carlo"] - oracle_table["exact"]).abs() / oracle_table["mc_standard_error"]).max()
+        ),
         **trace_numbers,
     }
     for claim in judged:

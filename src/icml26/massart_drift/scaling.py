@@ -28,7 +28,9 @@ def noise_of(learner: str, eta: float) -> float:
     return eta if rate == "eta" else float(rate)
 
 
-def sweep(learner: str, *, Deltas: list[float], windows: list[int], eta: float, reps: int, seeds: list[int]) -> pd.DataFrame:
+def sweep(
+    learner: str, *, Deltas: list[float], windows: list[int], eta: float, reps: int, seeds: list[int]
+) -> pd.DataFrame:
     """Mean excess error of ``learner`` for every (seed, Delta, W)."""
     if learner not in SETTINGS:
         raise ValueError(f"unknown learner {learner!r}; expected one of {sorted(SETTINGS)}")
@@ -42,8 +44,17 @@ def sweep(learner: str, *, Deltas: list[float], windows: list[int], eta: float, 
                 rng = np.random.default_rng([seed, i, j])
                 phi, y = circle.windows(rng, reps, int(W), delta, noise)
                 excess = geometry.excess_error(hypothesis(phi, y), noise)
-                rows.append({"learner": learner, "seed": seed, "Delta": Delta, "W": int(W), "eta": noise,
-                             "excess": excess.mean(), "excess_se": excess.std(ddof=1) / np.sqrt(reps)})
+                rows.append(
+                    {
+                        "learner": learner,
+                        "seed": seed,
+                        "Delta": Delta,
+                        "W": int(W),
+                        "eta": noise,
+                        "excess": excess.mean(),
+                        "excess_se": excess.std(ddof=1) / np.sqrt(reps),
+                    }
+                )
             print(f"{learner}: seed {seed} Delta {Delta:.2e} done", flush=True)
     return pd.DataFrame(rows)
 
@@ -68,7 +79,15 @@ def slopes(best: pd.DataFrame) -> pd.DataFrame:
             per_seed = np.array([loglog_slope(g["Delta"], g[quantity]) for _, g in group.groupby("seed")])
             n = len(per_seed)
             half = stats.t.ppf(0.975, n - 1) * per_seed.std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
-            rows.append({"learner": learner, "quantity": quantity, "slope": per_seed.mean(),
-                         "ci_low": per_seed.mean() - half, "ci_high": per_seed.mean() + half, "seeds": n,
-                         "per_seed": " ".join(f"{s:.4f}" for s in per_seed)})
+            rows.append(
+                {
+                    "learner": learner,
+                    "quantity": quantity,
+                    "slope": per_seed.mean(),
+                    "ci_low": per_seed.mean() - half,
+                    "ci_high": per_seed.mean() + half,
+                    "seeds": n,
+                    "per_seed": " ".join(f"{s:.4f}" for s in per_seed),
+                }
+            )
     return pd.DataFrame(rows)

@@ -22,8 +22,9 @@ import numpy as np
 from . import sphere
 
 
-def perspectron(x: np.ndarray, y: np.ndarray, w0: np.ndarray, *, lam: float, step: float, iterations: int,
-                clip: float) -> np.ndarray:
+def perspectron(
+    x: np.ndarray, y: np.ndarray, w0: np.ndarray, *, lam: float, step: float, iterations: int, clip: float
+) -> np.ndarray:
     w = w0 / np.linalg.norm(w0)
     for _ in range(iterations):
         margin = x @ w
@@ -35,8 +36,20 @@ def perspectron(x: np.ndarray, y: np.ndarray, w0: np.ndarray, *, lam: float, ste
     return w
 
 
-def trace(*, seed: int, d: int, eta: float, gamma: float, Delta: float, rounds: int, eval_every: int,
-          window_scale: float, small_window: int, n_test: int, perspectron_params: dict) -> list[dict]:
+def trace(
+    *,
+    seed: int,
+    d: int,
+    eta: float,
+    gamma: float,
+    Delta: float,
+    rounds: int,
+    eval_every: int,
+    window_scale: float,
+    small_window: int,
+    n_test: int,
+    perspectron_params: dict,
+) -> list[dict]:
     """Run one stream and return one row per (evaluated round, learner)."""
     rng = np.random.default_rng(seed)
     delta = Delta * math.pi
@@ -64,6 +77,14 @@ def trace(*, seed: int, d: int, eta: float, gamma: float, Delta: float, rounds: 
         windows = {"averaging": W, "perspectron": W, "no_forgetting": t + 1, "small_window": small_window}
         floor = sphere.bayes_error(w_star, x_test, gamma, eta)
         for name, w in hypotheses.items():
-            rows.append({"seed": seed, "round": t + 1, "learner": name, "window": windows[name],
-                         "error": sphere.test_error(w, w_star, x_test, gamma, eta), "bayes_error": floor})
+            rows.append(
+                {
+                    "seed": seed,
+                    "round": t + 1,
+                    "learner": name,
+                    "window": windows[name],
+                    "error": sphere.test_error(w, w_star, x_test, gamma, eta),
+                    "bayes_error": floor,
+                }
+            )
     return rows

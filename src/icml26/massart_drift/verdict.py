@@ -41,8 +41,12 @@ def efficient_rate(slopes: pd.DataFrame) -> Claim:
         headline=f"efficient learner: excess slope {excess.slope:.3f} [{excess.ci_low:.3f}, {excess.ci_high:.3f}], "
         f"window slope {window.slope:.3f} [{window.ci_low:.3f}, {window.ci_high:.3f}] (paper: 1/3 and -2/3; "
         f"tolerance {SLOPE_TOL})",
-        evidence=["tables/slopes.csv", "tables/best_window.csv", "figures/excess_vs_drift.png",
-                  "figures/window_vs_drift.png"],
+        evidence=[
+            "tables/slopes.csv",
+            "tables/best_window.csv",
+            "figures/excess_vs_drift.png",
+            "figures/window_vs_drift.png",
+        ],
     )
 
 
@@ -54,8 +58,7 @@ def information_theoretic_rate(slopes: pd.DataFrame) -> Claim:
         statement="The inefficient ERM reference (under noise) and the realizable adaptation scale as Delta^(1/2): "
         "fitted slopes within +-0.05 of 1/2",
         paper_value={"exponent": 0.5},
-        measured={"erm": _fmt(erm), "realizable": _fmt(real),
-                  "erm_window": _fmt(_slope(slopes, "erm", "W_star"))},
+        measured={"erm": _fmt(erm), "realizable": _fmt(real), "erm_window": _fmt(_slope(slopes, "erm", "W_star"))},
         comparator="all",
         holds=holds,
         note="the realizable adaptation is evaluated as the window's consistent (max-agreement) halfspace "

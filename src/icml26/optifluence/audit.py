@@ -16,9 +16,21 @@ import torch
 from .models import Architecture, Training, hinge, logits, population, train
 
 
-def audit(arch: Architecture, classes: int, base_x: np.ndarray, base_y: np.ndarray, canary_x: np.ndarray,
-          canary_y: np.ndarray, member: np.ndarray, test_x: np.ndarray, test_y: np.ndarray, training: Training,
-          base_fraction: float, seed: int, chunk: int) -> dict[str, np.ndarray]:
+def audit(
+    arch: Architecture,
+    classes: int,
+    base_x: np.ndarray,
+    base_y: np.ndarray,
+    canary_x: np.ndarray,
+    canary_y: np.ndarray,
+    member: np.ndarray,
+    test_x: np.ndarray,
+    test_y: np.ndarray,
+    training: Training,
+    base_fraction: float,
+    seed: int,
+    chunk: int,
+) -> dict[str, np.ndarray]:
     """``{"scores": hinge of each canary in each model, "test_accuracy": per model, "train_accuracy": per model
     on its base images}``."""
     models, side = member.shape[0], base_x.shape[-1]
@@ -40,7 +52,13 @@ def audit(arch: Architecture, classes: int, base_x: np.ndarray, base_y: np.ndarr
             test_acc.append((logits(skeleton, params, tx).argmax(-1).numpy() == test_y).mean(axis=1))
             fit = logits(skeleton, params, x[: len(base_x)]).argmax(-1).numpy() == base_y
             train_acc.append((fit * base_member[part]).sum(axis=1) / base_member[part].sum(axis=1))
-        print(f"{arch.name}: {part.stop}/{models} models trained, mean test accuracy "
-              f"{np.concatenate(test_acc).mean():.3f} ({time.perf_counter() - start:.1f} s)", flush=True)
-    return {"scores": np.concatenate(scores), "test_accuracy": np.concatenate(test_acc),
-            "train_accuracy": np.concatenate(train_acc)}
+        print(
+            f"{arch.name}: {part.stop}/{models} models trained, mean test accuracy "
+            f"{np.concatenate(test_acc).mean():.3f} ({time.perf_counter() - start:.1f} s)",
+            flush=True,
+        )
+    return {
+        "scores": np.concatenate(scores),
+        "test_accuracy": np.concatenate(test_acc),
+        "train_accuracy": np.concatenate(train_acc),
+    }

@@ -49,27 +49,39 @@ def seeds_needed(per_type: int, ablation: list[int]) -> int:
     return per_type * (len(influence_ranked(ablation)) + len(RANDOM_SEEDED))
 
 
-def seed_sets(cand_x: np.ndarray, cand_y: np.ndarray, influence: np.ndarray, per_type: int, ablation: list[int],
-              classes: int, seed: int) -> dict[str, dict[str, np.ndarray]]:
+def seed_sets(
+    cand_x: np.ndarray,
+    cand_y: np.ndarray,
+    influence: np.ndarray,
+    per_type: int,
+    ablation: list[int],
+    classes: int,
+    seed: int,
+) -> dict[str, dict[str, np.ndarray]]:
     """``{type: {"x", "y", "source"}}``: canaries of the heuristic types and IF-Init, start points of the
     optimised ones; ``source`` is the candidate index (-1: generated)."""
     rng = np.random.default_rng(seed)
     ranked_types = influence_ranked(ablation)
     needed = seeds_needed(per_type, ablation)
     if needed > len(cand_y):
-        raise ValueError(f"{needed} distinct seed images needed ({per_type} per type), only {len(cand_y)} candidates "
-                         f"(raise split.candidates or lower canaries_per_type)")
+        raise ValueError(
+            f"{needed} distinct seed images needed ({per_type} per type), only {len(cand_y)} candidates "
+            f"(raise split.candidates or lower canaries_per_type)"
+        )
     ranking = np.argsort(-influence, kind="stable")
     taken = ranking[: per_type * len(ranked_types)]
-    picks = {t: taken[i::len(ranked_types)] for i, t in enumerate(ranked_types)}
+    picks = {t: taken[i :: len(ranked_types)] for i, t in enumerate(ranked_types)}
     rest = rng.permutation(np.setdiff1d(np.arange(len(cand_y)), taken))
     for i, t in enumerate(RANDOM_SEEDED):
-        picks[t] = rest[i * per_type:(i + 1) * per_type]
+        picks[t] = rest[i * per_type : (i + 1) * per_type]
     sets = {t: {"x": cand_x[idx], "y": cand_y[idx].copy(), "source": idx} for t, idx in picks.items()}
     sets["mislabeled"]["y"] = (sets["mislabeled"]["y"] + rng.integers(1, classes, per_type)) % classes
     side = cand_x.shape[-1]
-    sets["ood"] = {"x": rng.random((per_type, side, side)).astype(np.float32),
-                   "y": rng.integers(0, classes, per_type), "source": np.full(per_type, -1)}
+    sets["ood"] = {
+        "x": rng.random((per_type, side, side)).astype(np.float32),
+        "y": rng.integers(0, classes, per_type),
+        "source": np.full(per_type, -1),
+    }
     return {t: sets[t] for t in all_types(ablation)}
 
 

@@ -55,7 +55,7 @@ def _idx(path: Path, dims: int) -> np.ndarray:
         fail(path, f"not a readable gzip file ({error})")
     if len(raw) < 4 + 4 * dims or raw[:3] != b"\x00\x00\x08" or raw[3] != dims:
         fail(path, f"not an IDX file of {dims} dimension(s) of unsigned bytes")
-    shape = tuple(int.from_bytes(raw[4 + 4 * i:8 + 4 * i], "big") for i in range(dims))
+    shape = tuple(int.from_bytes(raw[4 + 4 * i : 8 + 4 * i], "big") for i in range(dims))
     data = np.frombuffer(raw, dtype=np.uint8, offset=4 + 4 * dims)
     if data.size != int(np.prod(shape)):
         fail(path, f"holds {data.size} values, its header says {shape} (truncated?)")
@@ -93,10 +93,11 @@ def _user_npz(path: Path) -> tuple[np.ndarray, np.ndarray]:
 def split(images: np.ndarray, labels: np.ndarray, base: int, candidates: int, seed: int) -> dict[str, np.ndarray]:
     """Disjoint base pool (the models' training data), candidate pool (canary seeds) and test set."""
     if base + candidates >= len(images):
-        raise ValueError(f"split: base ({base}) + candidates ({candidates}) must leave test images out of "
-                         f"{len(images)}")
+        raise ValueError(
+            f"split: base ({base}) + candidates ({candidates}) must leave test images out of {len(images)}"
+        )
     order = np.random.default_rng(seed).permutation(len(images))
-    parts = {"base": order[:base], "cand": order[base:base + candidates], "test": order[base + candidates:]}
+    parts = {"base": order[:base], "cand": order[base : base + candidates], "test": order[base + candidates :]}
     out = {}
     for name, index in parts.items():
         out[f"{name}_x"], out[f"{name}_y"] = images[index], labels[index]

@@ -16,12 +16,19 @@ from torch.func import grad, hessian, vmap
 def _head_loss(theta: torch.Tensor, features: torch.Tensor, labels: torch.Tensor, classes: int) -> torch.Tensor:
     """Mean cross-entropy of a linear head with flattened weights ``theta`` = [W (classes x d), b]."""
     d = features.shape[-1]
-    weight, bias = theta[: classes * d].reshape(classes, d), theta[classes * d:]
+    weight, bias = theta[: classes * d].reshape(classes, d), theta[classes * d :]
     return torch.nn.functional.cross_entropy(features @ weight.T + bias, labels)
 
 
-def self_influence(train_features: torch.Tensor, train_labels: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor,
-                   features: torch.Tensor, labels: torch.Tensor, damping: float) -> torch.Tensor:
+def self_influence(
+    train_features: torch.Tensor,
+    train_labels: torch.Tensor,
+    weight: torch.Tensor,
+    bias: torch.Tensor,
+    features: torch.Tensor,
+    labels: torch.Tensor,
+    damping: float,
+) -> torch.Tensor:
     """Self-influence of each point (``features``, ``labels``) on a linear softmax head trained on
     (``train_features``, ``train_labels``); ``weight``: classes x d, ``bias``: classes."""
     classes = weight.shape[0]
@@ -29,7 +36,8 @@ def self_influence(train_features: torch.Tensor, train_labels: torch.Tensor, wei
     h = hessian(_head_loss)(theta, train_features, train_labels, classes)
     h = h + damping * torch.eye(len(theta), dtype=h.dtype)
     per_point = vmap(grad(_head_loss), in_dims=(None, 0, 0, None))(
-        theta, features.unsqueeze(1), labels.unsqueeze(1), classes)
+        theta, features.unsqueeze(1), labels.unsqueeze(1), classes
+    )
     solved = torch.linalg.solve(h, per_point.T).T
     return (per_point * solved).sum(dim=1)
 
@@ -50,6 +58,13 @@ def candidate_influence(arch, classes: int, base_x, base_y, cand_x, cand_y, trai
     with torch.no_grad():
         train_features, features = model.features(bx), model.features(torch.tensor(cand_x))
         accuracy = float((model(bx).argmax(-1) == by).float().mean())
-    scores = self_influence(train_features.double(), by, model.head.weight.detach().double(),
-                            model.head.bias.detach().double(), features.double(), torch.tensor(cand_y), damping)
+    scores = self_influence(
+        train_features.double(),
+        by,
+        model.head.weight.detach().double(),
+        model.head.bias.detach().double(),
+        features.double(),
+        torch.tensor(cand_y),
+        damping,
+    )
     return np.asarray(scores.numpy()), accuracy

@@ -1,8 +1,8 @@
 """Membership scores, online LiRA and the ROC numbers an audit reports.
 
 Score: the hinge ``phi(x, y) = z_y - max_{y' != y} z_y'`` of a model's logits (``models.hinge``).
-LiRA (online, Carlini et al. 2022): for each canary, Gaussians fitted to its scores in the models that trained on it (IN) and
-in those that did not (OUT); the statistic is ``log N(phi; mu_in, sd_in) - log N(phi; mu_out, sd_out)``.
+LiRA (online, Carlini et al. 2022): for each canary, Gaussians fitted to its scores in the models that trained
+on it (IN) and in those that did not (OUT); the statistic is ``log N(phi; mu_in, sd_in) - log N(phi; mu_out, sd_out)``.
 Each model in turn is the target and the Gaussians come from all the *other* models (leave one model
 out), so every (model, canary) pair is one membership guess. TPR at a fixed FPR is read off the ROC by
 linear interpolation between its points (the ROC of a randomised threshold); ours: the LiRA reference
@@ -31,12 +31,14 @@ def lira_online(scores: np.ndarray, member: np.ndarray) -> np.ndarray:
         mask = member if inside else ~member
         n = mask.sum(axis=0) - own
         if (n < 2).any():
-            raise ValueError(f"LiRA needs >= 2 {'IN' if inside else 'OUT'} models per canary besides the target; "
-                             f"some canary has {int(n.min())} (use more models)")
+            raise ValueError(
+                f"LiRA needs >= 2 {'IN' if inside else 'OUT'} models per canary besides the target; "
+                f"some canary has {int(n.min())} (use more models)"
+            )
         total = (scores * mask).sum(axis=0) - scores * own
-        squares = (scores ** 2 * mask).sum(axis=0) - scores ** 2 * own
+        squares = (scores**2 * mask).sum(axis=0) - scores**2 * own
         mean = total / n
-        sd = np.sqrt(np.maximum(squares / n - mean ** 2, 0.0) * n / (n - 1))
+        sd = np.sqrt(np.maximum(squares / n - mean**2, 0.0) * n / (n - 1))
         densities[inside] = norm.logpdf(scores, mean, np.maximum(sd, MIN_SD))
     stat = densities[True] - densities[False]
     return stat

@@ -99,8 +99,9 @@ def population(arch: Architecture, side: int, classes: int, seeds: list[int]) ->
     return skeleton, {k: v.detach() for k, v in params.items()}
 
 
-def weighted_loss(skeleton: nn.Module, params: dict, x: torch.Tensor, y: torch.Tensor, w: torch.Tensor,
-                  weight_decay: float) -> torch.Tensor:
+def weighted_loss(
+    skeleton: nn.Module, params: dict, x: torch.Tensor, y: torch.Tensor, w: torch.Tensor, weight_decay: float
+) -> torch.Tensor:
     """One model's mean cross-entropy over the images it trains on (``w`` in {0, 1} per image)."""
     logits = functional_call(skeleton, params, (x,))
     ce = nn.functional.cross_entropy(logits, y, reduction="none")
@@ -111,8 +112,9 @@ def weighted_loss(skeleton: nn.Module, params: dict, x: torch.Tensor, y: torch.T
 def step_function(skeleton: nn.Module, training: Training):
     """``step(params, velocity, x, y, weights) -> (params, velocity)`` for a batch of models (differentiable
     in ``x``: the unrolled canary optimisation backpropagates through it)."""
-    grads = vmap(grad(lambda p, x, y, w: weighted_loss(skeleton, p, x, y, w, training.weight_decay)),
-                 in_dims=(0, None, None, 0))
+    grads = vmap(
+        grad(lambda p, x, y, w: weighted_loss(skeleton, p, x, y, w, training.weight_decay)), in_dims=(0, None, None, 0)
+    )
 
     def step(params: dict, velocity: dict, x: torch.Tensor, y: torch.Tensor, weights: torch.Tensor):
         g = grads(params, x, y, weights)
@@ -122,8 +124,16 @@ def step_function(skeleton: nn.Module, training: Training):
     return step
 
 
-def train(skeleton: nn.Module, params: dict, x: torch.Tensor, y: torch.Tensor, weights: torch.Tensor,
-          training: Training, steps: int | None = None, velocity: dict | None = None) -> tuple[dict, dict]:
+def train(
+    skeleton: nn.Module,
+    params: dict,
+    x: torch.Tensor,
+    y: torch.Tensor,
+    weights: torch.Tensor,
+    training: Training,
+    steps: int | None = None,
+    velocity: dict | None = None,
+) -> tuple[dict, dict]:
     """Train a batch of models (no graph kept); returns ``(params, velocity)`` after ``steps`` updates."""
     step = step_function(skeleton, training)
     velocity = velocity if velocity is not None else {k: torch.zeros_like(v) for k, v in params.items()}
@@ -133,13 +143,14 @@ def train(skeleton: nn.Module, params: dict, x: torch.Tensor, y: torch.Tensor, w
     return params, velocity
 
 
-def train_one_by_one(skeleton: nn.Module, params: dict, x: torch.Tensor, y: torch.Tensor, weights: torch.Tensor,
-                     training: Training) -> dict:
+def train_one_by_one(
+    skeleton: nn.Module, params: dict, x: torch.Tensor, y: torch.Tensor, weights: torch.Tensor, training: Training
+) -> dict:
     """The same training as :func:`train`, one model at a time in a Python loop (the timing baseline)."""
     out = []
     for i in range(weights.shape[0]):
-        one = {k: v[i:i + 1] for k, v in params.items()}
-        out.append(train(skeleton, one, x, y, weights[i:i + 1], training)[0])
+        one = {k: v[i : i + 1] for k, v in params.items()}
+        out.append(train(skeleton, one, x, y, weights[i : i + 1], training)[0])
     return {k: torch.cat([o[k] for o in out]) for k in params}
 
 

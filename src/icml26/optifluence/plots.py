@@ -9,8 +9,14 @@ import pandas as pd
 from .canaries import BASE_TYPES as TYPE_ORDER
 from .verdict import PAPER_TPR
 
-STYLE = {"random_in": ("C7", ":"), "mislabeled": ("C1", "--"), "ood": ("C4", "--"), "ifinit": ("C2", "-."),
-         "unrolled_random": ("C0", "-"), "optifluence": ("C3", "-")}
+STYLE = {
+    "random_in": ("C7", ":"),
+    "mislabeled": ("C1", "--"),
+    "ood": ("C4", "--"),
+    "ifinit": ("C2", "-."),
+    "unrolled_random": ("C0", "-"),
+    "optifluence": ("C3", "-"),
+}
 
 
 def _types(table: pd.DataFrame) -> list[str]:
@@ -30,8 +36,15 @@ def roc(points: pd.DataFrame, tpr: pd.DataFrame, target: str, fpr: float) -> plt
         ax.plot(rows["fpr"], np.maximum(rows["tpr"], 1e-4), color=color, ls=ls, label=f"{kind} ({at:.3f})")
     ax.axvline(fpr, color="k", lw=0.8, ls=":")
     ax.plot([fpr], [PAPER_TPR], "k*", ms=9, label=f"paper: OptiFluence, CIFAR-10 ({PAPER_TPR:.3f})")
-    ax.set(xscale="log", yscale="log", xlim=(1e-4, 1), ylim=(1e-4, 1.05), xlabel="false positive rate",
-           ylabel="true positive rate", title=f"LiRA on {target} (TPR at {fpr:.1%} FPR in brackets)")
+    ax.set(
+        xscale="log",
+        yscale="log",
+        xlim=(1e-4, 1),
+        ylim=(1e-4, 1.05),
+        xlabel="false positive rate",
+        ylabel="true positive rate",
+        title=f"LiRA on {target} (TPR at {fpr:.1%} FPR in brackets)",
+    )
     ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
     return fig
@@ -47,12 +60,23 @@ def transfer(tpr: pd.DataFrame, accuracy: pd.DataFrame, architectures: list[str]
     for i, arch in enumerate(architectures):
         rows = tpr[tpr["architecture"] == arch].set_index("type").reindex(kinds)
         err = np.vstack([rows["tpr"] - rows["tpr_low"], rows["tpr_high"] - rows["tpr"]])
-        ax.bar(np.arange(len(kinds)) + i * width, rows["tpr"], width, yerr=err, capsize=2, color=f"C{i}",
-               label=f"{arch}{' (optimised on)' if i == 0 else ''}, test acc. {acc[arch]:.2f}")
+        ax.bar(
+            np.arange(len(kinds)) + i * width,
+            rows["tpr"],
+            width,
+            yerr=err,
+            capsize=2,
+            color=f"C{i}",
+            label=f"{arch}{' (optimised on)' if i == 0 else ''}, test acc. {acc[arch]:.2f}",
+        )
     ax.axhline(PAPER_TPR, color="k", ls="--", lw=1, label="paper: OptiFluence on CIFAR-10")
     ax.set_xticks(np.arange(len(kinds)) + 0.4 - width / 2, kinds, fontsize=8)
-    ax.set(ylabel=f"TPR at {fpr:.1%} FPR", ylim=(0, 1.3), yticks=np.linspace(0, 1, 6),
-           title="canaries across architectures")
+    ax.set(
+        ylabel=f"TPR at {fpr:.1%} FPR",
+        ylim=(0, 1.3),
+        yticks=np.linspace(0, 1, 6),
+        title="canaries across architectures",
+    )
     ax.legend(fontsize=7, loc="upper right", ncol=2)
     fig.tight_layout()
     return fig
@@ -64,8 +88,13 @@ def ablation(table: pd.DataFrame, traces: pd.DataFrame, fpr: float) -> plt.Figur
     fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.6))
     err = np.vstack([table["tpr"] - table["tpr_low"], table["tpr_high"] - table["tpr"]])
     left.errorbar(table["truncation"], table["tpr"], yerr=err, fmt="o-", color="C3", capsize=3)
-    left.set(xscale="log", xlabel="truncation length k (unrolled training steps)", ylabel=f"TPR at {fpr:.1%} FPR",
-             ylim=(0, 1.05), title="truncated backpropagation")
+    left.set(
+        xscale="log",
+        xlabel="truncation length k (unrolled training steps)",
+        ylabel=f"TPR at {fpr:.1%} FPR",
+        ylim=(0, 1.05),
+        title="truncated backpropagation",
+    )
     left.set_xticks(table["truncation"], [str(k) for k in table["truncation"]])
     left.minorticks_off()
     for (kind, k), rows in traces.groupby(["type", "truncation"], sort=False):

@@ -26,9 +26,21 @@ def _training(spec: dict):
     return Training(**spec)
 
 
-def seeds(sources: list[str], images: str, seed_sets: str, influence_table: str, *, dataset: str, split: dict,
-          architecture: dict, training: dict, damping: float, canaries_per_type: int, ablation: list[int],
-          seed: int) -> None:
+def seeds(
+    sources: list[str],
+    images: str,
+    seed_sets: str,
+    influence_table: str,
+    *,
+    dataset: str,
+    split: dict,
+    architecture: dict,
+    training: dict,
+    damping: float,
+    canaries_per_type: int,
+    ablation: list[int],
+    seed: int,
+) -> None:
     """Split the images, train the reference model of the target architecture on the base pool, score every
     candidate's self-influence, and draw the canary sets (final for the heuristic types and IF-Init,
     start points for the optimised ones)."""
@@ -38,23 +50,54 @@ def seeds(sources: list[str], images: str, seed_sets: str, influence_table: str,
     seed_everything(seed)
     parts = data.split(*data.load(dataset, sources), split["base"], split["candidates"], split["seed"])
     n_classes = classes(parts)
-    scores, accuracy = influence.candidate_influence(_architecture(architecture), n_classes, parts["base_x"],
-                                                     parts["base_y"], parts["cand_x"], parts["cand_y"],
-                                                     _training(training), damping, seed)
-    print(f"reference model: training accuracy {accuracy:.3f}; self-influence median {np.median(scores):.3g}, "
-          f"max {scores.max():.3g}", flush=True)
+    scores, accuracy = influence.candidate_influence(
+        _architecture(architecture),
+        n_classes,
+        parts["base_x"],
+        parts["base_y"],
+        parts["cand_x"],
+        parts["cand_y"],
+        _training(training),
+        damping,
+        seed,
+    )
+    print(
+        f"reference model: training accuracy {accuracy:.3f}; self-influence median {np.median(scores):.3g}, "
+        f"max {scores.max():.3g}",
+        flush=True,
+    )
     sets = canaries.seed_sets(parts["cand_x"], parts["cand_y"], scores, canaries_per_type, ablation, n_classes, seed)
     write_npz(images, **parts)
     write_npz(seed_sets, **{f"{key}/{kind}": value for kind, s in sets.items() for key, value in s.items()})
     chosen = {int(i): kind for kind, s in sets.items() for i in s["source"] if i >= 0}
-    write_csv(influence_table, pd.DataFrame({
-        "candidate": np.arange(len(scores)), "label": parts["cand_y"], "self_influence": scores,
-        "rank": np.argsort(np.argsort(-scores, kind="stable"), kind="stable"),
-        "canary_type": [chosen.get(i, "") for i in range(len(scores))]}).sort_values("rank"))
+    write_csv(
+        influence_table,
+        pd.DataFrame(
+            {
+                "candidate": np.arange(len(scores)),
+                "label": parts["cand_y"],
+                "self_influence": scores,
+                "rank": np.argsort(np.argsort(-scores, kind="stable"), kind="stable"),
+                "canary_type": [chosen.get(i, "") for i in range(len(scores))],
+            }
+        ).sort_values("rank"),
+    )
 
 
-def optimise(images: str, seed_sets: str, canaries: str, trace: str, timing: str, *, kind: str, truncation: int,
-             architecture: dict, training: dict, unrolling: dict, seed: int) -> None:
+def optimise(
+    images: str,
+    seed_sets: str,
+    canaries: str,
+    trace: str,
+    timing: str,
+    *,
+    kind: str,
+    truncation: int,
+    architecture: dict,
+    training: dict,
+    unrolling: dict,
+    seed: int,
+) -> None:
     """Unrolled optimisation of one canary set from its seeds (random candidates or IF-Init)."""
     from ..common.determinism import seed_everything
     from .unroll import Unrolling, optimise
@@ -62,17 +105,37 @@ def optimise(images: str, seed_sets: str, canaries: str, trace: str, timing: str
     seed_everything(seed)
     parts, sets = read_npz(images), read_npz(seed_sets, f"x/{kind}", f"y/{kind}")
     settings = Unrolling(**{**unrolling, "truncation": truncation})
-    x, rows, seconds = optimise(sets[f"x/{kind}"], sets[f"y/{kind}"], parts["base_x"], parts["base_y"],
-                                _architecture(architecture), classes(parts), _training(training), settings,
-                                seed, name=kind)
+    x, rows, seconds = optimise(
+        sets[f"x/{kind}"],
+        sets[f"y/{kind}"],
+        parts["base_x"],
+        parts["base_y"],
+        _architecture(architecture),
+        classes(parts),
+        _training(training),
+        settings,
+        seed,
+        name=kind,
+    )
     write_npz(canaries, x=x.astype(np.float32), y=sets[f"y/{kind}"])
     write_csv(trace, pd.DataFrame(rows).assign(type=kind, truncation=truncation))
-    write_csv(timing, pd.DataFrame({"type": kind, "truncation": truncation, "step": range(len(seconds)),
-                                    "seconds": seconds}))
+    write_csv(
+        timing, pd.DataFrame({"type": kind, "truncation": truncation, "step": range(len(seconds)), "seconds": seconds})
+    )
 
 
-def audit(images: str, seed_sets: str, optimised: list[str], scores: str, *, architecture: dict, training: dict,
-          types: list[str], audit: dict, seed: int) -> None:
+def audit(
+    images: str,
+    seed_sets: str,
+    optimised: list[str],
+    scores: str,
+    *,
+    architecture: dict,
+    training: dict,
+    types: list[str],
+    audit: dict,
+    seed: int,
+) -> None:
     """Train the audit's models of one architecture with every canary inserted at random; score them."""
     from ..common.determinism import seed_everything
     from .audit import audit as run_audit
@@ -89,14 +152,37 @@ def audit(images: str, seed_sets: str, optimised: list[str], scores: str, *, arc
         kinds += [kind] * len(y)
     canary_x, canary_y = np.concatenate(xs).astype(np.float32), np.concatenate(ys)
     member = membership(audit["models"], len(canary_y), audit["seed"])
-    out = run_audit(_architecture(architecture), classes(parts), parts["base_x"], parts["base_y"], canary_x,
-                    canary_y, member, parts["test_x"], parts["test_y"], _training(training), audit["base_fraction"],
-                    audit["seed"], audit["chunk"])
+    out = run_audit(
+        _architecture(architecture),
+        classes(parts),
+        parts["base_x"],
+        parts["base_y"],
+        canary_x,
+        canary_y,
+        member,
+        parts["test_x"],
+        parts["test_y"],
+        _training(training),
+        audit["base_fraction"],
+        audit["seed"],
+        audit["chunk"],
+    )
     write_npz(scores, member=member, types=np.array(kinds), **out)
 
 
-def tables(scores: list[str], tpr_table: str, roc_table: str, accuracy_table: str, ablation_table: str, *,
-           architectures: list[str], target: str, truncation: int, ablation: list[int], fpr: float) -> None:
+def tables(
+    scores: list[str],
+    tpr_table: str,
+    roc_table: str,
+    accuracy_table: str,
+    ablation_table: str,
+    *,
+    architectures: list[str],
+    target: str,
+    truncation: int,
+    ablation: list[int],
+    fpr: float,
+) -> None:
     """LiRA on every audit: TPR at the operating FPR (with a Clopper-Pearson interval) and AUC per canary type
     and architecture, ROC points, model accuracy, and the truncation ablation."""
     from . import tables as build
@@ -116,8 +202,17 @@ def tables(scores: list[str], tpr_table: str, roc_table: str, accuracy_table: st
     write_csv(ablation_table, build.ablation(tpr, target, truncation, ablation))
 
 
-def timing(images: str, steps: list[str], vmap_table: str, step_table: str, machine: str, *, architecture: dict,
-           training: dict, timing: dict) -> None:
+def timing(
+    images: str,
+    steps: list[str],
+    vmap_table: str,
+    step_table: str,
+    machine: str,
+    *,
+    architecture: dict,
+    training: dict,
+    timing: dict,
+) -> None:
     """Models trained per second with batched weights (vmap) and with a Python loop over the same models,
     interleaved repeats and medians (docs/ARCHITECTURE.md, "Measured outputs"); seconds per canary
     optimisation step, from the optimisation jobs."""
@@ -131,24 +226,56 @@ def timing(images: str, steps: list[str], vmap_table: str, step_table: str, mach
     x, y = torch.tensor(parts["base_x"]), torch.tensor(parts["base_y"])
     weights = torch.ones(timing["models"], len(x))
     skeleton, params = population(arch, x.shape[-1], classes(parts), list(range(timing["models"])))
-    seconds = medians(interleaved({
-        "vmap": lambda: train(skeleton, params, x, y, weights, settings),
-        "loop": lambda: train_one_by_one(skeleton, params, x, y, weights, settings)}, timing["repeats"]))
-    write_csv(vmap_table, pd.DataFrame([{
-        "method": name, "models": timing["models"], "steps": timing["steps"], "seconds": s,
-        "models_per_second": timing["models"] / s, "speedup_over_loop": seconds["loop"] / s}
-        for name, s in seconds.items()]))
+    seconds = medians(
+        interleaved(
+            {
+                "vmap": lambda: train(skeleton, params, x, y, weights, settings),
+                "loop": lambda: train_one_by_one(skeleton, params, x, y, weights, settings),
+            },
+            timing["repeats"],
+        )
+    )
+    write_csv(
+        vmap_table,
+        pd.DataFrame(
+            [
+                {
+                    "method": name,
+                    "models": timing["models"],
+                    "steps": timing["steps"],
+                    "seconds": s,
+                    "models_per_second": timing["models"] / s,
+                    "speedup_over_loop": seconds["loop"] / s,
+                }
+                for name, s in seconds.items()
+            ]
+        ),
+    )
     per_step = read_csvs(steps)
-    summary = per_step.groupby(["type", "truncation"], sort=False)["seconds"].agg(
-        median="median", p95=lambda s: float(np.quantile(s, 0.95)), steps="count").reset_index()
+    summary = (
+        per_step.groupby(["type", "truncation"], sort=False)["seconds"]
+        .agg(median="median", p95=lambda s: float(np.quantile(s, 0.95)), steps="count")
+        .reset_index()
+    )
     write_csv(step_table, summary)
     write_machine(machine)
-    print(f"vmap {seconds['loop'] / seconds['vmap']:.1f}x faster than a loop over {timing['models']} models",
-          flush=True)
+    print(
+        f"vmap {seconds['loop'] / seconds['vmap']:.1f}x faster than a loop over {timing['models']} models", flush=True
+    )
 
 
-def figures(roc_table: str, tpr_table: str, accuracy_table: str, ablation_table: str, traces: list[str], *,
-            target: str, architectures: list[str], fpr: float, **outputs: str) -> None:
+def figures(
+    roc_table: str,
+    tpr_table: str,
+    accuracy_table: str,
+    ablation_table: str,
+    traces: list[str],
+    *,
+    target: str,
+    architectures: list[str],
+    fpr: float,
+    **outputs: str,
+) -> None:
     """LiRA's ROC per canary type on the target architecture (roc), TPR at the operating FPR per canary
     type and architecture (transfer), and TPR against the truncation length with the optimisation traces
     (ablation)."""
@@ -162,22 +289,29 @@ def figures(roc_table: str, tpr_table: str, accuracy_table: str, ablation_table:
         save_figure(plots.ablation(read_csv(ablation_table), read_csvs(traces), fpr), *paths("ablation"))
 
 
-def verdict(tpr_table: str, accuracy_table: str, claims: str, metrics: str, *, target: str, transfer: list[str],
-            fpr: float) -> None:
+def verdict(
+    tpr_table: str, accuracy_table: str, claims: str, metrics: str, *, target: str, transfer: list[str], fpr: float
+) -> None:
     """Judge the spec's claims and collect the headline numbers."""
     from ..common.claims import verdict_word, write_claims
     from . import verdict as verdicts
 
     tpr = read_csv(tpr_table)
-    judged = [verdicts.beats_heuristics(tpr, target, fpr), verdicts.times_in_distribution(tpr, target, fpr),
-              verdicts.transfers(tpr, transfer, fpr)]
+    judged = [
+        verdicts.beats_heuristics(tpr, target, fpr),
+        verdicts.times_in_distribution(tpr, target, fpr),
+        verdicts.transfers(tpr, transfer, fpr),
+    ]
     for claim in judged:
         print(f"{claim.id}: {verdict_word(claim.holds)} -- {claim.headline}", flush=True)
     write_claims(claims, judged)
     accuracy = read_csv(accuracy_table)
-    write_json(metrics, {
-        "tpr_at_fpr": {f"{r.architecture}/{r.type}": r.tpr for r in tpr.itertuples()},
-        "auc": {f"{r.architecture}/{r.type}": r.auc for r in tpr.itertuples()},
-        "test_accuracy": {r.architecture: r.test_accuracy for r in accuracy.itertuples()},
-        "fpr": fpr,
-    })
+    write_json(
+        metrics,
+        {
+            "tpr_at_fpr": {f"{r.architecture}/{r.type}": r.tpr for r in tpr.itertuples()},
+            "auc": {f"{r.architecture}/{r.type}": r.auc for r in tpr.itertuples()},
+            "test_accuracy": {r.architecture: r.test_accuracy for r in accuracy.itertuples()},
+            "fpr": fpr,
+        },
+    )

@@ -23,8 +23,10 @@ def problems(cfg: dict) -> Iterator[str]:
         yield f"unrolling.truncation / ablation: {too_long} exceed training.steps ({cfg['training']['steps']})"
     needed = seeds_needed(cfg["canaries_per_type"], cfg["ablation"])
     if needed > cfg["split"]["candidates"]:
-        yield (f"split.candidates: {cfg['split']['candidates']} cannot seed the canary sets without sharing "
-               f"images ({needed} needed at canaries_per_type = {cfg['canaries_per_type']})")
+        yield (
+            f"split.candidates: {cfg['split']['candidates']} cannot seed the canary sets without sharing "
+            f"images ({needed} needed at canaries_per_type = {cfg['canaries_per_type']})"
+        )
     if cfg["audit"]["models"] * min(cfg["audit"]["base_fraction"], 0.5) < 6:
         yield "audit.models: too few for LiRA's leave-one-out Gaussian fits (need >= 2 IN and OUT per canary)"
     path = cfg["dataset"]["path"]

@@ -25,18 +25,36 @@ def per_type(arch: str, scores: np.ndarray, member: np.ndarray, types: np.ndarra
         n_in, n_out = int(labels.sum()), int((~labels).sum())
         low, high = clopper_pearson(math.floor(tpr * n_in + 1e-9), n_in)
         own = scores[:, cols]
-        rows.append({"architecture": arch, "type": kind, "tpr": tpr, "tpr_low": low, "tpr_high": high,
-                     "tpr_at_1pct": tpr_at_fpr(labels, values, 0.01), "auc": auc(labels, values),
-                     "score_gap": float(own[member[:, cols]].mean() - own[~member[:, cols]].mean()),
-                     "canaries": int(cols.sum()), "n_in": n_in, "n_out": n_out})
-        roc += [{"architecture": arch, "type": kind, "fpr": f, "tpr": t}
-                for f, t in zip(ROC_GRID, roc_points(labels, values, ROC_GRID))]
+        rows.append(
+            {
+                "architecture": arch,
+                "type": kind,
+                "tpr": tpr,
+                "tpr_low": low,
+                "tpr_high": high,
+                "tpr_at_1pct": tpr_at_fpr(labels, values, 0.01),
+                "auc": auc(labels, values),
+                "score_gap": float(own[member[:, cols]].mean() - own[~member[:, cols]].mean()),
+                "canaries": int(cols.sum()),
+                "n_in": n_in,
+                "n_out": n_out,
+            }
+        )
+        roc += [
+            {"architecture": arch, "type": kind, "fpr": f, "tpr": t}
+            for f, t in zip(ROC_GRID, roc_points(labels, values, ROC_GRID))
+        ]
     return rows, roc
 
 
 def accuracy(arch: str, test_accuracy: np.ndarray, train_accuracy: np.ndarray) -> dict:
-    return {"architecture": arch, "models": len(test_accuracy), "test_accuracy": float(test_accuracy.mean()),
-            "test_accuracy_sd": float(test_accuracy.std()), "train_accuracy": float(train_accuracy.mean())}
+    return {
+        "architecture": arch,
+        "models": len(test_accuracy),
+        "test_accuracy": float(test_accuracy.mean()),
+        "test_accuracy_sd": float(test_accuracy.std()),
+        "train_accuracy": float(train_accuracy.mean()),
+    }
 
 
 def ablation(tpr: pd.DataFrame, target: str, truncation: int, lengths: list[int]) -> pd.DataFrame:

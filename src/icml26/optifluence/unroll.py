@@ -32,27 +32,41 @@ class Unrolling:
     truncation: int
     outer_steps: int
     outer_lr: float
-    base_fraction: float  # of the base pool each inner model trains on: the audit's, so the canary meets the same training
+    base_fraction: (
+        float  # of the base pool each inner model trains on: the audit's, so the canary meets the same training
+    )
     checkpoint: bool = True
 
 
-def detectability(canaries: torch.Tensor, labels: torch.Tensor, base_x: torch.Tensor, base_y: torch.Tensor,
-                  skeleton: torch.nn.Module, params: dict, base_weights: torch.Tensor, inside: torch.Tensor,
-                  training: Training, truncation: int, use_checkpoint: bool = True) -> torch.Tensor:
+def detectability(
+    canaries: torch.Tensor,
+    labels: torch.Tensor,
+    base_x: torch.Tensor,
+    base_y: torch.Tensor,
+    skeleton: torch.nn.Module,
+    params: dict,
+    base_weights: torch.Tensor,
+    inside: torch.Tensor,
+    training: Training,
+    truncation: int,
+    use_checkpoint: bool = True,
+) -> torch.Tensor:
     """``phi_IN - mean phi_OUT`` of each canary after training the models ``params`` (IN where ``inside``)
     on their base images plus, for IN models, every canary; differentiable in ``canaries`` through the
     last ``truncation`` steps."""
     k = min(truncation, training.steps)
     weights = torch.cat([base_weights, inside[:, None].to(base_weights.dtype).expand(-1, len(canaries))], dim=1)
     y = torch.cat([base_y, labels])
-    params, velocity = train(skeleton, params, torch.cat([base_x, canaries.detach()]), y, weights, training,
-                             steps=training.steps - k)
+    params, velocity = train(
+        skeleton, params, torch.cat([base_x, canaries.detach()]), y, weights, training, steps=training.steps - k
+    )
     step = step_function(skeleton, training)
     names = list(params)
 
     def flat_step(x, *state):  # tensors only: the reentrant checkpoint (the one torch.func.grad works under)
-        new_params, new_velocity = step(dict(zip(names, state[:len(names)])), dict(zip(names, state[len(names):])),
-                                        x, y, weights)
+        new_params, new_velocity = step(
+            dict(zip(names, state[: len(names)])), dict(zip(names, state[len(names) :])), x, y, weights
+        )
         return (*new_params.values(), *new_velocity.values())
 
     x = torch.cat([base_x, canaries])
@@ -62,13 +76,23 @@ def detectability(canaries: torch.Tensor, labels: torch.Tensor, base_x: torch.Te
             state = recompute(flat_step, x, *state, use_reentrant=True)
         else:
             state = flat_step(x, *state)
-    params = dict(zip(names, state[:len(names)]))
+    params = dict(zip(names, state[: len(names)]))
     phi = hinge(logits(skeleton, params, canaries), labels)
     return phi[inside].mean(dim=0) - phi[~inside].mean(dim=0)
 
 
-def optimise(init: np.ndarray, labels: np.ndarray, base_x: np.ndarray, base_y: np.ndarray, arch: Architecture,
-             classes: int, training: Training, unrolling: Unrolling, seed: int, name: str = "canaries"):
+def optimise(
+    init: np.ndarray,
+    labels: np.ndarray,
+    base_x: np.ndarray,
+    base_y: np.ndarray,
+    arch: Architecture,
+    classes: int,
+    training: Training,
+    unrolling: Unrolling,
+    seed: int,
+    name: str = "canaries",
+):
     """Optimised canaries from ``init`` (K x H x W in [0, 1]); returns ``(canaries, trace rows, seconds per step)``."""
     side = init.shape[-1]
     x = torch.tensor(init, dtype=torch.float32, requires_grad=True)
@@ -83,8 +107,9 @@ def optimise(init: np.ndarray, labels: np.ndarray, base_x: np.ndarray, base_y: n
         rng = np.random.default_rng([seed, it])
         skeleton, params = population(arch, side, classes, [int(s) for s in rng.integers(0, 2**31, models)])
         base_weights = torch.tensor(rng.random((models, len(base_x))) < unrolling.base_fraction, dtype=torch.float32)
-        gap = detectability(x, y, bx, by, skeleton, params, base_weights, inside, training, unrolling.truncation,
-                            unrolling.checkpoint)
+        gap = detectability(
+            x, y, bx, by, skeleton, params, base_weights, inside, training, unrolling.truncation, unrolling.checkpoint
+        )
         optimiser.zero_grad()
         (-gap.mean()).backward()
         optimiser.step()
@@ -93,6 +118,9 @@ def optimise(init: np.ndarray, labels: np.ndarray, base_x: np.ndarray, base_y: n
         seconds.append(time.perf_counter() - start)
         gap = gap.detach()
         rows.append({"step": it, "gap_mean": float(gap.mean()), "gap_min": float(gap.min())})
-        print(f"{name}: outer step {it + 1}/{unrolling.outer_steps}, mean phi_IN - phi_OUT {rows[-1]['gap_mean']:.3f} "
-              f"({sum(seconds):.1f} s)", flush=True)
+        print(
+            f"{name}: outer step {it + 1}/{unrolling.outer_steps}, mean phi_IN - phi_OUT {rows[-1]['gap_mean']:.3f} "
+            f"({sum(seconds):.1f} s)",
+            flush=True,
+        )
     return x.detach().numpy(), rows, seconds

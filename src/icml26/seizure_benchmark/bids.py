@@ -25,7 +25,7 @@ from ..common.io import atomic_path, temporary_sibling
 from . import montage
 
 TSV_COLUMNS = ["onset", "duration", "eventType", "confidence", "channels", "dateTime", "recordingDuration"]
-START = dt.datetime(2000, 1, 1, tzinfo=dt.timezone.utc)  # fixed: EDF headers are byte-identical across runs
+START = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)  # fixed: EDF headers are byte-identical across runs
 SEIZURE, BACKGROUND = "sz", "bckg"
 
 
@@ -68,16 +68,28 @@ def annotation_frame(events: list[tuple[float, float]], recording_s: float) -> p
     """SzCORE rows for one recording: one ``sz`` row per seizure, or one ``bckg`` row if none."""
     when = START.strftime("%Y-%m-%d %H:%M:%S")
     rows = [(s, e - s, SEIZURE) for s, e in events] or [(0.0, recording_s, BACKGROUND)]
-    return pd.DataFrame([{"onset": round(float(o), 2), "duration": round(float(d), 2), "eventType": kind,
-                          "confidence": "n/a", "channels": "n/a", "dateTime": when,
-                          "recordingDuration": round(float(recording_s), 2)} for o, d, kind in rows],
-                        columns=TSV_COLUMNS)
+    return pd.DataFrame(
+        [
+            {
+                "onset": round(float(o), 2),
+                "duration": round(float(d), 2),
+                "eventType": kind,
+                "confidence": "n/a",
+                "channels": "n/a",
+                "dateTime": when,
+                "recordingDuration": round(float(recording_s), 2),
+            }
+            for o, d, kind in rows
+        ],
+        columns=TSV_COLUMNS,
+    )
 
 
 def write_annotations(path: str | os.PathLike, events: list[tuple[float, float]], recording_s: float) -> None:
     with atomic_path(path) as tmp:
-        annotation_frame(events, recording_s).to_csv(tmp, sep="\t", index=False, float_format="%.2f",
-                                                     lineterminator="\n")
+        annotation_frame(events, recording_s).to_csv(
+            tmp, sep="\t", index=False, float_format="%.2f", lineterminator="\n"
+        )
 
 
 def read_annotations(path: str | os.PathLike) -> tuple[list[tuple[float, float]], float]:

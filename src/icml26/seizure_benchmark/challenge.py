@@ -56,8 +56,13 @@ def leaderboard(path: str | os.PathLike) -> pd.DataFrame:
     for entry, record in sorted(data.items()):
         if "evaluation_dataset" not in record:
             raise ValueError(f"{path}: entry {entry} has no evaluation_dataset")
-        rows.append({"entry": entry, "algorithm": record.get("algorithm_name", entry),
-                     **_row(record["evaluation_dataset"], path)})
+        rows.append(
+            {
+                "entry": entry,
+                "algorithm": record.get("algorithm_name", entry),
+                **_row(record["evaluation_dataset"], path),
+            }
+        )
     table = pd.DataFrame(rows)
     s, p = table["event_sensitivity"], table["event_precision"]
     table["event_f1_from_means"] = np.where(s + p > 0, 2 * s * p / (s + p), np.nan)
@@ -69,6 +74,9 @@ def leaderboard(path: str | os.PathLike) -> pd.DataFrame:
 def per_dataset(path: str | os.PathLike) -> pd.DataFrame:
     """Long table: container x dataset with event and sample metrics."""
     data = _load(path)
-    rows = [{"container": c, "dataset": d, **_row(r, path)} for c, sets in sorted(data.items())
-            for d, r in sorted(sets.items())]
+    rows = [
+        {"container": c, "dataset": d, **_row(r, path)}
+        for c, sets in sorted(data.items())
+        for d, r in sorted(sets.items())
+    ]
     return pd.DataFrame(rows)

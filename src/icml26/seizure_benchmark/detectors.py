@@ -31,7 +31,7 @@ class Features:
     line_length: np.ndarray
     gotman: np.ndarray
 
-    def take(self, mask: np.ndarray) -> "Features":
+    def take(self, mask: np.ndarray) -> Features:
         return Features(self.handcrafted[mask], self.kernels[mask], self.line_length[mask], self.gotman[mask])
 
 
@@ -64,7 +64,7 @@ class Detector:
     def _inputs(self, f: Features) -> np.ndarray:
         return f.kernels if self.name == "random_kernel_ridge" else f.handcrafted
 
-    def fit(self, f: Features, y: np.ndarray) -> "Detector":
+    def fit(self, f: Features, y: np.ndarray) -> Detector:
         if not self.learned:
             return self
         if not y.any():
@@ -88,7 +88,7 @@ class Detector:
             raise RuntimeError(f"{self.name}: score() before fit()")
         x = self._inputs(f)
         if hasattr(self.model, "n_jobs"):  # a forest sums its trees' votes across threads in any order:
-            self.model.n_jobs = 1          # predict on one thread so the scores are the same bytes every run
+            self.model.n_jobs = 1  # predict on one thread so the scores are the same bytes every run
         if self.name == "random_kernel_ridge":  # decision value -> (0, 1), 0.5 at the ridge's own boundary
             return 1.0 / (1.0 + np.exp(-4.0 * self.model.decision_function(x)))
         return self.model.predict_proba(x)[:, 1]

@@ -29,8 +29,7 @@ import pandas as pd
 from numpy.lib.stride_tricks import sliding_window_view
 from scipy import signal
 
-BANDS = {"delta": (0.5, 4.0), "theta": (4.0, 8.0), "alpha": (8.0, 13.0), "beta": (13.0, 30.0),
-         "gamma": (30.0, 45.0)}
+BANDS = {"delta": (0.5, 4.0), "theta": (4.0, 8.0), "alpha": (8.0, 13.0), "beta": (13.0, 30.0), "gamma": (30.0, 45.0)}
 PER_CHANNEL = ["line_length", *[f"log_{b}" for b in BANDS], "log_power"]
 HANDCRAFTED = [f"{name}_{stat}" for name in PER_CHANNEL for stat in ("mean", "max", "std")]
 KERNELS = np.array([[2.0 if j in triple else -1.0 for j in range(9)] for triple in combinations(range(9), 3)])
@@ -61,12 +60,12 @@ def _per_channel(x: np.ndarray, fs: int, window_s: float) -> np.ndarray:
     total = (freqs >= 0.5) & (freqs < 45.0)
     out = np.empty((view.shape[1], view.shape[0], len(PER_CHANNEL)))
     for t0 in range(0, view.shape[1], CHUNK_S):
-        w = np.asarray(view[:, t0:t0 + CHUNK_S, :])
+        w = np.asarray(view[:, t0 : t0 + CHUNK_S, :])
         power = np.abs(np.fft.rfft((w - w.mean(axis=-1, keepdims=True)) * taper, axis=-1)) ** 2 / width
         feats = [np.abs(np.diff(w, axis=-1)).mean(axis=-1)]
         feats += [np.log10(power[..., m].sum(axis=-1) + 1e-3) for m in masks]
         feats.append(np.log10(power[..., total].sum(axis=-1) + 1e-3))
-        out[t0:t0 + w.shape[1]] = np.stack(feats, axis=-1).transpose(1, 0, 2)
+        out[t0 : t0 + w.shape[1]] = np.stack(feats, axis=-1).transpose(1, 0, 2)
     return out
 
 
@@ -96,14 +95,23 @@ def half_waves(y: np.ndarray, hysteresis: float) -> np.ndarray:
         elif len(kept) == 1 or abs(y[i] - y[kept[-1]]) >= hysteresis:
             if len(kept) == 1 or (y[i] - y[kept[-1]]) * (y[kept[-1]] - y[kept[-2]]) < 0:
                 kept.append(int(i))
-        elif (len(kept) >= 2 and (y[i] - y[kept[-2]]) * (y[kept[-1]] - y[kept[-2]]) > 0
-              and abs(y[i] - y[kept[-2]]) > abs(y[kept[-1]] - y[kept[-2]])):
+        elif (
+            len(kept) >= 2
+            and (y[i] - y[kept[-2]]) * (y[kept[-1]] - y[kept[-2]]) > 0
+            and abs(y[i] - y[kept[-2]]) > abs(y[kept[-1]] - y[kept[-2]])
+        ):
             kept[-1] = int(i)  # a small reversal, then a new extreme in the old direction
     return np.asarray(kept, dtype=np.int64)
 
 
-def gotman(x: np.ndarray, fs: int, amplitude_ratio: float = 3.0, max_cv: float = 0.6,
-           rhythm_hz: tuple[float, float] = (3.0, 20.0), hysteresis_sd: float = 0.5) -> np.ndarray:
+def gotman(
+    x: np.ndarray,
+    fs: int,
+    amplitude_ratio: float = 3.0,
+    max_cv: float = 0.6,
+    rhythm_hz: tuple[float, float] = (3.0, 20.0),
+    hysteresis_sd: float = 0.5,
+) -> np.ndarray:
     """(seconds,) fraction of channels meeting the half-wave criteria in the 2 s epoch centred on t + 0.5."""
     sos = signal.butter(4, [1.0, 20.0], btype="band", fs=fs, output="sos")
     y = signal.sosfiltfilt(sos, x, axis=1)
@@ -117,18 +125,22 @@ def gotman(x: np.ndarray, fs: int, amplitude_ratio: float = 3.0, max_cv: float =
         amp = np.abs(np.diff(y[c, extrema]))
         dur = np.diff(extrema) / fs
         where = np.minimum(extrema[:-1] // half, n_bins - 1)
-        sums = [np.bincount(where, weights=w, minlength=n_bins) for w in (np.ones_like(amp), amp, dur, dur ** 2)]
+        sums = [np.bincount(where, weights=w, minlength=n_bins) for w in (np.ones_like(amp), amp, dur, dur**2)]
         # epoch of second t = half-second bins 2t-1 .. 2t+2
-        epoch = [np.convolve(s, np.ones(4), mode="full")[2:2 + n_bins:2][:seconds] for s in sums]
+        epoch = [np.convolve(s, np.ones(4), mode="full")[2 : 2 + n_bins : 2][:seconds] for s in sums]
         count, a_sum, d_sum, d2_sum = epoch
         with np.errstate(invalid="ignore", divide="ignore"):
             mean_amp = a_sum / count
             mean_dur = d_sum / count
-            cv = np.sqrt(np.maximum(d2_sum / count - mean_dur ** 2, 0.0)) / mean_dur
+            cv = np.sqrt(np.maximum(d2_sum / count - mean_dur**2, 0.0)) / mean_dur
         background = pd.Series(mean_amp).rolling(16, min_periods=4).median().shift(12).to_numpy()
         rhythm = 1.0 / (2.0 * mean_dur)
-        fired[c] = ((mean_amp > amplitude_ratio * background) & (rhythm >= rhythm_hz[0])
-                    & (rhythm <= rhythm_hz[1]) & (cv < max_cv))
+        fired[c] = (
+            (mean_amp > amplitude_ratio * background)
+            & (rhythm >= rhythm_hz[0])
+            & (rhythm <= rhythm_hz[1])
+            & (cv < max_cv)
+        )
     return fired.mean(axis=0)
 
 
@@ -152,8 +164,8 @@ def random_kernels(x: np.ndarray, fs: int, window_s: float) -> np.ndarray:
         dilation = DILATIONS[k % len(DILATIONS)]
         padded = np.pad(z, ((0, 0), (4 * dilation, 4 * dilation)))
         n = z.shape[1]
-        total = sum(padded[:, j * dilation:j * dilation + n] for j in range(9))
-        out = 3.0 * sum(padded[:, j * dilation:j * dilation + n] for j in np.flatnonzero(weights > 0)) - total
+        total = sum(padded[:, j * dilation : j * dilation + n] for j in range(9))
+        out = 3.0 * sum(padded[:, j * dilation : j * dilation + n] for j in np.flatnonzero(weights > 0)) - total
         bias = np.quantile(out[:, ::8], quantile[k])
         ppv = _windows((out > bias).astype(np.float64), ROCKET_FS, window_s).mean(axis=-1)
         mean_ppv[:, k] = ppv.mean(axis=0)
@@ -165,5 +177,5 @@ def labels(events: list[tuple[float, float]], seconds: int) -> np.ndarray:
     """(seconds,) 1 where second t overlaps a seizure (the 1 Hz mask timescoring builds)."""
     y = np.zeros(seconds, dtype=np.int8)
     for start, end in events:
-        y[int(round(start)):int(round(end))] = 1
+        y[int(round(start)) : int(round(end))] = 1
     return y

@@ -10,8 +10,27 @@ from functools import lru_cache
 
 import numpy as np
 
-CHANNELS = ("Fp1", "Fp2", "F3", "F4", "C3", "C4", "P3", "P4", "O1", "O2",
-            "F7", "F8", "T3", "T4", "T5", "T6", "Fz", "Cz", "Pz")
+CHANNELS = (
+    "Fp1",
+    "Fp2",
+    "F3",
+    "F4",
+    "C3",
+    "C4",
+    "P3",
+    "P4",
+    "O1",
+    "O2",
+    "F7",
+    "F8",
+    "T3",
+    "T4",
+    "T5",
+    "T6",
+    "Fz",
+    "Cz",
+    "Pz",
+)
 FRONTOPOLAR = ("Fp1", "Fp2")
 OCCIPITAL = ("O1", "O2", "P3", "P4", "Pz")
 TEMPORAL = ("F7", "F8", "T3", "T4", "T5", "T6")

@@ -11,12 +11,21 @@ from . import montage
 
 def leaderboards(ours: pd.DataFrame, published: pd.DataFrame) -> plt.Figure:
     fig, axes = plt.subplots(1, 2, figsize=(11, 0.25 * max(len(published), len(ours)) + 1.5))
-    for ax, table, name, title in ((axes[0], ours, "algorithm", "Simulated corpus, held-out subjects"),
-                                   (axes[1], published, "algorithm", "Published SzCORE 2025 (65 subjects)")):
+    for ax, table, name, title in (
+        (axes[0], ours, "algorithm", "Simulated corpus, held-out subjects"),
+        (axes[1], published, "algorithm", "Published SzCORE 2025 (65 subjects)"),
+    ):
         t = table.iloc[::-1]
         y = np.arange(len(t))
-        ax.barh(y, t["event_f1"].fillna(0), xerr=t["event_f1_std"].fillna(0), color="tab:blue", alpha=0.8,
-                error_kw={"elinewidth": 0.6, "alpha": 0.5}, label="mean of per-subject F1")
+        ax.barh(
+            y,
+            t["event_f1"].fillna(0),
+            xerr=t["event_f1_std"].fillna(0),
+            color="tab:blue",
+            alpha=0.8,
+            error_kw={"elinewidth": 0.6, "alpha": 0.5},
+            label="mean of per-subject F1",
+        )
         ax.plot(t["event_f1_from_means"], y, "k|", markersize=8, label="F1 of mean sens. and prec.")
         ax.set_yticks(y, t[name], fontsize=7)
         ax.set_xlim(0, 1)
@@ -29,8 +38,10 @@ def leaderboards(ours: pd.DataFrame, published: pd.DataFrame) -> plt.Figure:
 
 def sensitivity_vs_fp(ours: pd.DataFrame, published: pd.DataFrame) -> plt.Figure:
     fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
-    for ax, table, title in ((axes[0], ours, "Simulated corpus, held-out subjects"),
-                             (axes[1], published, "Published SzCORE 2025")):
+    for ax, table, title in (
+        (axes[0], ours, "Simulated corpus, held-out subjects"),
+        (axes[1], published, "Published SzCORE 2025"),
+    ):
         fp = table["event_fp_per_day" if "event_fp_per_day" in table else "event_fpRate"].clip(lower=0.1)
         ax.scatter(fp, table["event_sensitivity"], s=18, color="tab:red")
         for x, y, label in zip(fp, table["event_sensitivity"], table["algorithm"]):
@@ -72,8 +83,13 @@ def ranks(f1: pd.DataFrame, bootstrap: pd.DataFrame) -> plt.Figure:
     fig.colorbar(im, ax=axes[0], label="rank")
     b = bootstrap.set_index("algorithm").loc[order[::-1]]
     y = np.arange(len(b))
-    axes[1].errorbar(b["position_median"], y, xerr=[b["position_median"] - b["position_low"],
-                                                    b["position_high"] - b["position_median"]], fmt="o", ms=4)
+    axes[1].errorbar(
+        b["position_median"],
+        y,
+        xerr=[b["position_median"] - b["position_low"], b["position_high"] - b["position_median"]],
+        fmt="o",
+        ms=4,
+    )
     for yi, p in zip(y, b["p_first"]):
         axes[1].annotate(f"P(1st) = {p:.2f}", (len(b) + 0.3, yi), fontsize=6, va="center")
     axes[1].set_yticks(y, b.index, fontsize=7)
@@ -88,12 +104,19 @@ def gap(table: pd.DataFrame, gap_min: float) -> plt.Figure:
     (held-out at least ``gap_min`` below within)."""
     fig, ax = plt.subplots(figsize=(5, 4.5))
     ax.plot([0, 1], [0, 1], color="grey", lw=0.8, ls="--", label="no gap")
-    ax.fill_between([gap_min, 1], [0, 0], [0, 1 - gap_min], color="tab:green", alpha=0.12,
-                    label=f"claim: held-out >= {gap_min:g} below within")
+    ax.fill_between(
+        [gap_min, 1],
+        [0, 0],
+        [0, 1 - gap_min],
+        color="tab:green",
+        alpha=0.12,
+        label=f"claim: held-out >= {gap_min:g} below within",
+    )
     ax.scatter(table["within_f1"], table["heldout_f1"], color="tab:purple")
     for _, r in table.iterrows():
-        ax.annotate(r["algorithm"], (r["within_f1"], r["heldout_f1"]), fontsize=7, xytext=(3, -8),
-                    textcoords="offset points")
+        ax.annotate(
+            r["algorithm"], (r["within_f1"], r["heldout_f1"]), fontsize=7, xytext=(3, -8), textcoords="offset points"
+        )
     ax.set_xlabel("within-subject F1 (leave-one-run-out, 'self-reported')")
     ax.set_ylabel("held-out-subject F1")
     ax.set_xlim(0, 1)
@@ -131,8 +154,15 @@ def published_datasets(datasets: pd.DataFrame) -> plt.Figure:
     for i in range(wide.shape[0]):
         for j in range(wide.shape[1]):
             v = wide.iat[i, j]
-            ax.text(j, i, "n/a" if pd.isna(v) else f"{v:.2f}", ha="center", va="center", fontsize=6,
-                    color="w" if pd.isna(v) or v < 0.5 else "k")
+            ax.text(
+                j,
+                i,
+                "n/a" if pd.isna(v) else f"{v:.2f}",
+                ha="center",
+                va="center",
+                fontsize=6,
+                color="w" if pd.isna(v) or v < 0.5 else "k",
+            )
     ax.grid(False)
     ax.set_title("Published per-dataset event F1 (SzCORE results.json)")
     fig.colorbar(im, ax=ax, label="event F1")

@@ -12,8 +12,9 @@ import numpy as np
 from scipy.ndimage import uniform_filter1d
 
 
-def events(score: np.ndarray, *, threshold: float, smooth_s: int = 1, min_duration_s: float = 0.0
-           ) -> list[tuple[float, float]]:
+def events(
+    score: np.ndarray, *, threshold: float, smooth_s: int = 1, min_duration_s: float = 0.0
+) -> list[tuple[float, float]]:
     """``(start, end)`` in seconds of the runs where the smoothed score is >= ``threshold``."""
     s = uniform_filter1d(score.astype(float), size=smooth_s, mode="nearest") if smooth_s > 1 else score
     on = np.concatenate([[0], (s >= threshold).astype(np.int8), [0]])

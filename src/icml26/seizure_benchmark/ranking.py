@@ -36,8 +36,8 @@ def kendall_w(ranks: np.ndarray) -> float:
     ties = 0.0
     for row in ranks:
         _, counts = np.unique(row, return_counts=True)
-        ties += float((counts ** 3 - counts).sum())
-    denominator = m ** 2 * (n ** 3 - n) - m * ties
+        ties += float((counts**3 - counts).sum())
+    denominator = m**2 * (n**3 - n) - m * ties
     return 12.0 * s / denominator if denominator > 0 else float("nan")
 
 
@@ -45,15 +45,17 @@ def stability(f1: pd.DataFrame, aggregate: pd.Series) -> pd.DataFrame:
     """One row per algorithm: aggregate F1 and the rank statistics, sorted by aggregate F1."""
     ranks = subject_ranks(f1)
     q1, q3 = ranks.quantile(0.25), ranks.quantile(0.75)
-    table = pd.DataFrame({
-        "algorithm": f1.columns,
-        "aggregate_f1": aggregate.reindex(f1.columns).to_numpy(),
-        "mean_f1_seizure_subjects": f1.mean().to_numpy(),
-        "mean_rank": ranks.mean().to_numpy(),
-        "median_rank": ranks.median().to_numpy(),
-        "rank_iqr": (q3 - q1).to_numpy(),
-        "top3_fraction": (ranks <= 3).mean().to_numpy(),
-    })
+    table = pd.DataFrame(
+        {
+            "algorithm": f1.columns,
+            "aggregate_f1": aggregate.reindex(f1.columns).to_numpy(),
+            "mean_f1_seizure_subjects": f1.mean().to_numpy(),
+            "mean_rank": ranks.mean().to_numpy(),
+            "median_rank": ranks.median().to_numpy(),
+            "rank_iqr": (q3 - q1).to_numpy(),
+            "top3_fraction": (ranks <= 3).mean().to_numpy(),
+        }
+    )
     return table.sort_values(["aggregate_f1", "algorithm"], ascending=[False, True]).reset_index(drop=True)
 
 
@@ -61,8 +63,12 @@ def concordance(f1: pd.DataFrame, aggregate: pd.Series) -> dict[str, float]:
     """Kendall's W over subjects and Kendall's tau between the aggregate and mean-rank orders."""
     ranks = subject_ranks(f1)
     tau = stats.kendalltau(aggregate.reindex(f1.columns).to_numpy(), -ranks.mean().to_numpy()).statistic
-    return {"kendall_w": kendall_w(ranks.to_numpy()), "kendall_tau": float(tau), "subjects": int(len(f1)),
-            "algorithms": int(f1.shape[1])}
+    return {
+        "kendall_w": kendall_w(ranks.to_numpy()),
+        "kendall_tau": float(tau),
+        "subjects": int(len(f1)),
+        "algorithms": int(f1.shape[1]),
+    }
 
 
 def bootstrap(f1: pd.DataFrame, n_boot: int, seed: int) -> pd.DataFrame:
@@ -78,15 +84,16 @@ def bootstrap(f1: pd.DataFrame, n_boot: int, seed: int) -> pd.DataFrame:
     for b in range(n_boot):
         sample = values[rng.integers(0, len(values), len(values))]
         defined = np.isfinite(sample).any(axis=0)
-        means = np.where(defined, np.nansum(sample, axis=0) / np.maximum(np.isfinite(sample).sum(axis=0), 1),
-                         -np.inf)
+        means = np.where(defined, np.nansum(sample, axis=0) / np.maximum(np.isfinite(sample).sum(axis=0), 1), -np.inf)
         positions[b] = stats.rankdata(-means, method="average")
         best = means == means.max()
         first[best] += 1.0 / best.sum()
-    return pd.DataFrame({
-        "algorithm": f1.columns,
-        "position_low": np.percentile(positions, 2.5, axis=0),
-        "position_median": np.median(positions, axis=0),
-        "position_high": np.percentile(positions, 97.5, axis=0),
-        "p_first": first / n_boot,
-    })
+    return pd.DataFrame(
+        {
+            "algorithm": f1.columns,
+            "position_low": np.percentile(positions, 2.5, axis=0),
+            "position_median": np.median(positions, axis=0),
+            "position_high": np.percentile(positions, 97.5, axis=0),
+            "p_first": first / n_boot,
+        }
+    )

@@ -43,13 +43,15 @@ def _read_by_subject(path: str) -> pd.DataFrame:
 
 # --- data --------------------------------------------------------------------------------------
 
+
 def statistics(lists: list[str], table: str, *, max_duration_s: float) -> None:
     """Real seizure durations and intervals, parsed (every line checked) from the seizure lists (DVC-tracked)."""
     from . import seizure_lists
 
     stats = seizure_lists.statistics(list(lists), max_duration_s)
-    print(f"{(stats['kind'] == 'duration').sum()} durations, {(stats['kind'] == 'interval').sum()} intervals",
-          flush=True)
+    print(
+        f"{(stats['kind'] == 'duration').sum()} durations, {(stats['kind'] == 'interval').sum()} intervals", flush=True
+    )
     write_csv(table, stats)
 
 
@@ -85,8 +87,9 @@ def _profile(table: str, subject: str) -> simulator.SubjectProfile:
     return simulator.SubjectProfile(**record)
 
 
-def subject_recordings(statistics: str, profiles: str, corpus: str, *, subject: str, runs: int,
-                       duration_s: list[float], fs: int, seed: int) -> None:
+def subject_recordings(
+    statistics: str, profiles: str, corpus: str, *, subject: str, runs: int, duration_s: list[float], fs: int, seed: int
+) -> None:
     """Simulate one subject's recordings and write them as EDF + SzCORE TSV (BIDS layout)."""
     from . import bids, seizure_lists, simulator
 
@@ -103,8 +106,7 @@ def subject_recordings(statistics: str, profiles: str, corpus: str, *, subject: 
     runs_with_seizures[0] = True  # a subject with seizures has them in at least one recording
     for run in range(1, runs + 1):
         length = float(round(rng.uniform(*duration_s)))
-        events = simulator.seizure_times(profile, bool(runs_with_seizures[run - 1]), length, durations,
-                                         intervals, rng)
+        events = simulator.seizure_times(profile, bool(runs_with_seizures[run - 1]), length, durations, intervals, rng)
         x = simulator.simulate_recording(profile, length, fs, events, rng)
         name = tmp / bids.stem(profile.subject, run)
         bids.write_edf(f"{name}_eeg.edf", x, fs)
@@ -114,8 +116,9 @@ def subject_recordings(statistics: str, profiles: str, corpus: str, *, subject: 
     tmp.replace(out)
 
 
-def subject_features(corpus: str, table: str, events: str, *, subject: str, runs: int, window_s: float,
-                     gotman: dict) -> None:
+def subject_features(
+    corpus: str, table: str, events: str, *, subject: str, runs: int, window_s: float, gotman: dict
+) -> None:
     """Read one subject's EDF + TSV files back and describe every second (see :mod:`.features`)."""
     from . import bids, features
 
@@ -129,17 +132,30 @@ def subject_features(corpus: str, table: str, events: str, *, subject: str, runs
         kernels = features.random_kernels(x, fs, window_s)
         score = features.gotman(x, fs, **gotman)
         seconds = len(ratio)
-        parts.append(dict(run=np.full(seconds, run), second=np.arange(seconds), hand=hand, kernels=kernels,
-                          line_length=ratio, gotman=score, label=features.labels(reference, seconds)))
+        parts.append(
+            dict(
+                run=np.full(seconds, run),
+                second=np.arange(seconds),
+                hand=hand,
+                kernels=kernels,
+                line_length=ratio,
+                gotman=score,
+                label=features.labels(reference, seconds),
+            )
+        )
         rows += [{"subject": subject, "run": run, "onset": s, "end": e, "recording_s": length} for s, e in reference]
-        rows += [] if reference else [{"subject": subject, "run": run, "onset": np.nan, "end": np.nan,
-                                       "recording_s": length}]
+        rows += (
+            []
+            if reference
+            else [{"subject": subject, "run": run, "onset": np.nan, "end": np.nan, "recording_s": length}]
+        )
         print(f"sub-{subject} run-{run:02d}: {seconds} s described, {len(reference)} seizure(s)", flush=True)
     write_npz(table, **{k: np.concatenate([p[k] for p in parts]) for k in parts[0]})
     write_csv(events, pd.DataFrame(rows))
 
 
 # --- detection ---------------------------------------------------------------------------------
+
 
 def _corpus(tables: list[str]) -> tuple[pd.DataFrame, Features, np.ndarray]:
     from .detectors import Features
@@ -151,8 +167,11 @@ def _corpus(tables: list[str]) -> tuple[pd.DataFrame, Features, np.ndarray]:
         index.append(pd.DataFrame({"subject": subject, "run": d["run"], "second": d["second"]}))
         feats.append(d)
     cat = {k: np.concatenate([f[k] for f in feats]) for k in feats[0]}
-    return (pd.concat(index, ignore_index=True),
-            Features(cat["hand"], cat["kernels"], cat["line_length"], cat["gotman"]), cat["label"])
+    return (
+        pd.concat(index, ignore_index=True),
+        Features(cat["hand"], cat["kernels"], cat["line_length"], cat["gotman"]),
+        cat["label"],
+    )
 
 
 def subject_folds(subjects: list[str], k: int, seed: int) -> dict[str, int]:
@@ -161,8 +180,17 @@ def subject_folds(subjects: list[str], k: int, seed: int) -> dict[str, int]:
     return {s: i % k for i, s in enumerate(order)}
 
 
-def detect(tables: list[str], predictions: str, timing: str, *, detector: str, folds: int, seed: int,
-           background_fraction: float, threads: int) -> None:
+def detect(
+    tables: list[str],
+    predictions: str,
+    timing: str,
+    *,
+    detector: str,
+    folds: int,
+    seed: int,
+    background_fraction: float,
+    threads: int,
+) -> None:
     """Scores of one detector on every second, under both protocols.
 
     ``heldout``: trained on the other subjects (``folds`` subject-grouped folds) - the challenge's
@@ -177,8 +205,15 @@ def detect(tables: list[str], predictions: str, timing: str, *, detector: str, f
     if detector not in LEARNED:
         t0 = time.perf_counter()
         score = Detector(detector).score(feats)
-        cost.append({"detector": detector, "protocol": "both", "fold": 0, "fit_s": 0.0,
-                     "score_s_per_hour": (time.perf_counter() - t0) / (len(y) / 3600)})
+        cost.append(
+            {
+                "detector": detector,
+                "protocol": "both",
+                "fold": 0,
+                "fit_s": 0.0,
+                "score_s_per_hour": (time.perf_counter() - t0) / (len(y) / 3600),
+            }
+        )
         out = {p: score for p in PROTOCOLS}
     else:
         fold_of = subject_folds(index["subject"].unique().tolist(), folds, seed)
@@ -191,11 +226,23 @@ def detect(tables: list[str], predictions: str, timing: str, *, detector: str, f
                 model.fit(feats.take(~test), y[~test])
                 t1 = time.perf_counter()
                 out[protocol][test] = model.score(feats.take(test))
-                cost.append({"detector": detector, "protocol": protocol, "fold": int(g), "fit_s": t1 - t0,
-                             "score_s_per_hour": (time.perf_counter() - t1) / (test.sum() / 3600)})
+                cost.append(
+                    {
+                        "detector": detector,
+                        "protocol": protocol,
+                        "fold": int(g),
+                        "fit_s": t1 - t0,
+                        "score_s_per_hour": (time.perf_counter() - t1) / (test.sum() / 3600),
+                    }
+                )
                 print(f"{detector} {protocol} fold {g}: trained on {int((~test).sum())} s", flush=True)
-    write_npz(predictions, subject=index["subject"].to_numpy().astype(str), run=index["run"].to_numpy(),
-              second=index["second"].to_numpy(), **out)
+    write_npz(
+        predictions,
+        subject=index["subject"].to_numpy().astype(str),
+        run=index["run"].to_numpy(),
+        second=index["second"].to_numpy(),
+        **out,
+    )
     write_csv(timing, pd.DataFrame(cost))
 
 
@@ -204,8 +251,10 @@ def _reference(events: list[str]) -> dict[tuple[str, int], tuple[list[tuple[floa
     ref = {}
     for (subject, run), part in frame.groupby(["subject", "run"], sort=True):
         seizures = part.dropna(subset=["onset"])
-        ref[(subject, int(run))] = ([(float(a), float(b)) for a, b in zip(seizures["onset"], seizures["end"])],
-                                    float(part["recording_s"].iloc[0]))
+        ref[(subject, int(run))] = (
+            [(float(a), float(b)) for a, b in zip(seizures["onset"], seizures["end"])],
+            float(part["recording_s"].iloc[0]),
+        )
     return ref
 
 
@@ -223,16 +272,29 @@ def score(predictions: list[str], events: list[str], table: str, *, algorithms: 
         for (subject, run), idx in keys.groupby(["subject", "run"], sort=True).indices.items():
             ref, length = reference[(subject, int(run))]
             for protocol in PROTOCOLS:
-                hyp = postprocess.events(d[protocol][idx], threshold=s["threshold"], smooth_s=s["smooth_s"],
-                                         min_duration_s=s["min_duration_s"])
-                rows.append({"algorithm": algorithm, "detector": s["detector"], "protocol": protocol,
-                             "subject": subject, "run": int(run), "hypotheses": len(hyp),
-                             **scoring.score_recording(ref, hyp, length)})
+                hyp = postprocess.events(
+                    d[protocol][idx],
+                    threshold=s["threshold"],
+                    smooth_s=s["smooth_s"],
+                    min_duration_s=s["min_duration_s"],
+                )
+                rows.append(
+                    {
+                        "algorithm": algorithm,
+                        "detector": s["detector"],
+                        "protocol": protocol,
+                        "subject": subject,
+                        "run": int(run),
+                        "hypotheses": len(hyp),
+                        **scoring.score_recording(ref, hyp, length),
+                    }
+                )
         print(f"{algorithm}: scored", flush=True)
     write_csv(table, pd.DataFrame(rows))
 
 
 # --- tables ------------------------------------------------------------------------------------
+
 
 def _f1_matrix(subjects: pd.DataFrame, seizure_subjects_only: bool = True) -> pd.DataFrame:
     """Held-out event F1, subjects (all, or those with seizures) x algorithms; NaN where undefined."""
@@ -242,8 +304,18 @@ def _f1_matrix(subjects: pd.DataFrame, seizure_subjects_only: bool = True) -> pd
     return part.pivot(index="subject", columns="algorithm", values="f1")
 
 
-def tables(recordings: str, subjects: str, leaderboard: str, gap: str, stability: str, bootstrap: str,
-           concordance: str, *, n_boot: int, seed: int) -> None:
+def tables(
+    recordings: str,
+    subjects: str,
+    leaderboard: str,
+    gap: str,
+    stability: str,
+    bootstrap: str,
+    concordance: str,
+    *,
+    n_boot: int,
+    seed: int,
+) -> None:
     """Per-subject scores, the leaderboard, the within/held-out gap and the ranking analysis."""
     from . import ranking, scoring
     from .detectors import LEARNED
@@ -258,8 +330,9 @@ def tables(recordings: str, subjects: str, leaderboard: str, gap: str, stability
     board = board.reset_index().sort_values(["event_f1", "algorithm"], ascending=[False, True])
     write_csv(leaderboard, board.reset_index(drop=True))
     event = agg[(agg["scoring"] == "event") & agg["detector"].isin(LEARNED)]
-    wide = event.pivot(index=["algorithm", "detector"], columns="protocol", values=["f1", "sensitivity", "precision",
-                                                                                  "fp_per_day"])
+    wide = event.pivot(
+        index=["algorithm", "detector"], columns="protocol", values=["f1", "sensitivity", "precision", "fp_per_day"]
+    )
     wide.columns = [f"{p}_{m}" for m, p in wide.columns]
     wide = wide.reset_index()
     wide["f1_gap"] = wide["within_f1"] - wide["heldout_f1"]
@@ -284,14 +357,28 @@ def timing(timings: list[str], summary: str, machine: str) -> None:
 
     write_machine(machine)
     frame = read_csvs(timings)
-    write_csv(summary, frame.groupby(["detector", "protocol"], sort=True)[["fit_s", "score_s_per_hour"]]
-              .mean().reset_index())
+    write_csv(
+        summary, frame.groupby(["detector", "protocol"], sort=True)[["fit_s", "score_s_per_hour"]].mean().reset_index()
+    )
 
 
 # --- figures and verdict -----------------------------------------------------------------------
 
-def figures(leaderboard: str, published: str, subjects: str, bootstrap: str, gap: str, corpus: str,
-            datasets: str, *, subject: str, seconds: float, gap_min: float, **outputs: str) -> None:
+
+def figures(
+    leaderboard: str,
+    published: str,
+    subjects: str,
+    bootstrap: str,
+    gap: str,
+    corpus: str,
+    datasets: str,
+    *,
+    subject: str,
+    seconds: float,
+    gap_min: float,
+    **outputs: str,
+) -> None:
     """Our leaderboards beside the published ones (leaderboard, sensitivity_vs_fp), F1 per subject
     (subject_f1), bootstrap ranks (ranks), the within-subject vs held-out gap (gap), one subject's first
     seizure onset as read back from its EDF file (eeg_example) and the published datasets
@@ -325,15 +412,36 @@ def _eeg_example(corpus: str, subject: str, seconds: float):
     raise ValueError(f"sub-{subject} has no seizure to show")
 
 
-def verdict(leaderboard: str, gap: str, stability: str, concordance: str, published: str, claims: str,
-            metrics: str, *, gap_min: float, runs: int, folds: int) -> None:
+def verdict(
+    leaderboard: str,
+    gap: str,
+    stability: str,
+    concordance: str,
+    published: str,
+    claims: str,
+    metrics: str,
+    *,
+    gap_min: float,
+    runs: int,
+    folds: int,
+) -> None:
     from ..common.claims import write_claims
     from ..common.io import read_json
     from . import verdict as verdicts
 
-    board, gaps, stab, conc, pub = (read_csv(leaderboard), read_csv(gap), read_csv(stability),
-                                    read_json(concordance), read_csv(published))
-    write_claims(claims, [verdicts.heldout_below_within(gaps, gap_min, runs, folds),
-                          verdicts.best_not_most_consistent(stab, conc),
-                          verdicts.published_top_f1(pub)])
+    board, gaps, stab, conc, pub = (
+        read_csv(leaderboard),
+        read_csv(gap),
+        read_csv(stability),
+        read_json(concordance),
+        read_csv(published),
+    )
+    write_claims(
+        claims,
+        [
+            verdicts.heldout_below_within(gaps, gap_min, runs, folds),
+            verdicts.best_not_most_consistent(stab, conc),
+            verdicts.published_top_f1(pub),
+        ],
+    )
     write_json(metrics, verdicts.metrics(board, gaps, conc, pub))

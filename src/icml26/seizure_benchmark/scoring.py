@@ -20,15 +20,17 @@ COUNTS = ["tp", "fp", "ref_true", "duration_s"]
 METRICS = ["sensitivity", "precision", "f1", "fp_per_day"]
 
 
-def score_recording(reference: list[tuple[float, float]], hypothesis: list[tuple[float, float]],
-                    duration_s: float) -> dict[str, float]:
+def score_recording(
+    reference: list[tuple[float, float]], hypothesis: list[tuple[float, float]], duration_s: float
+) -> dict[str, float]:
     """Event and sample counts of one recording (keys ``event_tp``, ``sample_fp``, ...)."""
     n = int(round(duration_s))
     ref, hyp = Annotation(reference, 1, n), Annotation(hypothesis, 1, n)
     out = {}
     for kind, result in (("event", scoring.EventScoring(ref, hyp)), ("sample", scoring.SampleScoring(ref, hyp))):
-        out.update({f"{kind}_tp": float(result.tp), f"{kind}_fp": float(result.fp),
-                    f"{kind}_ref_true": float(result.refTrue)})
+        out.update(
+            {f"{kind}_tp": float(result.tp), f"{kind}_fp": float(result.fp), f"{kind}_ref_true": float(result.refTrue)}
+        )
     out["duration_s"] = float(duration_s)
     return out
 
@@ -40,8 +42,7 @@ def metrics(tp, fp, ref_true, duration_s) -> dict[str, np.ndarray]:
         sensitivity = np.where(ref_true > 0, tp / ref_true, np.nan)
         precision = np.where(tp + fp > 0, tp / (tp + fp), np.nan)
         f1 = np.where(ref_true + fp > 0, 2 * tp / (2 * tp + fp + ref_true - tp), np.nan)
-    return {"sensitivity": sensitivity, "precision": precision, "f1": f1,
-            "fp_per_day": fp / (duration_s / 86400.0)}
+    return {"sensitivity": sensitivity, "precision": precision, "f1": f1, "fp_per_day": fp / (duration_s / 86400.0)}
 
 
 def per_subject(recordings: pd.DataFrame, by: list[str]) -> pd.DataFrame:

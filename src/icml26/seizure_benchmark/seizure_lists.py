@@ -109,8 +109,11 @@ def parse_chbmit(path: str | Path) -> pd.DataFrame:
         ends = [int(v) for _, k, v in block if k == "end"]
         count = int(_only(path, block, "count"))
         if not len(starts) == len(ends) == count:
-            fail(path, f"line {block[0][0]}: {name} declares {count} seizures but lists {len(starts)} start and "
-                       f"{len(ends)} end times")
+            fail(
+                path,
+                f"line {block[0][0]}: {name} declares {count} seizures but lists {len(starts)} start and "
+                f"{len(ends)} end times",
+            )
         for s, e in zip(starts, ends):
             if e <= s:
                 fail(path, f"line {block[0][0]}: {name} has a seizure ending at {e} s, not after its start {s} s")
@@ -151,8 +154,10 @@ def statistics(lists: list[str | Path], max_duration_s: float) -> pd.DataFrame:
     chb = [p for p in paths if p.match(LIST_PATTERNS[0])]
     siena = [p for p in paths if p.match(LIST_PATTERNS[1])]
     if not chb or not siena or len(chb) + len(siena) != len(paths):
-        raise FileNotFoundError(f"seizure lists: need chb*-summary.txt and Seizures-list-*.txt files, got "
-                                f"{', '.join(map(str, paths)) or 'none'}")
+        raise FileNotFoundError(
+            f"seizure lists: need chb*-summary.txt and Seizures-list-*.txt files, got "
+            f"{', '.join(map(str, paths)) or 'none'}"
+        )
     frames = [parse_chbmit(p) for p in chb] + [parse_siena(p, max_duration_s) for p in siena]
     table = pd.concat(frames, ignore_index=True)
     if not ((table["kind"] == "duration") & table["plausible"]).any() or not (table["kind"] == "interval").any():

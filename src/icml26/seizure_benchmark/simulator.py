@@ -50,9 +50,9 @@ class CorpusSettings:
     seizure_free_fraction: float = 0.15
     long_seizure_fraction: float = 0.15
     background_uv: float = 20.0
-    background_spread: float = 0.5          # log-normal sigma of the background level across subjects
-    seizure_amplitude_ratio: float = 2.5    # median seizure peak / background sd
-    seizure_amplitude_spread: float = 0.6   # log-normal sigma across subjects
+    background_spread: float = 0.5  # log-normal sigma of the background level across subjects
+    seizure_amplitude_ratio: float = 2.5  # median seizure peak / background sd
+    seizure_amplitude_spread: float = 0.6  # log-normal sigma across subjects
     min_interval_scale: float = 0.02
 
 
@@ -102,35 +102,43 @@ def draw_profiles(n_subjects: int, settings: CorpusSettings, rng: np.random.Gene
         morphology = str(rng.choice(list(MORPHOLOGIES)))
         f_start, f_end, gain = MORPHOLOGIES[morphology]
         ratio = settings.seizure_amplitude_ratio * float(np.exp(rng.normal(0, settings.seizure_amplitude_spread)))
-        profiles.append(SubjectProfile(
-            subject=f"{i + 1:02d}",
-            has_seizures=i not in free,
-            p_seizure_run=float(rng.uniform(0.5, 1.0)),
-            background_uv=background,
-            beta=float(rng.uniform(1.4, 2.2)),
-            alpha_hz=float(rng.uniform(8.5, 11.5)),
-            alpha_uv=background * float(rng.uniform(0.3, 1.5)),
-            delta_uv=background * float(rng.uniform(0.0, 1.5)),
-            morphology=morphology,
-            seizure_uv=background * ratio * gain,
-            f_start=float(rng.uniform(*f_start)),
-            f_end=float(rng.uniform(*f_end)),
-            focus=str(rng.choice(montage.CHANNELS)),
-            spread_s_per_cm=float(rng.uniform(0.2, 2.0)),
-            spatial_length_cm=float(rng.uniform(3.0, 12.0)),
-            duration_scale=float(rng.uniform(2.5, 4.0)) if i in long else float(np.exp(rng.normal(0, 0.25))),
-            interval_scale=float(np.exp(rng.uniform(np.log(settings.min_interval_scale), 0.0))),
-            postictal_s=float(rng.uniform(30, 120)),
-            blinks_per_min=float(rng.uniform(0.5, 12)),
-            muscle_per_h=float(np.exp(rng.uniform(np.log(2), np.log(120)))),
-            pops_per_h=float(np.exp(rng.uniform(np.log(0.5), np.log(20)))),
-            chewing_per_h=float(np.exp(rng.uniform(np.log(0.2), np.log(30)))),
-        ))
+        profiles.append(
+            SubjectProfile(
+                subject=f"{i + 1:02d}",
+                has_seizures=i not in free,
+                p_seizure_run=float(rng.uniform(0.5, 1.0)),
+                background_uv=background,
+                beta=float(rng.uniform(1.4, 2.2)),
+                alpha_hz=float(rng.uniform(8.5, 11.5)),
+                alpha_uv=background * float(rng.uniform(0.3, 1.5)),
+                delta_uv=background * float(rng.uniform(0.0, 1.5)),
+                morphology=morphology,
+                seizure_uv=background * ratio * gain,
+                f_start=float(rng.uniform(*f_start)),
+                f_end=float(rng.uniform(*f_end)),
+                focus=str(rng.choice(montage.CHANNELS)),
+                spread_s_per_cm=float(rng.uniform(0.2, 2.0)),
+                spatial_length_cm=float(rng.uniform(3.0, 12.0)),
+                duration_scale=float(rng.uniform(2.5, 4.0)) if i in long else float(np.exp(rng.normal(0, 0.25))),
+                interval_scale=float(np.exp(rng.uniform(np.log(settings.min_interval_scale), 0.0))),
+                postictal_s=float(rng.uniform(30, 120)),
+                blinks_per_min=float(rng.uniform(0.5, 12)),
+                muscle_per_h=float(np.exp(rng.uniform(np.log(2), np.log(120)))),
+                pops_per_h=float(np.exp(rng.uniform(np.log(0.5), np.log(20)))),
+                chewing_per_h=float(np.exp(rng.uniform(np.log(0.2), np.log(30)))),
+            )
+        )
     return profiles
 
 
-def seizure_times(profile: SubjectProfile, run_has_seizure: bool, duration_s: float, durations: np.ndarray,
-                  intervals: np.ndarray, rng: np.random.Generator) -> list[tuple[float, float]]:
+def seizure_times(
+    profile: SubjectProfile,
+    run_has_seizure: bool,
+    duration_s: float,
+    durations: np.ndarray,
+    intervals: np.ndarray,
+    rng: np.random.Generator,
+) -> list[tuple[float, float]]:
     """Onsets and ends (s) of the seizures of one recording; at least 30 s of margin at both ends."""
     if not (profile.has_seizures and run_has_seizure):
         return []
@@ -165,7 +173,7 @@ def _smooth_envelope(n: int, fs: float, cutoff_hz: float, rng: np.random.Generat
 
 def _band_noise(n: int, fs: float, low: float, high: float, rng: np.random.Generator) -> np.ndarray:
     sos = signal.butter(4, [low, high], btype="band", fs=fs, output="sos")
-    x = signal.sosfilt(sos, rng.standard_normal(n + int(fs)))[int(fs):]
+    x = signal.sosfilt(sos, rng.standard_normal(n + int(fs)))[int(fs) :]
     return x / (x.std() + 1e-12)
 
 
@@ -175,8 +183,15 @@ def spike_wave(phase: np.ndarray) -> np.ndarray:
     return np.exp(-(((u - 1.2) / 0.6) ** 2)) - 0.6 * np.exp(-(((u - 3.8) / 1.0) ** 2))
 
 
-def _add_seizure(x: np.ndarray, background: np.ndarray, start: float, end: float, fs: float,
-                 p: SubjectProfile, rng: np.random.Generator) -> None:
+def _add_seizure(
+    x: np.ndarray,
+    background: np.ndarray,
+    start: float,
+    end: float,
+    fs: float,
+    p: SubjectProfile,
+    rng: np.random.Generator,
+) -> None:
     n = x.shape[1]
     d = end - start
     t = np.arange(int(round(d * fs))) / fs
@@ -191,15 +206,15 @@ def _add_seizure(x: np.ndarray, background: np.ndarray, start: float, end: float
         i0 = int(round(start * fs)) + delay
         m = min(len(wave) - delay, n - i0)
         if m > 0:
-            x[c, i0:i0 + m] += gain * wave[:m]
+            x[c, i0 : i0 + m] += gain * wave[:m]
     # post-ictal slowing: attenuated background and decaying delta activity
     i_end = int(round(end * fs))
     m = min(int(round(p.postictal_s * fs)), n - i_end)
     if m > 0:
         decay = np.exp(-np.arange(m) / (0.4 * p.postictal_s * fs))
-        background[:, i_end:i_end + m] *= 1.0 - 0.5 * decay
+        background[:, i_end : i_end + m] *= 1.0 - 0.5 * decay
         for c in range(N_CHANNELS):
-            x[c, i_end:i_end + m] += 1.5 * p.background_uv * decay * _band_noise(m, fs, 0.5, 2.0, rng)
+            x[c, i_end : i_end + m] += 1.5 * p.background_uv * decay * _band_noise(m, fs, 0.5, 2.0, rng)
 
 
 def _poisson_times(rate_per_s: float, duration_s: float, rng: np.random.Generator) -> np.ndarray:
@@ -216,8 +231,8 @@ def _add_artifacts(x: np.ndarray, fs: float, p: SubjectProfile, rng: np.random.G
         i0 = int(t0 * fs)
         m = min(width, n - i0)
         bump = rng.uniform(80, 150) * np.hanning(width)[:m]
-        x[front, i0:i0 + m] += bump
-        x[near_front, i0:i0 + m] += 0.3 * bump
+        x[front, i0 : i0 + m] += bump
+        x[near_front, i0 : i0 + m] += 0.3 * bump
     sides = (montage.indices(("F7", "T3", "T5")), montage.indices(("F8", "T4", "T6")))
     for t0 in _poisson_times(p.muscle_per_h / 3600.0, duration, rng):
         m = min(int(rng.uniform(1, 10) * fs), n - int(t0 * fs))
@@ -225,7 +240,7 @@ def _add_artifacts(x: np.ndarray, fs: float, p: SubjectProfile, rng: np.random.G
             continue
         i0, amp = int(t0 * fs), rng.uniform(15, 50)
         for c in sides[int(rng.integers(2))]:
-            x[c, i0:i0 + m] += amp * np.hanning(m) * _band_noise(m, fs, 20.0, min(70.0, fs / 2.2), rng)
+            x[c, i0 : i0 + m] += amp * np.hanning(m) * _band_noise(m, fs, 20.0, min(70.0, fs / 2.2), rng)
     for t0 in _poisson_times(p.pops_per_h / 3600.0, duration, rng):
         c, i0 = int(rng.integers(N_CHANNELS)), int(t0 * fs)
         m = n - i0
@@ -241,21 +256,25 @@ def _add_artifacts(x: np.ndarray, fs: float, p: SubjectProfile, rng: np.random.G
             if m < 8:
                 break
             burst = amp * np.hanning(m) * _band_noise(m, fs, 20.0, min(70.0, fs / 2.2), rng)
-            x[both, i0:i0 + m] += burst
+            x[both, i0 : i0 + m] += burst
 
 
-def simulate_recording(profile: SubjectProfile, duration_s: float, fs: float,
-                       events: list[tuple[float, float]], rng: np.random.Generator) -> np.ndarray:
+def simulate_recording(
+    profile: SubjectProfile, duration_s: float, fs: float, events: list[tuple[float, float]], rng: np.random.Generator
+) -> np.ndarray:
     """(19, duration_s * fs) common-average-referenced EEG in microvolts with the given seizures."""
     n = int(round(duration_s * fs))
     mixing = np.linalg.cholesky(np.exp(-montage.distances() / BACKGROUND_LENGTH_M) + 1e-9 * np.eye(N_CHANNELS))
     background = profile.background_uv * (mixing @ _coloured_noise(n, fs, profile.beta, rng))
-    background /= np.sqrt((mixing ** 2).sum(axis=1))[:, None]
+    background /= np.sqrt((mixing**2).sum(axis=1))[:, None]
     t = np.arange(n) / fs
     occipital = montage.positions()[montage.indices(("O1", "O2"))].mean(axis=0)
     alpha_gain = np.exp(-np.linalg.norm(montage.positions() - occipital, axis=1) / 0.05)
-    alpha = profile.alpha_uv * _smooth_envelope(n, fs, 0.1, rng) * np.sin(
-        2 * np.pi * profile.alpha_hz * t + np.cumsum(rng.normal(0, 0.02, n)))
+    alpha = (
+        profile.alpha_uv
+        * _smooth_envelope(n, fs, 0.1, rng)
+        * np.sin(2 * np.pi * profile.alpha_hz * t + np.cumsum(rng.normal(0, 0.02, n)))
+    )
     x = alpha_gain[:, None] * alpha[None, :]
     frontal = montage.positions()[montage.CHANNELS.index("Fz")]
     delta_gain = np.exp(-np.linalg.norm(montage.positions() - frontal, axis=1) / 0.08)

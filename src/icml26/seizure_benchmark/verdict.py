@@ -27,21 +27,24 @@ def _number(value, digits: int = 2) -> str:
 
 
 def heldout_below_within(gap: pd.DataFrame, gap_min: float, runs: int = 2, folds: int = 4) -> Claim:
-    measured = {r.algorithm: {"within_f1": float(r.within_f1), "heldout_f1": float(r.heldout_f1),
-                              "gap": float(r.f1_gap)} for r in gap.itertuples()}
+    measured = {
+        r.algorithm: {"within_f1": float(r.within_f1), "heldout_f1": float(r.heldout_f1), "gap": float(r.f1_gap)}
+        for r in gap.itertuples()
+    }
     holds = bool(len(gap)) and bool((gap["f1_gap"] >= gap_min).all())
     return Claim(
         id="heldout_far_below_within",
         statement=f"For every learned detector, held-out-subject event F1 is at least {gap_min} below its "
-                  "within-subject (self-reported style) F1",
+        "within-subject (self-reported style) F1",
         paper_value="self-reported efficacies well above hold-out performance (no single number given)",
         measured=measured,
         comparator="all",
         holds=holds,
         note=f"within = leave-one-run-out (test subjects seen in training, {runs - 1}/{runs} of the recordings "
-             f"in training); held-out = {folds} subject-grouped folds ({folds - 1}/{folds} of the subjects in "
-             "training); F1 = mean over subjects of per-subject event F1 (SzCORE rules); simulated corpus",
-        headline="within minus held-out event F1: " + ", ".join(f"{a} {m['gap']:+.3f}" for a, m in measured.items())
+        f"in training); held-out = {folds} subject-grouped folds ({folds - 1}/{folds} of the subjects in "
+        "training); F1 = mean over subjects of per-subject event F1 (SzCORE rules); simulated corpus",
+        headline="within minus held-out event F1: "
+        + ", ".join(f"{a} {m['gap']:+.3f}" for a, m in measured.items())
         + f" (needs >= {gap_min} for every detector; paper: self-reported well above held-out, no number)",
         evidence=["tables/gap.csv", "figures/gap.png"],
     )
@@ -53,20 +56,25 @@ def best_not_most_consistent(stability: pd.DataFrame, concordance: dict) -> Clai
     lowest_iqr = stability.sort_values(["rank_iqr", "mean_rank"], ascending=[True, True]).iloc[0]
     return Claim(
         id="best_f1_not_most_consistent",
-        statement="The algorithm with the best aggregate event F1 is not the one with the best mean "
-                  "per-subject rank",
+        statement="The algorithm with the best aggregate event F1 is not the one with the best mean per-subject rank",
         paper_value="the highest-F1 algorithms did not achieve the most consistent ranking across subjects",
-        measured={"best_aggregate_f1": str(best_f1.algorithm), "its_aggregate_f1": float(best_f1.aggregate_f1),
-                  "its_mean_rank": float(best_f1.mean_rank), "best_mean_rank": str(best_rank.algorithm),
-                  "best_mean_rank_value": float(best_rank.mean_rank), "kendall_w": concordance["kendall_w"],
-                  "kendall_tau": concordance["kendall_tau"]},
+        measured={
+            "best_aggregate_f1": str(best_f1.algorithm),
+            "its_aggregate_f1": float(best_f1.aggregate_f1),
+            "its_mean_rank": float(best_f1.mean_rank),
+            "best_mean_rank": str(best_rank.algorithm),
+            "best_mean_rank_value": float(best_rank.mean_rank),
+            "kendall_w": concordance["kendall_w"],
+            "kendall_tau": concordance["kendall_tau"],
+        },
         comparator="none",
         holds=bool(best_f1.algorithm != best_rank.algorithm),
         note=f"held-out protocol, {concordance['subjects']} subjects with seizures; the lowest rank IQR "
-             f"belongs to {lowest_iqr.algorithm} ({lowest_iqr.rank_iqr:g})",
-        headline=f"best aggregate F1: {best_f1.algorithm} ({best_f1.aggregate_f1:.3f}, mean rank {best_f1.mean_rank:.2f}); "
-                 f"best mean rank: {best_rank.algorithm} ({best_rank.mean_rank:.2f}); Kendall's W "
-                 f"{_number(concordance['kendall_w'])} (paper: the highest-F1 algorithms were not the most consistent)",
+        f"belongs to {lowest_iqr.algorithm} ({lowest_iqr.rank_iqr:g})",
+        headline=f"best aggregate F1: {best_f1.algorithm} "
+        f"({best_f1.aggregate_f1:.3f}, mean rank {best_f1.mean_rank:.2f}); "
+        f"best mean rank: {best_rank.algorithm} ({best_rank.mean_rank:.2f}); Kendall's W "
+        f"{_number(concordance['kendall_w'])} (paper: the highest-F1 algorithms were not the most consistent)",
         evidence=["tables/rank_stability.csv", "tables/per_subject.csv", "figures/ranks.png", "figures/subject_f1.png"],
     )
 
@@ -79,18 +87,24 @@ def published_top_f1(published: pd.DataFrame) -> Claim:
     return Claim(
         id="published_top_event_f1",
         statement=f"The top entry's event F1 in the published results is {PAPER_TOP['f1']} (within "
-                  f"{PUBLISHED_TOL}) under one of the two aggregations",
+        f"{PUBLISHED_TOL}) under one of the two aggregations",
         paper_value=PAPER_TOP,
-        measured={"entry": str(top.algorithm), **variants, "sensitivity": float(top.event_sensitivity),
-                  "precision": float(top.event_precision), "matching_variants": matches},
+        measured={
+            "entry": str(top.algorithm),
+            **variants,
+            "sensitivity": float(top.event_sensitivity),
+            "precision": float(top.event_precision),
+            "matching_variants": matches,
+        },
         comparator="<=",
         holds=bool(matches),
         note=f"the paper's own numbers satisfy the harmonic-mean form (2*{s}*{p}/({s}+{p}) = "
-             f"{2 * s * p / (s + p):.3f}); the JSON's sensitivity matches the paper's but its precision "
-             f"({top.event_precision:.3f}) does not",
-        headline=f"{top.algorithm}: mean of per-subject F1 {variants['mean_of_subject_f1']:.3f}, F1 of mean sensitivity "
-                 f"and precision {variants['f1_of_mean_sens_prec']:.3f}; sensitivity {top.event_sensitivity:.3f}, "
-                 f"precision {top.event_precision:.3f} (paper: F1 {PAPER_TOP['f1']}, S {s}, P {p})",
+        f"{2 * s * p / (s + p):.3f}); the JSON's sensitivity matches the paper's but its precision "
+        f"({top.event_precision:.3f}) does not",
+        headline=f"{top.algorithm}: mean of per-subject F1 {variants['mean_of_subject_f1']:.3f}, "
+        "F1 of mean sensitivity "
+        f"and precision {variants['f1_of_mean_sens_prec']:.3f}; sensitivity {top.event_sensitivity:.3f}, "
+        f"precision {top.event_precision:.3f} (paper: F1 {PAPER_TOP['f1']}, S {s}, P {p})",
         evidence=["tables/published_leaderboard.csv", "figures/published_datasets.png"],
     )
 
@@ -100,14 +114,21 @@ def metrics(board: pd.DataFrame, gap: pd.DataFrame, concordance: dict, published
         return None if pd.isna(v) else float(v)
 
     return {
-        "heldout_event": {r.algorithm: {k: clean(getattr(r, f"event_{k}")) for k in
-                                        ("f1", "f1_std", "sensitivity", "precision", "fp_per_day", "f1_from_means")}
-                          for r in board.itertuples()},
+        "heldout_event": {
+            r.algorithm: {
+                k: clean(getattr(r, f"event_{k}"))
+                for k in ("f1", "f1_std", "sensitivity", "precision", "fp_per_day", "f1_from_means")
+            }
+            for r in board.itertuples()
+        },
         "heldout_sample_f1": {r.algorithm: clean(r.sample_f1) for r in board.itertuples()},
         "within_minus_heldout_f1": {r.algorithm: clean(r.f1_gap) for r in gap.itertuples()},
         "ranking": concordance,
-        "published_top": {"entry": str(published.iloc[0].algorithm), "f1": clean(published.iloc[0].event_f1),
-                          "f1_from_means": clean(published.iloc[0].event_f1_from_means),
-                          "entries": int(len(published)),
-                          "median_f1": clean(np.nanmedian(published["event_f1"]))},
+        "published_top": {
+            "entry": str(published.iloc[0].algorithm),
+            "f1": clean(published.iloc[0].event_f1),
+            "f1_from_means": clean(published.iloc[0].event_f1_from_means),
+            "entries": int(len(published)),
+            "median_f1": clean(np.nanmedian(published["event_f1"])),
+        },
     }

@@ -51,6 +51,20 @@ def ioi(n: int, names: int, rng: np.random.Generator) -> Batch:
     place = np.array([word[p] for p in PLACES])[rng.integers(0, len(PLACES), n)]
     thing = np.array([word[o] for o in OBJECTS])[rng.integers(0, len(OBJECTS), n)]
     column = np.full(n, 0)
-    tokens = np.stack([first, column + word["and"], second, column + word["went"], column + word["to"], place,
-                       column + word[","], subject, column + word["gave"], thing, column + word["to"]], axis=1)
+    tokens = np.stack(
+        [
+            first,
+            column + word["and"],
+            second,
+            column + word["went"],
+            column + word["to"],
+            place,
+            column + word[","],
+            subject,
+            column + word["gave"],
+            thing,
+            column + word["to"],
+        ],
+        axis=1,
+    )
     return Batch(tokens.astype(np.int64), io.astype(np.int64), subject.astype(np.int64), template)

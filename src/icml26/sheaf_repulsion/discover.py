@@ -46,12 +46,20 @@ class Circuit:
     seconds: float  # the run's wall clock: a measured output, written to timing/ only
 
 
-def discover(net: EdgeTransformer, objective: Objective, *, names: int, seed: int,
-             reference: np.ndarray | None = None, every: int = 50) -> Circuit:
+def discover(
+    net: EdgeTransformer,
+    objective: Objective,
+    *,
+    names: int,
+    seed: int,
+    reference: np.ndarray | None = None,
+    every: int = 50,
+) -> Circuit:
     """One discovery run (progress lines every ``every`` steps)."""
     n = len(net.graph)
-    reference_t = torch.as_tensor(np.zeros(n, dtype=bool) if reference is None else reference, dtype=torch.bool,
-                                  device=net.device)
+    reference_t = torch.as_tensor(
+        np.zeros(n, dtype=bool) if reference is None else reference, dtype=torch.bool, device=net.device
+    )
     for parameter in net.parameters():
         parameter.requires_grad_(False)
     logits = torch.full((n,), objective.init, device=net.device, requires_grad=True)
@@ -62,13 +70,21 @@ def discover(net: EdgeTransformer, objective: Objective, *, names: int, seed: in
         tokens, good, bad = tensors(ioi(objective.batch_size, names, sentences), net.device)
         mask = straight_through(logits, temperature=objective.temperature, generator=noise)
         loss = faithfulness_loss(good_bad(net(tokens, mask), good, bad))
-        loss = loss + sparsity_weight(step, objective.steps, base=objective.sparsity,
-                                      max_times=objective.sparsity_max_times,
-                                      min_times=objective.sparsity_min_times) * density(logits)
+        loss = loss + sparsity_weight(
+            step,
+            objective.steps,
+            base=objective.sparsity,
+            max_times=objective.sparsity_max_times,
+            min_times=objective.sparsity_min_times,
+        ) * density(logits)
         if objective.overlap:
-            loss = loss + sparsity_weight(step, objective.steps, base=objective.overlap,
-                                          max_times=objective.overlap_max_times,
-                                          min_times=objective.overlap_min_times) * overlap(logits, reference_t)
+            loss = loss + sparsity_weight(
+                step,
+                objective.steps,
+                base=objective.overlap,
+                max_times=objective.overlap_max_times,
+                min_times=objective.overlap_min_times,
+            ) * overlap(logits, reference_t)
         if objective.completeness and step >= objective.complete_from * objective.steps:
             loss = loss + objective.completeness * completeness_loss(good_bad(net(tokens, 1.0 - mask), good, bad))
         optimiser.zero_grad()
@@ -76,8 +92,11 @@ def discover(net: EdgeTransformer, objective: Objective, *, names: int, seed: in
         optimiser.step()
         if (step + 1) % every == 0 or step + 1 == objective.steps:
             kept = int((logits > 0).sum())
-            print(f"  step {step + 1}/{objective.steps}: loss {loss.item():.4f}, {kept}/{n} edges kept, "
-                  f"{time.perf_counter() - start:.1f} s", flush=True)
+            print(
+                f"  step {step + 1}/{objective.steps}: loss {loss.item():.4f}, {kept}/{n} edges kept, "
+                f"{time.perf_counter() - start:.1f} s",
+                flush=True,
+            )
     learnt = logits.detach().cpu().numpy().copy()
     return Circuit(net.graph.finalise(learnt > 0), learnt, time.perf_counter() - start)
 

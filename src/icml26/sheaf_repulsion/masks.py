@@ -19,8 +19,9 @@ import torch
 import torch.nn.functional as F
 
 
-def straight_through(logits: torch.Tensor, *, temperature: float = 1.0,
-                     generator: torch.Generator | None = None) -> torch.Tensor:
+def straight_through(
+    logits: torch.Tensor, *, temperature: float = 1.0, generator: torch.Generator | None = None
+) -> torch.Tensor:
     """A {0, 1} mask whose gradient is that of sigmoid((logits + logistic noise) / temperature); without a
     ``generator`` no noise, so the mask is the threshold ``logits > 0`` (for evaluation)."""
     noisy = logits
@@ -32,8 +33,9 @@ def straight_through(logits: torch.Tensor, *, temperature: float = 1.0,
     return hard + (soft - soft.detach())  # forward: exactly hard (x - x == 0); backward: d soft
 
 
-def sparsity_weight(epoch: float, epochs: float, *, base: float, max_times: float, min_times: float,
-                    warmup: float = 0.8) -> float:
+def sparsity_weight(
+    epoch: float, epochs: float, *, base: float, max_times: float, min_times: float, warmup: float = 0.8
+) -> float:
     """lambda_sparse at ``epoch`` of ``epochs``: base at 0, base * max_times at warmup * epochs, then
     linearly down to base * min_times at ``epochs``."""
     turn = warmup * epochs

@@ -41,10 +41,13 @@ def circuit_metrics(net: EdgeTransformer, batch: Batch, circuit: np.ndarray) -> 
     full = logit_difference(net, batch).mean().item()
     alone = logit_difference(net, batch, kept)
     complement = logit_difference(net, batch, 1.0 - kept)
-    return {"edges": int(kept.sum()), "density": kept.mean().item(),
-            "accuracy": (alone > 0).float().mean().item(),
-            "faithfulness": alone.mean().item() / full,
-            "complement_accuracy": (complement > 0).float().mean().item()}
+    return {
+        "edges": int(kept.sum()),
+        "density": kept.mean().item(),
+        "accuracy": (alone > 0).float().mean().item(),
+        "faithfulness": alone.mean().item() / full,
+        "complement_accuracy": (complement > 0).float().mean().item(),
+    }
 
 
 def attribution_scores(net: EdgeTransformer, batch: Batch) -> np.ndarray:
@@ -85,6 +88,9 @@ def acdc_lite(net: EdgeTransformer, batch: Batch, threshold: float, every: int =
         else:
             mask[edge] = 1.0
         if visited % every == 0:
-            print(f"  ACDC-lite: {visited}/{len(net.graph)} edges visited, {int(mask.sum())} kept, KL {current:.4f}, "
-                  f"{time.perf_counter() - start:.1f} s", flush=True)
+            print(
+                f"  ACDC-lite: {visited}/{len(net.graph)} edges visited, {int(mask.sum())} kept, KL {current:.4f}, "
+                f"{time.perf_counter() - start:.1f} s",
+                flush=True,
+            )
     return net.graph.finalise(mask.cpu().numpy() > 0)

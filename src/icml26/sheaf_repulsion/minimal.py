@@ -21,8 +21,9 @@ from .model import EdgeTransformer
 
 
 @torch.no_grad()
-def closed_circuits(net: EdgeTransformer, batch: Batch, candidates: np.ndarray, size: int,
-                    forbidden: int | None = None) -> list[tuple[float, tuple[int, ...]]]:
+def closed_circuits(
+    net: EdgeTransformer, batch: Batch, candidates: np.ndarray, size: int, forbidden: int | None = None
+) -> list[tuple[float, tuple[int, ...]]]:
     """(accuracy, edge indices) of every closed ``size``-edge circuit among the candidate edges (without
     edge ``forbidden``), best first (ties: lower edge indices first)."""
     pool = [int(i) for i in np.flatnonzero(candidates) if i != forbidden]
@@ -38,8 +39,14 @@ def closed_circuits(net: EdgeTransformer, batch: Batch, candidates: np.ndarray, 
     return sorted(found, key=lambda item: (-item[0], item[1]))
 
 
-def indispensable_edges(net: EdgeTransformer, batch: Batch, circuit: tuple[int, ...], candidates: np.ndarray,
-                        accuracy: float, tolerance: float) -> dict[int, float]:
+def indispensable_edges(
+    net: EdgeTransformer,
+    batch: Batch,
+    circuit: tuple[int, ...],
+    candidates: np.ndarray,
+    accuracy: float,
+    tolerance: float,
+) -> dict[int, float]:
     """For each edge of ``circuit``: the best accuracy of a closed circuit of the same size without it
     (0.0 if there is none). The edge is indispensable when that is below ``accuracy - tolerance``."""
     best = {}

@@ -38,12 +38,15 @@ class EdgeTransformer(nn.Module):
         self.embed = nn.Embedding(vocab, width)
         self.position = nn.Embedding(context, width)
         self.ln_attn = nn.ModuleList(nn.LayerNorm(width) for _ in range(layers))
-        self.w_qkv = nn.ParameterList(nn.Parameter(torch.empty(3, heads, width, self.head_width)) for _ in range(layers))
+        self.w_qkv = nn.ParameterList(
+            nn.Parameter(torch.empty(3, heads, width, self.head_width)) for _ in range(layers)
+        )
         self.b_qkv = nn.ParameterList(nn.Parameter(torch.zeros(3, heads, self.head_width)) for _ in range(layers))
         self.w_out = nn.ParameterList(nn.Parameter(torch.empty(heads, self.head_width, width)) for _ in range(layers))
         self.ln_mlp = nn.ModuleList(nn.LayerNorm(width) for _ in range(layers))
-        self.mlp = nn.ModuleList(nn.Sequential(nn.Linear(width, mlp_width), nn.GELU(), nn.Linear(mlp_width, width))
-                                 for _ in range(layers))
+        self.mlp = nn.ModuleList(
+            nn.Sequential(nn.Linear(width, mlp_width), nn.GELU(), nn.Linear(mlp_width, width)) for _ in range(layers)
+        )
         self.ln_final = nn.LayerNorm(width)
         self.unembed = nn.Linear(width, vocab, bias=False)
         for weight in [*self.w_qkv, *self.w_out]:
@@ -96,8 +99,10 @@ class EdgeTransformer(nn.Module):
         """Every head of ``layer`` from its own query, key and value inputs (batch, pos, 3, heads, width);
         returns each head's output in the residual basis (batch, pos, heads, width)."""
         normed = self.ln_attn[layer](qkv_in)
-        q, k, v = (torch.einsum("bphd,hde->bphe", normed[:, :, j], self.w_qkv[layer][j]) + self.b_qkv[layer][j]
-                   for j in range(3))
+        q, k, v = (
+            torch.einsum("bphd,hde->bphe", normed[:, :, j], self.w_qkv[layer][j]) + self.b_qkv[layer][j]
+            for j in range(3)
+        )
         scores = torch.einsum("bqhe,bkhe->bhqk", q, k) / math.sqrt(self.head_width)
         length = scores.shape[-1]
         causal = torch.ones(length, length, dtype=torch.bool, device=scores.device).tril()

@@ -46,8 +46,12 @@ def iou_by_circuits(overlap: pd.DataFrame) -> plt.Figure:
         among = [rows[(rows["run_a"] < k) & (rows["run_b"] < k)] for k in ks]
         ax.plot(list(ks), [r["iou"].mean() for r in among], "o-", color=color, label=LABEL[method])
         ax.plot(list(ks), [r["chance_iou"].mean() for r in among], ":", color=color, label=f"{LABEL[method]}: chance")
-    ax.set(xlabel="number of circuits k", ylabel="mean pairwise IoU", ylim=(0, 1),
-           title="Overlap among the first k circuits")
+    ax.set(
+        xlabel="number of circuits k",
+        ylabel="mean pairwise IoU",
+        ylim=(0, 1),
+        title="Overlap among the first k circuits",
+    )
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.legend(fontsize=7)
     fig.tight_layout()
@@ -61,11 +65,17 @@ def circuits(table: pd.DataFrame, criteria: dict) -> plt.Figure:
         rows = table[table["method"] == method]
         if not rows.empty:
             ax.scatter(rows["density"], rows["accuracy"], marker=marker, label=LABEL[method], alpha=0.8)
-    ax.axhline(criteria["faithful"], color="k", lw=0.8, ls="--", label=f"faithful: accuracy >= {criteria['faithful']:g}")
+    ax.axhline(
+        criteria["faithful"], color="k", lw=0.8, ls="--", label=f"faithful: accuracy >= {criteria['faithful']:g}"
+    )
     ax.axvline(criteria["sparse"], color="k", lw=0.8, ls=":", label=f"sparse: density <= {criteria['sparse']:g}")
     ax.axhline(0.5, color="0.6", lw=0.8, label="chance")
-    ax.set(xlabel="density (share of edges kept)", ylabel="IO-over-S accuracy of the circuit alone", ylim=(0, 1.02),
-           title="Circuits found by each method")
+    ax.set(
+        xlabel="density (share of edges kept)",
+        ylabel="IO-over-S accuracy of the circuit alone",
+        ylim=(0, 1.02),
+        title="Circuits found by each method",
+    )
     ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
     return fig
@@ -80,13 +90,22 @@ def minimal(table: pd.DataFrame, criteria: dict) -> plt.Figure:
         accuracy = float(table["accuracy"].iloc[0])
         ax.bar(range(len(table)), table["best_without"], color="C0", label="best circuit without the edge")
         ax.axhline(accuracy, color="C3", label=f"minimal circuit ({accuracy:.3f})")
-        ax.axhline(accuracy - criteria["tolerance"], color="C3", ls="--", lw=0.8,
-                   label=f"dispensable above ({accuracy - criteria['tolerance']:.3f})")
+        ax.axhline(
+            accuracy - criteria["tolerance"],
+            color="C3",
+            ls="--",
+            lw=0.8,
+            label=f"dispensable above ({accuracy - criteria['tolerance']:.3f})",
+        )
         ax.set_xticks(range(len(table)), table["edge"], rotation=20, fontsize=7)
     ax.axhline(criteria["faithful"], color="k", lw=0.8, ls=":", label=f"faithful ({criteria['faithful']:g})")
     ax.axhline(0.5, color="0.6", lw=0.8, label="chance")
-    ax.set(ylabel="IO-over-S accuracy", ylim=(0, 1.25), yticks=np.linspace(0, 1, 6),
-           title="Indispensability of the minimal circuit's edges")
+    ax.set(
+        ylabel="IO-over-S accuracy",
+        ylim=(0, 1.25),
+        yticks=np.linspace(0, 1, 6),
+        title="Indispensability of the minimal circuit's edges",
+    )
     ax.legend(fontsize=7, loc="upper right", ncol=2)
     fig.tight_layout()
     return fig

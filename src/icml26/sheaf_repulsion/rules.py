@@ -52,8 +52,18 @@ def load_model(path: str, architecture: dict, names: int, device: str = "cpu"):
     return net.to(resolve_device(device))
 
 
-def model(checkpoint: list[str], weights: str, training_table: str, *, names: int, architecture: dict,
-          training: dict, held_out: int, seed: int, device: str) -> None:
+def model(
+    checkpoint: list[str],
+    weights: str,
+    training_table: str,
+    *,
+    names: int,
+    architecture: dict,
+    training: dict,
+    held_out: int,
+    seed: int,
+    device: str,
+) -> None:
     """Train the IOI model from scratch (``checkpoint`` empty), or take the user's checkpoint (one npz state
     dict of the configured architecture) and only measure it."""
     from ..common.device import resolve_device
@@ -65,14 +75,26 @@ def model(checkpoint: list[str], weights: str, training_table: str, *, names: in
         curve = [{"step": 0, "loss": float("nan"), "accuracy": accuracy(net, held)}]
         print(f"{checkpoint[0]}: held-out accuracy {curve[0]['accuracy']:.3f}", flush=True)
     else:
-        net, curve = train(_architecture(architecture, names), held_out=held, seed=seed,
-                           device=resolve_device(device), **training)
+        net, curve = train(
+            _architecture(architecture, names), held_out=held, seed=seed, device=resolve_device(device), **training
+        )
     write_npz(weights, **{k: v.detach().cpu().numpy() for k, v in net.state_dict().items()})
     write_csv(training_table, pd.DataFrame(curve, columns=["step", "loss", "accuracy"]))
 
 
-def discover(weights: str, circuits: str, timing: str, *, method: str, names: int, architecture: dict,
-             discovery: dict, runs: int, seed: int, device: str) -> None:
+def discover(
+    weights: str,
+    circuits: str,
+    timing: str,
+    *,
+    method: str,
+    names: int,
+    architecture: dict,
+    discovery: dict,
+    runs: int,
+    seed: int,
+    device: str,
+) -> None:
     """``runs`` discovery runs of ``method``: OASR (each repelled from the earlier circuits) or independent
     seeds (``discovery["overlap"]`` = 0); each run's seconds go to ``timing``."""
     from .discover import repelled_runs
@@ -80,12 +102,28 @@ def discover(weights: str, circuits: str, timing: str, *, method: str, names: in
     net = load_model(weights, architecture, names, device)
     found = repelled_runs(net, _objective(discovery), runs=runs, names=names, seed=seed)
     write_npz(circuits, edges=np.stack([c.edges for c in found]), logits=np.stack([c.logits for c in found]))
-    write_csv(timing, pd.DataFrame({"method": method, "run": range(runs), "steps": discovery["steps"],
-                                    "seconds": [c.seconds for c in found]}))
+    write_csv(
+        timing,
+        pd.DataFrame(
+            {"method": method, "run": range(runs), "steps": discovery["steps"], "seconds": [c.seconds for c in found]}
+        ),
+    )
 
 
-def baselines(weights: str, oasr: str, circuits: str, timing: str, *, names: int, architecture: dict,
-              held_out: int, acdc_threshold: float, acdc_sentences: int, seed: int, device: str) -> None:
+def baselines(
+    weights: str,
+    oasr: str,
+    circuits: str,
+    timing: str,
+    *,
+    names: int,
+    architecture: dict,
+    held_out: int,
+    acdc_threshold: float,
+    acdc_sentences: int,
+    seed: int,
+    device: str,
+) -> None:
     """Attribution patching's top edges (as many as the OASR circuits' mean size, finalised) and ACDC-lite
     (on the first ``acdc_sentences`` held-out sentences: one forward pass per edge); the seconds of each
     go to ``timing``."""
@@ -102,15 +140,37 @@ def baselines(weights: str, oasr: str, circuits: str, timing: str, *, names: int
     middle = time.perf_counter()
     acdc = acdc_lite(net, held.first(acdc_sentences), acdc_threshold)
     end = time.perf_counter()
-    print(f"EAP: {int(eap.sum())} edges (top {size}, finalised), {middle - start:.2f} s; "
-          f"ACDC-lite: {int(acdc.sum())} edges, {end - middle:.1f} s", flush=True)
+    print(
+        f"EAP: {int(eap.sum())} edges (top {size}, finalised), {middle - start:.2f} s; "
+        f"ACDC-lite: {int(acdc.sum())} edges, {end - middle:.1f} s",
+        flush=True,
+    )
     write_npz(circuits, edges=np.stack([eap, acdc]), scores=scores)
-    write_csv(timing, pd.DataFrame({"method": ["eap", "acdc"], "sentences": [held_out, acdc_sentences],
-                                    "seconds": [middle - start, end - middle]}))
+    write_csv(
+        timing,
+        pd.DataFrame(
+            {
+                "method": ["eap", "acdc"],
+                "sentences": [held_out, acdc_sentences],
+                "seconds": [middle - start, end - middle],
+            }
+        ),
+    )
 
 
-def minimal(weights: str, minimal_table: str, *, names: int, architecture: dict, held_out: int, size: int,
-            candidates: int, tolerance: float, seed: int, device: str) -> None:
+def minimal(
+    weights: str,
+    minimal_table: str,
+    *,
+    names: int,
+    architecture: dict,
+    held_out: int,
+    size: int,
+    candidates: int,
+    tolerance: float,
+    seed: int,
+    device: str,
+) -> None:
     """The best closed ``size``-edge circuit among the ``candidates`` edges with the largest attribution
     scores, and the best circuit of that size without each of its edges."""
     from .metrics import attribution_scores, top_edges
@@ -131,8 +191,21 @@ def minimal(weights: str, minimal_table: str, *, names: int, architecture: dict,
     write_csv(minimal_table, table(net.graph, best, accuracy, without))
 
 
-def tables(weights: str, oasr: str, independent: str, baseline: str, circuits_table: str, overlap_table: str, *,
-           names: int, architecture: dict, held_out: int, criteria: dict, seed: int, device: str) -> None:
+def tables(
+    weights: str,
+    oasr: str,
+    independent: str,
+    baseline: str,
+    circuits_table: str,
+    overlap_table: str,
+    *,
+    names: int,
+    architecture: dict,
+    held_out: int,
+    criteria: dict,
+    seed: int,
+    device: str,
+) -> None:
     """Every circuit's metrics on the held-out sentences, and the pairwise overlap of each method's runs."""
     from .metrics import circuit_metrics
     from .tables import circuit_table
@@ -140,17 +213,36 @@ def tables(weights: str, oasr: str, independent: str, baseline: str, circuits_ta
 
     net = load_model(weights, architecture, names, device)
     held = _held_out(held_out, names, seed)
-    found = {method: list(read_npz(path, "edges")["edges"])
-             for method, path in (("oasr", oasr), ("independent", independent))}
+    found = {
+        method: list(read_npz(path, "edges")["edges"])
+        for method, path in (("oasr", oasr), ("independent", independent))
+    }
     eap, acdc = read_npz(baseline, "edges")["edges"]
     found |= {"eap": [eap], "acdc": [acdc]}
-    write_csv(circuits_table, pd.concat([circuit_table(m, [circuit_metrics(net, held, c) for c in cs], criteria)
-                                         for m, cs in found.items()], ignore_index=True))
+    write_csv(
+        circuits_table,
+        pd.concat(
+            [circuit_table(m, [circuit_metrics(net, held, c) for c in cs], criteria) for m, cs in found.items()],
+            ignore_index=True,
+        ),
+    )
     write_csv(overlap_table, pd.concat([overlaps(m, found[m]) for m in ("oasr", "independent")], ignore_index=True))
 
 
-def timing(weights: str, discovery: list[str], baselines: str, cost_table: str, machine: str, *, names: int,
-           architecture: dict, batch_size: int, repeats: int, seed: int, device: str) -> None:
+def timing(
+    weights: str,
+    discovery: list[str],
+    baselines: str,
+    cost_table: str,
+    machine: str,
+    *,
+    names: int,
+    architecture: dict,
+    batch_size: int,
+    repeats: int,
+    seed: int,
+    device: str,
+) -> None:
     """What each method costs: seconds per discovery run (from the discovery jobs) and per step, per
     forward pass with and without an edge mask (interleaved repeats, medians; docs/ARCHITECTURE.md,
     "Measured outputs"), and one EAP ranking and one ACDC-lite run (from the baselines job)."""
@@ -169,26 +261,43 @@ def timing(weights: str, discovery: list[str], baselines: str, cost_table: str, 
             net(*args)
             if net.device.type == "cuda":
                 torch.cuda.synchronize()
+
         return run
 
     with torch.no_grad():
-        seconds = medians(interleaved({"forward pass": timed(tokens), "forward pass with a mask": timed(tokens, mask)},
-                                      repeats))
+        seconds = medians(
+            interleaved({"forward pass": timed(tokens), "forward pass with a mask": timed(tokens, mask)}, repeats)
+        )
     rows = [{"what": name, "sentences": batch_size, "seconds": s} for name, s in seconds.items()]
     runs = read_csvs(discovery)
     for method, group in runs.groupby("method", sort=False):
-        rows.append({"what": f"{method} discovery run", "sentences": batch_size * int(group["steps"].iloc[0]),
-                     "seconds": float(group["seconds"].median())})
-        rows.append({"what": f"{method} discovery step", "sentences": batch_size,
-                     "seconds": float((group["seconds"] / group["steps"]).median())})
+        rows.append(
+            {
+                "what": f"{method} discovery run",
+                "sentences": batch_size * int(group["steps"].iloc[0]),
+                "seconds": float(group["seconds"].median()),
+            }
+        )
+        rows.append(
+            {
+                "what": f"{method} discovery step",
+                "sentences": batch_size,
+                "seconds": float((group["seconds"] / group["steps"]).median()),
+            }
+        )
     label = {"eap": "EAP ranking", "acdc": "ACDC-lite run"}
-    rows += [{"what": label[r.method], "sentences": r.sentences, "seconds": r.seconds}
-             for r in read_csv(baselines).itertuples()]
+    rows += [
+        {"what": label[r.method], "sentences": r.sentences, "seconds": r.seconds}
+        for r in read_csv(baselines).itertuples()
+    ]
     write_csv(cost_table, pd.DataFrame(rows, columns=["what", "sentences", "seconds"]))
     write_machine(machine)
-    print(f"forward pass {seconds['forward pass'] * 1e3:.1f} ms, with a mask "
-          f"{seconds['forward pass with a mask'] * 1e3:.1f} ms "
-          f"({batch_size} sentences)", flush=True)
+    print(
+        f"forward pass {seconds['forward pass'] * 1e3:.1f} ms, with a mask "
+        f"{seconds['forward pass with a mask'] * 1e3:.1f} ms "
+        f"({batch_size} sentences)",
+        flush=True,
+    )
 
 
 def figures(circuits_table: str, overlap_table: str, minimal_table: str, *, criteria: dict, **outputs: str) -> None:
@@ -203,22 +312,36 @@ def figures(circuits_table: str, overlap_table: str, minimal_table: str, *, crit
         save_figure(plots.minimal(minimal_rows, criteria), *paths("minimal"))
 
 
-def verdict(circuits_table: str, overlap_table: str, minimal_table: str, training_table: str, claims: str,
-            metrics: str, *, criteria: dict) -> None:
+def verdict(
+    circuits_table: str,
+    overlap_table: str,
+    minimal_table: str,
+    training_table: str,
+    claims: str,
+    metrics: str,
+    *,
+    criteria: dict,
+) -> None:
     """Judge the spec's claims and collect the headline numbers."""
     from ..common.claims import verdict_word, write_claims
     from . import verdict as verdicts
 
     table, overlap, minimal_rows = read_csv(circuits_table), read_csv(overlap_table), read_csv(minimal_table)
-    judged = [verdicts.low_overlap(table, overlap, criteria), verdicts.grows_with_circuits(overlap, criteria),
-              verdicts.dispensable_minimal_circuit(minimal_rows, criteria)]
+    judged = [
+        verdicts.low_overlap(table, overlap, criteria),
+        verdicts.grows_with_circuits(overlap, criteria),
+        verdicts.dispensable_minimal_circuit(minimal_rows, criteria),
+    ]
     for claim in judged:
         print(f"{claim.id}: {verdict_word(claim.holds)} -- {claim.headline}", flush=True)
     write_claims(claims, judged)
     mean = table.groupby("method")[["edges", "density", "accuracy", "faithfulness", "complement_accuracy"]].mean()
-    write_json(metrics, {
-        "model_accuracy": float(read_csv(training_table)["accuracy"].iloc[-1]),
-        "mean_by_method": {m: {k: float(v) for k, v in row.items()} for m, row in mean.iterrows()},
-        "mean_iou": {m: float(g["iou"].mean()) for m, g in overlap.groupby("method")},
-        "mean_chance_iou": {m: float(g["chance_iou"].mean()) for m, g in overlap.groupby("method")},
-    })
+    write_json(
+        metrics,
+        {
+            "model_accuracy": float(read_csv(training_table)["accuracy"].iloc[-1]),
+            "mean_by_method": {m: {k: float(v) for k, v in row.items()} for m, row in mean.iterrows()},
+            "mean_iou": {m: float(g["iou"].mean()) for m, g in overlap.groupby("method")},
+            "mean_chance_iou": {m: float(g["chance_iou"].mean()) for m, g in overlap.groupby("method")},
+        },
+    )

@@ -12,8 +12,10 @@ def problems(cfg: dict) -> Iterator[str]:
     if size > candidates:
         yield f"minimal.size: {size} edges cannot be drawn from minimal.candidates = {candidates}"
     elif comb(candidates, size) > SEARCH_LIMIT:
-        yield (f"minimal.candidates: {comb(candidates, size):,} circuits of {size} edges to search "
-               f"(at most {SEARCH_LIMIT:,}); lower minimal.candidates or minimal.size")
+        yield (
+            f"minimal.candidates: {comb(candidates, size):,} circuits of {size} edges to search "
+            f"(at most {SEARCH_LIMIT:,}); lower minimal.candidates or minimal.size"
+        )
     if cfg["criteria"]["high"] < cfg["criteria"]["near_chance"]:
         yield "criteria.high: below criteria.near_chance, so one overlap could be both high and near chance"
     if cfg["baselines"]["acdc_sentences"] > cfg["held_out"]:

@@ -26,11 +26,24 @@ def overlap_table(method: str, circuits: list[np.ndarray]) -> pd.DataFrame:
     rows = []
     for (a, first), (b, second) in combinations(enumerate(circuits), 2):
         total = len(first)
-        rows.append({"method": method, "run_a": a, "run_b": b, "edges_a": int(first.sum()), "edges_b": int(second.sum()),
-                     "iou": iou(first, second), "chance_iou": chance_iou(int(first.sum()), int(second.sum()), total)})
+        rows.append(
+            {
+                "method": method,
+                "run_a": a,
+                "run_b": b,
+                "edges_a": int(first.sum()),
+                "edges_b": int(second.sum()),
+                "iou": iou(first, second),
+                "chance_iou": chance_iou(int(first.sum()), int(second.sum()), total),
+            }
+        )
     return pd.DataFrame(rows, columns=["method", "run_a", "run_b", "edges_a", "edges_b", "iou", "chance_iou"])
 
 
-def minimal_table(graph: EdgeGraph, circuit: tuple[int, ...], accuracy: float, best_without: dict[int, float]) -> pd.DataFrame:
-    return pd.DataFrame([{"edge": graph.edges[e].name, "accuracy": accuracy, "best_without": best_without[e]}
-                         for e in circuit], columns=["edge", "accuracy", "best_without"])
+def minimal_table(
+    graph: EdgeGraph, circuit: tuple[int, ...], accuracy: float, best_without: dict[int, float]
+) -> pd.DataFrame:
+    return pd.DataFrame(
+        [{"edge": graph.edges[e].name, "accuracy": accuracy, "best_without": best_without[e]} for e in circuit],
+        columns=["edge", "accuracy", "best_without"],
+    )

@@ -42,8 +42,19 @@ def accuracy(net: EdgeTransformer, batch: Batch, mask: torch.Tensor | None = Non
     return (net(tokens, mask)[:, -1].argmax(-1) == good).float().mean().item()
 
 
-def train(arch: Architecture, *, steps: int, batch_size: int, lr: float, weight_decay: float, target: float,
-          held_out: Batch, seed: int, every: int = 50, device: str = "cpu") -> tuple[EdgeTransformer, list[dict]]:
+def train(
+    arch: Architecture,
+    *,
+    steps: int,
+    batch_size: int,
+    lr: float,
+    weight_decay: float,
+    target: float,
+    held_out: Batch,
+    seed: int,
+    every: int = 50,
+    device: str = "cpu",
+) -> tuple[EdgeTransformer, list[dict]]:
     """The trained model and its curve (step, loss, held-out accuracy); the elapsed time goes to the log only.
     The weights are initialised on the CPU, so a GPU run starts from the same model."""
     torch.manual_seed(seed)
@@ -61,8 +72,11 @@ def train(arch: Architecture, *, steps: int, batch_size: int, lr: float, weight_
             net.eval()
             curve.append({"step": step, "loss": loss.item(), "accuracy": accuracy(net, held_out)})
             net.train()
-            print(f"step {step}/{steps}: loss {loss.item():.4f}, held-out accuracy {curve[-1]['accuracy']:.3f}, "
-                  f"{time.perf_counter() - start:.1f} s", flush=True)
+            print(
+                f"step {step}/{steps}: loss {loss.item():.4f}, held-out accuracy {curve[-1]['accuracy']:.3f}, "
+                f"{time.perf_counter() - start:.1f} s",
+                flush=True,
+            )
             if curve[-1]["accuracy"] >= target:
                 break
     net.eval()

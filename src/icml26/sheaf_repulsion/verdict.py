@@ -23,15 +23,25 @@ import pandas as pd
 
 from ..common.claims import Claim
 
-CRITERIA = {"faithful": 0.9, "sparse": 0.1, "complete": 0.65, "near_chance": 2.0, "high": 3.0, "growth": 0.1,
-            "tolerance": 0.05}
+CRITERIA = {
+    "faithful": 0.9,
+    "sparse": 0.1,
+    "complete": 0.65,
+    "near_chance": 2.0,
+    "high": 3.0,
+    "growth": 0.1,
+    "tolerance": 0.05,
+}
 EVIDENCE = ["tables/circuits.csv", "tables/overlap.csv", "figures/iou.png"]
 
 
 def valid(circuits: pd.DataFrame, criteria: dict) -> pd.Series:
     """Per circuit: faithful, sparse and complete."""
-    return ((circuits["accuracy"] >= criteria["faithful"]) & (circuits["density"] <= criteria["sparse"])
-            & (circuits["complement_accuracy"] <= criteria["complete"]))
+    return (
+        (circuits["accuracy"] >= criteria["faithful"])
+        & (circuits["density"] <= criteria["sparse"])
+        & (circuits["complement_accuracy"] <= criteria["complete"])
+    )
 
 
 def runs(overlap: pd.DataFrame, method: str) -> int:
@@ -45,7 +55,9 @@ def _overlap(overlap: pd.DataFrame, method: str, upto: int | None = None) -> tup
     if upto is not None:
         rows = rows[(rows["run_a"] < upto) & (rows["run_b"] < upto)]
     if rows.empty:
-        raise ValueError(f"tables/overlap.csv: no pairs of method {method!r}" + (f" among runs < {upto}" if upto else ""))
+        raise ValueError(
+            f"tables/overlap.csv: no pairs of method {method!r}" + (f" among runs < {upto}" if upto else "")
+        )
     return float(rows["iou"].mean()), float(rows["chance_iou"].mean())
 
 
@@ -63,9 +75,16 @@ def low_overlap(circuits: pd.DataFrame, overlap: pd.DataFrame, criteria: dict) -
         f"{criteria['near_chance']:g}x chance, and independent runs without the repulsion overlap at least "
         f"{criteria['high']:g}x chance",
         paper_value="near-chance overlap with OASR, high overlap without (no number given)",
-        measured={"oasr_valid": n_valid, "oasr_runs": len(oasr), "oasr_iou": iou_oasr, "oasr_chance_iou": chance_oasr,
-                  "independent_iou": iou_ind, "independent_chance_iou": chance_ind},
-        comparator="all", holds=bool(holds),
+        measured={
+            "oasr_valid": n_valid,
+            "oasr_runs": len(oasr),
+            "oasr_iou": iou_oasr,
+            "oasr_chance_iou": chance_oasr,
+            "independent_iou": iou_ind,
+            "independent_chance_iou": chance_ind,
+        },
+        comparator="all",
+        holds=bool(holds),
         headline=f"OASR: {n_valid}/{len(oasr)} circuits valid, mean IoU {iou_oasr:.3f} vs chance {chance_oasr:.3f}; "
         f"independent: IoU {iou_ind:.3f} vs chance {chance_ind:.3f} (paper: near chance vs high)",
         evidence=EVIDENCE,
@@ -75,17 +94,25 @@ def low_overlap(circuits: pd.DataFrame, overlap: pd.DataFrame, criteria: dict) -
 def grows_with_circuits(overlap: pd.DataFrame, criteria: dict) -> Claim:
     count = runs(overlap, "oasr")
     if count < 3:
-        return Claim(id="effect_grows_with_number_of_circuits", statement="The OASR effect grows with K",
-                     paper_value="increasingly pronounced", measured={"runs": count}, comparator=">", holds=None,
-                     note=f"needs at least 3 runs per method, this scale has {count}",
-                     headline=f"not evaluated: {count} runs per method", evidence=EVIDENCE)
+        return Claim(
+            id="effect_grows_with_number_of_circuits",
+            statement="The OASR effect grows with K",
+            paper_value="increasingly pronounced",
+            measured={"runs": count},
+            comparator=">",
+            holds=None,
+            note=f"needs at least 3 runs per method, this scale has {count}",
+            headline=f"not evaluated: {count} runs per method",
+            evidence=EVIDENCE,
+        )
     gap = {k: _overlap(overlap, "independent", k)[0] - _overlap(overlap, "oasr", k)[0] for k in range(2, count + 1)}
     return Claim(
         id="effect_grows_with_number_of_circuits",
         statement="The gap between the mean pairwise IoU of independent runs and of OASR runs is larger among "
         f"all {count} circuits than among the first 2, by at least {criteria['growth']:.0%}",
         paper_value="increasingly pronounced as the number of circuits grows (no number given)",
-        measured={"gap_by_k": {str(k): v for k, v in gap.items()}}, comparator=">",
+        measured={"gap_by_k": {str(k): v for k, v in gap.items()}},
+        comparator=">",
         holds=bool(gap[count] > gap[2] + criteria["growth"] * abs(gap[2])),
         headline=f"IoU gap (independent - OASR) {gap[2]:.3f} among 2 circuits, {gap[count]:.3f} among {count} "
         "(paper: grows with the number of circuits)",
@@ -97,12 +124,17 @@ def dispensable_minimal_circuit(minimal: pd.DataFrame, criteria: dict) -> Claim:
     """``minimal``: one row per edge of the best minimal circuit: its accuracy and the best accuracy
     without that edge."""
     if minimal.empty:
-        return Claim(id="minimal_circuit_without_indispensable_edge",
-                     statement="A very sparse faithful circuit has no individually indispensable edge",
-                     paper_value="a three-edge sheaf, none of its edges indispensable", measured={}, comparator="all",
-                     holds=False, note="no closed circuit of the searched size among the candidates",
-                     headline="no closed minimal circuit found among the candidate edges",
-                     evidence=["tables/minimal.csv"])
+        return Claim(
+            id="minimal_circuit_without_indispensable_edge",
+            statement="A very sparse faithful circuit has no individually indispensable edge",
+            paper_value="a three-edge sheaf, none of its edges indispensable",
+            measured={},
+            comparator="all",
+            holds=False,
+            note="no closed circuit of the searched size among the candidates",
+            headline="no closed minimal circuit found among the candidate edges",
+            evidence=["tables/minimal.csv"],
+        )
     accuracy = float(minimal["accuracy"].iloc[0])
     floor = accuracy - criteria["tolerance"]
     alternatives = dict(zip(minimal["edge"], minimal["best_without"].astype(float)))
@@ -114,9 +146,11 @@ def dispensable_minimal_circuit(minimal: pd.DataFrame, criteria: dict) -> Claim:
         f"and for each of its edges a circuit of the same size without it reaches its accuracy less "
         f"{criteria['tolerance']:g}",
         paper_value="an ultra-sparse three-edge sheaf, none of whose edges is individually indispensable",
-        measured={"accuracy": accuracy, "best_without": alternatives}, comparator="all",
+        measured={"accuracy": accuracy, "best_without": alternatives},
+        comparator="all",
         holds=bool(faithful and dispensable),
         headline=f"best {len(minimal)}-edge circuit: accuracy {accuracy:.3f}; without each edge: "
-        + ", ".join(f"{v:.3f}" for v in alternatives.values()) + " (paper: a 3-edge sheaf, no edge indispensable)",
+        + ", ".join(f"{v:.3f}" for v in alternatives.values())
+        + " (paper: a 3-edge sheaf, no edge indispensable)",
         evidence=["tables/minimal.csv"],
     )

@@ -38,8 +38,11 @@ def pareto(table: pd.DataFrame, B: int) -> plt.Figure:
         rows = data[data["family"] == family]
         for method, style in STYLE.items():
             sub = rows[rows["method"] == method].sort_values("robustness")
-            ax.plot(sub["robustness"], sub["consistency"], **({**SWEEP, **style} if "ms" not in style
-                                                              else {"lw": 0, **style}))
+            ax.plot(
+                sub["robustness"],
+                sub["consistency"],
+                **({**SWEEP, **style} if "ms" not in style else {"lw": 0, **style}),
+            )
         ax.set_title(family)
         ax.set_xlim(1.45, 6.0)
         ax.margins(y=0.1)
@@ -78,14 +81,22 @@ def error_curves(table: pd.DataFrame, B: int, lam: float, R: float) -> plt.Figur
                 sel = rows["method"] == method
                 sel &= rows["param"].isna() if np.isnan(param) else np.isclose(rows["param"], param)
                 sub = rows[sel].sort_values("magnitude")
-                ax.plot(sub["magnitude"], sub["ecr_over_opt"], marker="o", ms=2.5, lw=1, label=label,
-                        color=STYLE[method]["color"])
+                ax.plot(
+                    sub["magnitude"],
+                    sub["ecr_over_opt"],
+                    marker="o",
+                    ms=2.5,
+                    lw=1,
+                    label=label,
+                    color=STYLE[method]["color"],
+                )
             if i == 0:
                 ax.set_title(family)
             ax.set_xlabel(AXIS[kind])
         axes[i][0].set_ylabel("ECR / optimal ECR")
-    fig.legend(*axes[0][0].get_legend_handles_labels(), loc="lower center", ncol=len(chosen),
-               bbox_to_anchor=(0.5, -0.04))
+    fig.legend(
+        *axes[0][0].get_legend_handles_labels(), loc="lower center", ncol=len(chosen), bbox_to_anchor=(0.5, -0.04)
+    )
     fig.suptitle(f"Expected competitive ratio when the prediction is wrong, B = {B} (1 = optimal)")
     fig.tight_layout()
     return fig

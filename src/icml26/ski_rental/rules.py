@@ -190,12 +190,12 @@ def verdict(evaluation: str, sweep: str, oracles: str, claims: str, metrics: str
         verdicts.robust_lp_meets_constraint_and_dominates(evaluation_table, R_grid),
     ]
     oracle_table = read_csv(oracles)
-    summary = (
-        evaluation_table.groupby(["B", "method"])[["consistency", "robustness"]].mean().reset_index()
-    )
+    summary = evaluation_table.groupby(["B", "method"])[["consistency", "robustness"]].mean().reset_index()
     numbers = {
         "oracles": {
-            "max_abs_lp_game_value_minus_rho_B": float((oracle_table["lp_game_value"] - oracle_table["rho_B"]).abs().max()),
+            "max_abs_lp_game_value_minus_rho_B": float(
+                (oracle_table["lp_game_value"] - oracle_table["rho_B"]).abs().max()
+            ),
             "max_abs_best_deterministic_minus_2_minus_1_over_B": float(
                 (oracle_table["best_deterministic_worst_case"] - oracle_table["two_minus_one_over_B"]).abs().max()
             ),

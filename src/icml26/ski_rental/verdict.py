@@ -26,7 +26,9 @@ def _lp_solved_at(lp_rows: pd.DataFrame, R: float) -> pd.Series:
     """The robust-LP row whose robustness target ``R`` is the given one."""
     gap = (lp_rows["param"] - R).abs()
     if gap.min() > MATCH_TOL * R:
-        raise ValueError(f"no robust LP was solved at R = {R:.10g} (nearest {lp_rows['param'].iloc[gap.argmin()]:.10g})")
+        raise ValueError(
+            f"no robust LP was solved at R = {R:.10g} (nearest {lp_rows['param'].iloc[gap.argmin()]:.10g})"
+        )
     return lp_rows.iloc[gap.argmin()]
 
 
@@ -92,7 +94,8 @@ def distributional_beats_point(evaluation: pd.DataFrame) -> tuple[Claim, dict]:
         ),
         headline=(
             f"mean consistency gain over point predictions per family from {min(measured.values()):+.1f} % "
-            f"({min(measured, key=measured.get)}) to {max(measured.values()):+.1f} % ({max(measured, key=measured.get)}); "
+            f"({min(measured, key=measured.get)}) to {max(measured.values()):+.1f} % "
+            f"({max(measured, key=measured.get)}); "
             f"ours worse in {int(cells['worse'].sum())} of {len(cells)} cells (paper: a 'significant' gain, no number)"
         ),
         evidence=["tables/consistency_robustness.csv", "figures/pareto.png"],
@@ -104,7 +107,11 @@ def distributional_beats_point(evaluation: pd.DataFrame) -> tuple[Claim, dict]:
             },
         },
     )
-    return claim, {"per_family_improvement_pct": measured, "cells": len(cells), "cells_worse": int(cells["worse"].sum())}
+    return claim, {
+        "per_family_improvement_pct": measured,
+        "cells": len(cells),
+        "cells_worse": int(cells["worse"].sum()),
+    }
 
 
 def clamp_robust_and_consistent(evaluation: pd.DataFrame, sweep: pd.DataFrame) -> tuple[Claim, dict]:
@@ -147,8 +154,12 @@ def clamp_robust_and_consistent(evaluation: pd.DataFrame, sweep: pd.DataFrame) -
             f"(1 + lambda) x that of x*(p_hat) (largest excess {consistency_margin:+.2g}); ECR/optimum {at_zero:.3f} "
             f"at zero error vs {at_largest:.3f} at the largest (paper: the same two bounds)"
         ),
-        evidence=["tables/consistency_robustness.csv", "tables/error_sweep.csv", "figures/error_sweep.png",
-                  "figures/pareto.png"],
+        evidence=[
+            "tables/consistency_robustness.csv",
+            "tables/error_sweep.csv",
+            "figures/error_sweep.png",
+            "figures/pareto.png",
+        ],
     )
     return claim, {"clamp": measured | {"spearman_emd_vs_ratio": spearman}}
 
@@ -160,7 +171,9 @@ def robust_lp_meets_constraint_and_dominates(evaluation: pd.DataFrame, R_grid: l
         x_star_robustness = float(inst.loc[inst["method"] == "optimal_threshold", "robustness"].iloc[0])
         others = inst[inst["method"] != "robust_randomized"]
         for R in R_grid:
-            ours = inst[(inst["method"] == "robust_randomized") & np.isclose(inst["param"], R, rtol=0, atol=1e-11)].iloc[0]
+            ours = inst[
+                (inst["method"] == "robust_randomized") & np.isclose(inst["param"], R, rtol=0, atol=1e-11)
+            ].iloc[0]
             violations.append(ours["robustness"] - R)
             if x_star_robustness > R + EXACT_TOL:  # the constraint matters here
                 binding += 1

@@ -38,7 +38,7 @@ def test_cached_generation_matches_full_recomputes_and_greedy_is_the_stepwise_ar
 def test_logprob_of_a_sampled_continuation_is_the_sum_of_its_sampled_token_logprobs(model, tokenizer):
     samples = generate(model, PROMPTS * 4, max_new_tokens=8, temperature=1.0, seed=3, **stop_and_pad(tokenizer))
     logprobs, mask = continuation_logprobs(model, PROMPTS * 4, samples.continuations(), tokenizer.pad_token_id)
-    assert torch.equal(mask, samples.mask[:, :mask.shape[1]])
+    assert torch.equal(mask, samples.mask[:, : mask.shape[1]])
     assert torch.allclose((logprobs * mask).sum(1), samples.logprobs.sum(1), atol=1e-5)
 
 
@@ -61,7 +61,9 @@ def test_generation_stops_at_a_stop_token_and_masks_what_follows():
 
 
 def test_a_prompt_that_does_not_fit_the_context_names_both_lengths(model, tokenizer):
-    with pytest.raises(ValueError, match=r"prompt of 30 tokens plus 8 new tokens does not fit the model's context of 32"):
+    with pytest.raises(
+        ValueError, match=r"prompt of 30 tokens plus 8 new tokens does not fit the model's context of 32"
+    ):
         generate(model, [[1] * 30], max_new_tokens=8, **stop_and_pad(tokenizer))
     with pytest.raises(ValueError, match=r"context of 32"):
         continuation_logprobs(model, [[1] * 20], [[6] * 20], tokenizer.pad_token_id)

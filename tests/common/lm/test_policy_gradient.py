@@ -40,14 +40,16 @@ def two_token_policy(theta):
     return torch.log_softmax(theta, dim=0)
 
 
-@pytest.mark.parametrize("advantage, old_shift, clipped", [(1.5, 0.0, False), (-0.7, 0.05, False),
-                                                           (2.0, -0.5, True), (-1.0, 0.5, True)])
+@pytest.mark.parametrize(
+    "advantage, old_shift, clipped", [(1.5, 0.0, False), (-0.7, 0.05, False), (2.0, -0.5, True), (-1.0, 0.5, True)]
+)
 def test_surrogate_gradient_equals_its_analytic_value_on_a_two_token_toy(advantage, old_shift, clipped):
     theta = torch.tensor([0.3, -0.4], requires_grad=True)
     logp = two_token_policy(theta)[0]
     old = (logp + old_shift).detach()  # ratio = exp(-old_shift)
-    loss = clipped_surrogate(logp.view(1, 1), old.view(1, 1), torch.tensor([advantage]), torch.ones(1, 1, dtype=bool),
-                             clip=0.2)
+    loss = clipped_surrogate(
+        logp.view(1, 1), old.view(1, 1), torch.tensor([advantage]), torch.ones(1, 1, dtype=bool), clip=0.2
+    )
     loss.backward()
     ratio = math.exp(-old_shift)
     p = torch.softmax(theta.detach(), dim=0)

@@ -19,16 +19,29 @@ def test_sft_on_a_copy_task_reaches_exact_match():
     generator = torch.Generator().manual_seed(0)
     words = ["".join("abcd"[i] for i in torch.randint(4, (4,), generator=generator)) for _ in range(400)]
     examples = [(encode(tokenizer, f"<bos>{w}<sep>"), encode(tokenizer, f"{w}<eos>")) for w in words]
-    model = build_model(ModelSettings(hidden_size=32, layers=1, heads=4, intermediate_size=64, context=16),
-                        tokenizer, seed=0)
+    model = build_model(
+        ModelSettings(hidden_size=32, layers=1, heads=4, intermediate_size=64, context=16), tokenizer, seed=0
+    )
     lines = []
-    losses = sft(model, examples[:300], SFTSettings(steps=150, batch_size=32, lr=3e-3, warmup_steps=20, log_every=50),
-                 seed=0, pad_id=tokenizer.pad_token_id, log=lines.append)
+    losses = sft(
+        model,
+        examples[:300],
+        SFTSettings(steps=150, batch_size=32, lr=3e-3, warmup_steps=20, log_every=50),
+        seed=0,
+        pad_id=tokenizer.pad_token_id,
+        log=lines.append,
+    )
     assert len(lines) == 3 and lines[-1].startswith("sft step 150/150: loss")
     assert losses[-1] < losses[0] / 10
     held_out = examples[300:]
-    samples = generate(model, [p for p, _ in held_out], max_new_tokens=5, greedy=True,
-                       stop_ids=[tokenizer.eos_token_id], pad_id=tokenizer.pad_token_id)
+    samples = generate(
+        model,
+        [p for p, _ in held_out],
+        max_new_tokens=5,
+        greedy=True,
+        stop_ids=[tokenizer.eos_token_id],
+        pad_id=tokenizer.pad_token_id,
+    )
     exact = [c == a for c, (_, a) in zip(samples.continuations(), held_out)]
     assert sum(exact) / len(exact) > 0.99
 
@@ -37,11 +50,14 @@ def test_the_same_training_gives_a_byte_identical_checkpoint(tmp_path):
     from icml26.common.lm.model import save_checkpoint
 
     tokenizer = task_tokenizer("abcd", "char")
-    examples = [(encode(tokenizer, f"<bos>{w}<sep>"), encode(tokenizer, f"{w}<eos>")) for w in ("abc", "dca", "bad", "cab")]
+    examples = [
+        (encode(tokenizer, f"<bos>{w}<sep>"), encode(tokenizer, f"{w}<eos>")) for w in ("abc", "dca", "bad", "cab")
+    ]
     settings = SFTSettings(steps=6, batch_size=3, lr=1e-2, warmup_steps=2, log_every=100)
     for name, seed in (("a", 1), ("b", 1), ("c", 2)):  # c: another shuffling seed, same initial weights
-        model = build_model(ModelSettings(hidden_size=32, layers=1, heads=2, intermediate_size=64, context=16),
-                            tokenizer, seed=0)
+        model = build_model(
+            ModelSettings(hidden_size=32, layers=1, heads=2, intermediate_size=64, context=16), tokenizer, seed=0
+        )
         sft(model, examples, settings, seed=seed, pad_id=tokenizer.pad_token_id, log=lambda line: None)
         save_checkpoint(model, tokenizer, tmp_path / name)
     weights = {name: (tmp_path / name / "model.safetensors").read_bytes() for name in "abc"}

@@ -37,8 +37,9 @@ class ModelSettings:
     def from_config(cls, block: dict[str, Any], key: str = "model") -> ModelSettings:
         settings = settings_from(cls, block, key)
         if settings.checkpoint is None and settings.hidden_size % settings.heads:
-            raise ConfigError(f"{key}.hidden_size: {settings.hidden_size} is not a multiple of {key}.heads "
-                              f"({settings.heads})")
+            raise ConfigError(
+                f"{key}.hidden_size: {settings.hidden_size} is not a multiple of {key}.heads ({settings.heads})"
+            )
         return settings
 
 

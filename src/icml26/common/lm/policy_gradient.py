@@ -42,9 +42,16 @@ def masked_sequence_mean(values: torch.Tensor, mask: torch.Tensor) -> torch.Tens
     return ((values * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1.0)).mean()
 
 
-def clipped_surrogate(logprobs: torch.Tensor, old_logprobs: torch.Tensor, advantages: torch.Tensor,
-                      mask: torch.Tensor, clip: float = 0.2, clip_high: float | None = None,
-                      kl_coef: float = 0.0, ref_logprobs: torch.Tensor | None = None) -> torch.Tensor:
+def clipped_surrogate(
+    logprobs: torch.Tensor,
+    old_logprobs: torch.Tensor,
+    advantages: torch.Tensor,
+    mask: torch.Tensor,
+    clip: float = 0.2,
+    clip_high: float | None = None,
+    kl_coef: float = 0.0,
+    ref_logprobs: torch.Tensor | None = None,
+) -> torch.Tensor:
     """The GRPO/PPO loss to minimise: ``-min(ρA, clip(ρ, 1-clip, 1+clip_high)A) + kl_coef·k3`` per token.
 
     ``logprobs`` (with gradients), ``old_logprobs`` (the sampling policy's) and ``ref_logprobs`` are

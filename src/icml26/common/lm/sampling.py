@@ -39,8 +39,10 @@ def check_fits(model: PreTrainedModel, prompt_tokens: int, new_tokens: int) -> N
     """A prompt that does not fit the context is an error naming both lengths, never a silent truncation."""
     context = context_length(model)
     if prompt_tokens + new_tokens > context:
-        raise ValueError(f"a prompt of {prompt_tokens} tokens plus {new_tokens} new tokens does not fit the "
-                         f"model's context of {context} tokens")
+        raise ValueError(
+            f"a prompt of {prompt_tokens} tokens plus {new_tokens} new tokens does not fit the "
+            f"model's context of {context} tokens"
+        )
 
 
 def left_padded(prompts: Sequence[Sequence[int]], pad_id: int, device) -> tuple[torch.Tensor, torch.Tensor]:
@@ -49,15 +51,24 @@ def left_padded(prompts: Sequence[Sequence[int]], pad_id: int, device) -> tuple[
     mask = torch.zeros((len(prompts), width), dtype=torch.long)
     for row, prompt in enumerate(prompts):
         if prompt:
-            ids[row, width - len(prompt):] = torch.as_tensor(prompt)
-            mask[row, width - len(prompt):] = 1
+            ids[row, width - len(prompt) :] = torch.as_tensor(prompt)
+            mask[row, width - len(prompt) :] = 1
     return ids.to(device), mask.to(device)
 
 
 @torch.no_grad()
-def generate(model: PreTrainedModel, prompts: Sequence[Sequence[int]], *, max_new_tokens: int,
-             stop_ids: Sequence[int], pad_id: int, greedy: bool = False, temperature: float = 1.0,
-             top_k: int = 0, seed: int | None = None) -> Samples:
+def generate(
+    model: PreTrainedModel,
+    prompts: Sequence[Sequence[int]],
+    *,
+    max_new_tokens: int,
+    stop_ids: Sequence[int],
+    pad_id: int,
+    greedy: bool = False,
+    temperature: float = 1.0,
+    top_k: int = 0,
+    seed: int | None = None,
+) -> Samples:
     """Continue every prompt (token ids) until a stop token or ``max_new_tokens``.
 
     Sampling draws from torch's global generator; ``seed`` reseeds it in a forked RNG for this call only,
@@ -70,19 +81,31 @@ def generate(model: PreTrainedModel, prompts: Sequence[Sequence[int]], *, max_ne
         raise ValueError(f"temperature must be > 0 when sampling, got {temperature}")
     ids, attention = left_padded(prompts, pad_id, model.device)
     config = GenerationConfig(
-        max_new_tokens=max_new_tokens, do_sample=not greedy, temperature=None if greedy else temperature,
-        top_k=top_k if (top_k and not greedy) else None, top_p=None, eos_token_id=list(stop_ids),
-        pad_token_id=pad_id, return_dict_in_generate=True, output_scores=True, output_logits=True)
+        max_new_tokens=max_new_tokens,
+        do_sample=not greedy,
+        temperature=None if greedy else temperature,
+        top_k=top_k if (top_k and not greedy) else None,
+        top_p=None,
+        eos_token_id=list(stop_ids),
+        pad_token_id=pad_id,
+        return_dict_in_generate=True,
+        output_scores=True,
+        output_logits=True,
+    )
     with torch.random.fork_rng(devices=[] if model.device.type == "cpu" else [model.device]):
         if seed is not None:
             torch.manual_seed(seed)
         out = model.generate(input_ids=ids, attention_mask=attention, generation_config=config)
-    tokens = out.sequences[:, ids.shape[1]:]
+    tokens = out.sequences[:, ids.shape[1] :]
     scores = torch.stack(out.scores, dim=1).float()
     logprobs = torch.log_softmax(scores, dim=-1).gather(-1, tokens.unsqueeze(-1)).squeeze(-1)
     mask = _up_to_first_stop(tokens, stop_ids)
-    return Samples(tokens=tokens.masked_fill(~mask, pad_id), logprobs=logprobs.masked_fill(~mask, 0.0),
-                   mask=mask, raw_logits=torch.stack(out.logits, dim=1).float())
+    return Samples(
+        tokens=tokens.masked_fill(~mask, pad_id),
+        logprobs=logprobs.masked_fill(~mask, 0.0),
+        mask=mask,
+        raw_logits=torch.stack(out.logits, dim=1).float(),
+    )
 
 
 def _up_to_first_stop(tokens: torch.Tensor, stop_ids: Sequence[int]) -> torch.Tensor:
@@ -91,8 +114,9 @@ def _up_to_first_stop(tokens: torch.Tensor, stop_ids: Sequence[int]) -> torch.Te
     return stops_before == 0
 
 
-def continuation_logprobs(model: PreTrainedModel, prompts: Sequence[Sequence[int]],
-                          continuations: Sequence[Sequence[int]], pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:
+def continuation_logprobs(
+    model: PreTrainedModel, prompts: Sequence[Sequence[int]], continuations: Sequence[Sequence[int]], pad_id: int
+) -> tuple[torch.Tensor, torch.Tensor]:
     """Per-token log-probabilities of each continuation given its prompt (the prompt itself is not scored).
 
     Returns ``(logprobs, mask)``, both ``[batch, longest continuation]``, right-padded; differentiable, so
@@ -106,8 +130,8 @@ def continuation_logprobs(model: PreTrainedModel, prompts: Sequence[Sequence[int
     ids = torch.full((len(prompts), width), pad_id, dtype=torch.long)
     attention = torch.zeros((len(prompts), width), dtype=torch.long)
     for row, (prompt, continuation) in enumerate(zip(prompts, continuations)):
-        ids[row, :lengths[row]] = torch.as_tensor([*prompt, *continuation])
-        attention[row, :lengths[row]] = 1
+        ids[row, : lengths[row]] = torch.as_tensor([*prompt, *continuation])
+        attention[row, : lengths[row]] = 1
     ids, attention = ids.to(model.device), attention.to(model.device)
     logits = model(input_ids=ids, attention_mask=attention).logits.float()
     token_logprobs = torch.log_softmax(logits[:, :-1], dim=-1).gather(-1, ids[:, 1:].unsqueeze(-1)).squeeze(-1)

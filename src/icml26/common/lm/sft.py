@@ -37,12 +37,15 @@ class SFTSettings:
     def from_config(cls, block: dict[str, Any], key: str = "sft") -> SFTSettings:
         settings = settings_from(cls, block, key)
         if settings.warmup_steps >= settings.steps:
-            raise ConfigError(f"{key}.warmup_steps: {settings.warmup_steps} is not below {key}.steps ({settings.steps})")
+            raise ConfigError(
+                f"{key}.warmup_steps: {settings.warmup_steps} is not below {key}.steps ({settings.steps})"
+            )
         return settings
 
 
-def answer_batch(examples: Sequence[tuple[Sequence[int], Sequence[int]]], pad_id: int,
-                 device) -> dict[str, torch.Tensor]:
+def answer_batch(
+    examples: Sequence[tuple[Sequence[int], Sequence[int]]], pad_id: int, device
+) -> dict[str, torch.Tensor]:
     """Right-padded ``input_ids``, ``attention_mask`` and ``labels`` (answer tokens only) for one batch."""
     width = max(len(p) + len(a) for p, a in examples)
     ids = torch.full((len(examples), width), pad_id, dtype=torch.long)
@@ -51,13 +54,20 @@ def answer_batch(examples: Sequence[tuple[Sequence[int], Sequence[int]]], pad_id
     for row, (prompt, answer) in enumerate(examples):
         n = len(prompt) + len(answer)
         ids[row, :n] = torch.as_tensor([*prompt, *answer])
-        labels[row, len(prompt):n] = torch.as_tensor(list(answer))
+        labels[row, len(prompt) : n] = torch.as_tensor(list(answer))
         attention[row, :n] = 1
     return {"input_ids": ids.to(device), "attention_mask": attention.to(device), "labels": labels.to(device)}
 
 
-def sft(model: PreTrainedModel, examples: Sequence[tuple[Sequence[int], Sequence[int]]], settings: SFTSettings, *,
-        seed: int, pad_id: int, log: Callable[[str], None] = print) -> list[float]:
+def sft(
+    model: PreTrainedModel,
+    examples: Sequence[tuple[Sequence[int], Sequence[int]]],
+    settings: SFTSettings,
+    *,
+    seed: int,
+    pad_id: int,
+    log: Callable[[str], None] = print,
+) -> list[float]:
     """Train ``model`` in place on ``examples``; return the loss of every step.
 
     Every ``settings.log_every`` steps one progress line goes to ``log`` (the job's log under Snakemake).
@@ -74,7 +84,7 @@ def sft(model: PreTrainedModel, examples: Sequence[tuple[Sequence[int], Sequence
     for step in range(1, settings.steps + 1):
         if len(queue) < settings.batch_size:
             queue.extend(torch.randperm(len(examples), generator=order).tolist())
-        batch, queue = queue[:settings.batch_size], queue[settings.batch_size:]
+        batch, queue = queue[: settings.batch_size], queue[settings.batch_size :]
         loss = model(**answer_batch([examples[i] for i in batch], pad_id, model.device)).loss
         optimizer.zero_grad(set_to_none=True)
         loss.backward()

@@ -40,8 +40,14 @@ def task_tokenizer(symbols: Iterable[str], level: str = "word") -> PreTrainedTok
         raise ValueError(f"tokenizer level must be one of {LEVELS}, got {level!r}")
     symbols = sorted(set(symbols))
     specials = list(SPECIAL_TOKENS.values())
-    bad = [s for s in symbols if s in specials or not s or (level == "char" and len(s) != 1)
-           or (level == "word" and any(c.isspace() for c in s))]
+    bad = [
+        s
+        for s in symbols
+        if s in specials
+        or not s
+        or (level == "char" and len(s) != 1)
+        or (level == "word" and any(c.isspace() for c in s))
+    ]
     if bad:
         raise ValueError(f"not a {level}-level symbol: {bad[:5]}")
     vocab = {token: i for i, token in enumerate([*specials, *symbols])}
