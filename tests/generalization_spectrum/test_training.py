@@ -33,7 +33,7 @@ def setup():
 
 def _score(tok, items):
     return lambda model, checkpoint: evaluate.score(
-        model, tok, items, samples=4, max_new_tokens=16, temperature=0.5, seed=checkpoint
+        model, tok, items, samples=4, max_new_tokens=16, temperature=0.05, seed=checkpoint
     )
 
 
@@ -45,7 +45,7 @@ def test_sft_memorises_its_references_and_scores_exactly_the_asked_checkpoints(s
     )
     assert sorted({r["checkpoint"] for r in rows}) == [0, 10, 60] and len(progress) == 60
     d0 = {c: np.mean([r["correct"] / r["samples"] for r in rows if r["checkpoint"] == c]) for c in (0, 60)}
-    assert d0[0] == 0.0 and d0[60] == 1.0  # three programs recalled from their statements
+    assert d0[0] == 0.0 and d0[60] == 1.0  # three programs recalled from their statements (near-greedy)
     assert progress[-1]["value"] < progress[0]["value"]  # the loss fell
 
 
