@@ -100,3 +100,17 @@ def test_a_figure_drawn_alone_equals_the_same_figure_drawn_after_others(tmp_path
     save_figure(fig, tmp_path / "other.png")
     save_figure(_figure(), tmp_path / "after.png")
     assert (tmp_path / "after.png").read_bytes() == alone.read_bytes()
+
+
+def test_the_style_applies_inside_a_figure_job_only(tmp_path):
+    import matplotlib
+
+    from icml26.common.figures import STYLE
+
+    before = {key: matplotlib.rcParams[key] for key in STYLE}
+    assert before != STYLE  # importing the module changed nobody's defaults
+    with figure_set(figure_files(tmp_path, "a")) as paths:
+        assert {key: matplotlib.rcParams[key] for key in STYLE} == STYLE
+        fig, _ = plt.subplots()
+        save_figure(fig, *paths("a"))
+    assert {key: matplotlib.rcParams[key] for key in STYLE} == before

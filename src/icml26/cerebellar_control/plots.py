@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from .verdict import PAPER_IMPROVEMENT  # noqa: E402
+from .verdict import PAPER_IMPROVEMENT
 
 COLOURS = {
     "base": "0.4",

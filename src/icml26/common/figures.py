@@ -1,4 +1,9 @@
-"""Matplotlib set-up and byte-deterministic figure saving (PNG and PDF)."""
+"""The project's figure style and byte-deterministic figure saving (PNG and PDF).
+
+The style (:data:`STYLE`) applies inside :func:`figure_set`, where every figure job draws, so importing this
+module changes nothing for anyone else's figures. Jobs draw with the non-interactive Agg backend
+(``MPLBACKEND`` set by the job runner and the fork server, never by this module).
+"""
 
 from __future__ import annotations
 
@@ -8,12 +13,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import matplotlib
+import matplotlib.pyplot as plt
 
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt  # noqa: E402
-
-from .io import atomic_path  # noqa: E402
+from .io import atomic_path
 
 STYLE = {
     "figure.dpi": 100,
@@ -27,7 +29,6 @@ STYLE = {
     "svg.hashsalt": "icml26",
     "pdf.compression": 6,
 }
-plt.rcParams.update(STYLE)
 
 # Metadata that would otherwise stamp a date or a software version into the file.
 _METADATA = {
@@ -52,7 +53,8 @@ def figure_set(outputs: dict[str, str]) -> Iterator[Callable[[str], tuple[str, s
     """A paper's figures are drawn by one job (starting a job costs ~2 s of imports, more than drawing a
     figure). Its outputs are ``<name>_png`` and ``<name>_pdf`` per figure (``figure_outputs`` in
     workflow/rules/common.smk); ``with figure_set(outputs) as paths:`` hands out ``paths(name) -> (png, pdf)``
-    and, at the end, names any declared figure that was not drawn."""
+    and, at the end, names any declared figure that was not drawn. The figures are drawn and saved in the
+    project's :data:`STYLE`."""
     declared = {key.removesuffix("_png") for key in outputs if key.endswith("_png")}
     drawn: list[str] = []
 
@@ -63,7 +65,8 @@ def figure_set(outputs: dict[str, str]) -> Iterator[Callable[[str], tuple[str, s
         print(f"figure {name}", flush=True)
         return outputs[f"{name}_png"], outputs[f"{name}_pdf"]
 
-    yield paths
+    with matplotlib.rc_context(STYLE):
+        yield paths
     missing = sorted(declared - set(drawn))
     if missing:
         raise ValueError(f"figures declared but not drawn: {', '.join(missing)}")

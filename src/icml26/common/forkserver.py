@@ -110,6 +110,7 @@ def serve(address: str) -> None:
     """Listen on ``address`` and fork one handler per job, importing :data:`PRELOAD` while no job waits,
     until the parent process (whoever started the server) is gone or a signal stops it."""
     parent = os.getppid()
+    os.environ.setdefault("MPLBACKEND", "Agg")  # as the job runner sets it, before matplotlib is preloaded
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(address)
     listener.listen(128)

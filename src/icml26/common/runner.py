@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a job never waits on (or downloads from) the Hugging Face hub
+os.environ.setdefault("MPLBACKEND", "Agg")  # jobs draw off-screen, whatever display the machine has
 
 
 def resolve(spec: str) -> Callable[..., Any]:
