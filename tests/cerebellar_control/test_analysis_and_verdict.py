@@ -1,5 +1,6 @@
 """Tables and claims from hand-made returns with known answers."""
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -97,3 +98,14 @@ def test_adaptation_curves_average_over_seeds():
     )
     out = analysis.adaptation(curves)
     assert out.reward.tolist() == [2.0] and out.gain.tolist() == pytest.approx([0.2])
+
+
+def test_bootstrap_intervals_match_the_normal_theory_and_pair_by_seed():
+    rng = np.random.default_rng(0)
+    values = rng.normal(10.0, 2.0, 400)
+    low, high = analysis.bootstrap_mean(values, resamples=2000, seed=0)
+    half = 1.96 * values.std(ddof=1) / np.sqrt(len(values))
+    assert low < values.mean() < high and abs((high - low) / 2 - half) < 0.1 * half
+    base = rng.normal(-100.0, 30.0, 8)
+    scores = base + 0.25 * np.abs(base)  # every seed improves by exactly 25 % of its own base
+    assert analysis._paired_ratio_interval(scores, base, resamples=500) == pytest.approx((0.25, 0.25))

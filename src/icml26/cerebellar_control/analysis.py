@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy.stats import bootstrap
 
 KEYS = ["env", "fault", "level", "value"]
 
@@ -22,13 +23,19 @@ def run_scores(returns: pd.DataFrame) -> pd.DataFrame:
 
 
 def bootstrap_mean(values: np.ndarray, *, resamples: int, seed: int, level: float = 0.95) -> tuple[float, float]:
-    """Percentile bootstrap interval of the mean (degenerate for a single value)."""
+    """Percentile bootstrap interval of the mean (``scipy.stats.bootstrap``; degenerate for a single value)."""
     values = np.asarray(values, dtype=float)
     if len(values) < 2:
         return float(values.mean()), float(values.mean())
-    rng = np.random.default_rng(seed)
-    means = values[rng.integers(0, len(values), (resamples, len(values)))].mean(axis=1)
-    return float(np.quantile(means, (1 - level) / 2)), float(np.quantile(means, (1 + level) / 2))
+    found = bootstrap(
+        (values,),
+        np.mean,
+        n_resamples=resamples,
+        confidence_level=level,
+        method="percentile",
+        rng=np.random.default_rng(seed),
+    )
+    return float(found.confidence_interval.low), float(found.confidence_interval.high)
 
 
 def summary(returns: pd.DataFrame, *, resamples: int) -> pd.DataFrame:
@@ -70,14 +77,18 @@ def relative(score, base):
 
 
 def _paired_ratio_interval(scores: np.ndarray, base: np.ndarray, *, resamples: int) -> tuple[float, float]:
-    """Bootstrap interval of the relative change of the means, resampling seeds jointly."""
+    """Bootstrap interval of the relative change of the means, resampling seeds jointly (paired)."""
     if len(scores) < 2:
         value = float(relative(scores.mean(), base.mean()))
         return value, value
-    rng = np.random.default_rng(1)
-    idx = rng.integers(0, len(scores), (resamples, len(scores)))
-    ratios = relative(scores[idx].mean(axis=1), base[idx].mean(axis=1))
-    return float(np.quantile(ratios, 0.025)), float(np.quantile(ratios, 0.975))
+
+    def ratio(s, b, axis=-1):
+        return relative(s.mean(axis=axis), b.mean(axis=axis))
+
+    found = bootstrap(
+        (scores, base), ratio, paired=True, n_resamples=resamples, method="percentile", rng=np.random.default_rng(1)
+    )
+    return float(found.confidence_interval.low), float(found.confidence_interval.high)
 
 
 def mean_improvement(returns: pd.DataFrame, controller: str, level: str, *, resamples: int) -> dict[str, float]:
@@ -97,10 +108,23 @@ def mean_improvement(returns: pd.DataFrame, controller: str, level: str, *, resa
             )
         )
 
-    rng = np.random.default_rng(2)
     point = statistic([np.arange(len(g)) for g in faults])
-    draws = [statistic([rng.integers(0, len(g), len(g)) for g in faults]) for _ in range(resamples)]
-    return {"mean": point, "ci_low": float(np.quantile(draws, 0.025)), "ci_high": float(np.quantile(draws, 0.975))}
+    if min(len(g) for g in faults) < 2:  # a single seed: nothing to resample
+        return {"mean": point, "ci_low": point, "ci_high": point}
+    # each fault's seeds resampled on their own (one sample per fault), the controller and base paired by seed
+    found = bootstrap(
+        [np.arange(len(g)) for g in faults],
+        lambda *c: statistic(list(c)),
+        vectorized=False,
+        n_resamples=resamples,
+        method="percentile",
+        rng=np.random.default_rng(2),
+    )
+    return {
+        "mean": point,
+        "ci_low": float(found.confidence_interval.low),
+        "ci_high": float(found.confidence_interval.high),
+    }
 
 
 def adaptation(curves: pd.DataFrame) -> pd.DataFrame:
