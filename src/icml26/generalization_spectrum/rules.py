@@ -19,7 +19,6 @@ SCORE_COLUMNS = ["learner", "checkpoint", "seed", "variant", "samples", "correct
 def world(world_file: str, problems_table: str, *, seeds: int, examples: int, hidden_tests: int, seed: int) -> None:
     """The seeds, their five variants each with its hidden tests, and the corpus that excludes them all."""
     from . import variants
-    from .narratives import statement
     from .world import hidden_tests as draw_tests
 
     rng = np.random.default_rng(seed)
@@ -36,9 +35,7 @@ def world(world_file: str, problems_table: str, *, seeds: int, examples: int, hi
                     "seed": i,
                     "variant": name,
                     "category": problem.program.category,
-                    "statement": statement(
-                        [(xs, problem.program(list(xs))) for xs in problem.inputs], problem.narrative
-                    ),
+                    "statement": problem.statement,
                     "answer": problem.answer,
                 }
             )
@@ -92,7 +89,7 @@ def base(
 
     from ..common.determinism import seed_everything
     from ..common.device import resolve_device
-    from ..common.lm.model import build_model, parameter_count, save_checkpoint
+    from ..common.lm.model import ModelSettings, build_model, parameter_count, save_checkpoint
     from ..common.lm.sft import SFTSettings, sft
     from . import learners, prompts
     from .variants import from_record
@@ -106,8 +103,6 @@ def base(
         write_csv(loss_table, pd.DataFrame(columns=["step", "loss"]))
         write_csv(timing, pd.DataFrame(columns=["tokens", "seconds", "tokens_per_second"]))
         return
-    from ..common.lm.model import ModelSettings
-
     tok = prompts.tokenizer()
     corpus = [from_record(r) for r in read_json(world_file)["corpus"]]
     examples = learners.pretraining_examples(
