@@ -172,26 +172,19 @@ def test_the_user_s_base_model_is_used_as_it_is_and_a_wrong_one_is_named(run, tm
         foreign,
         tmp_path / "foreign",
     )
-    with pytest.raises(SourceError, match="foreign: its tokenizer has no token for"):
-        rules.base(
-            f["world.json"],
-            [str(tmp_path / "foreign")],
-            str(tmp_path / "x"),
-            str(tmp_path / "x.csv"),
-            str(tmp_path / "y.csv"),
-            model=MODEL,
-            pretraining=PRETRAINING,
-            **COMMON,
-        )
-    with pytest.raises(SourceError, match="absent: no such model checkpoint folder"):
-        rules.base(
-            f["world.json"],
-            [str(tmp_path / "absent")],
-            str(tmp_path / "x"),
-            str(tmp_path / "x.csv"),
-            str(tmp_path / "y.csv"),
-            model=MODEL,
-            pretraining=PRETRAINING,
-            **COMMON,
-        )
+    for folder, problem in (
+        ("foreign", "its tokenizer has no token for"),
+        ("absent", "no such model checkpoint folder"),
+    ):
+        with pytest.raises(SourceError, match=f"{folder}: {problem}"):
+            rules.base(
+                f["world.json"],
+                [str(tmp_path / folder)],
+                str(tmp_path / "x"),
+                str(tmp_path / "x.csv"),
+                str(tmp_path / "y.csv"),
+                model=MODEL,
+                pretraining=PRETRAINING,
+                **COMMON,
+            )
     assert not (tmp_path / "x").exists() and not (tmp_path / "x.csv").exists()

@@ -61,24 +61,16 @@ def curves(curve: pd.DataFrame, table: pd.DataFrame) -> plt.Figure:
             own = own.sort_values("checkpoint")
             if learner == "base":
                 axis.plot(own["D0"], own[variant], "kx", markersize=8, label="base")
-            elif len(own) == 1:
-                axis.plot(
-                    own["D0"],
-                    own[variant],
-                    "*",
-                    color=COLOURS.get(learner),
-                    markersize=10,
-                    label=LABELS.get(learner, learner),
-                )
-            else:
-                axis.plot(
-                    own["D0"],
-                    own[variant],
-                    "o-",
-                    color=COLOURS.get(learner),
-                    markersize=3,
-                    label=LABELS.get(learner, learner),
-                )
+                continue
+            marker, size = ("*", 10) if len(own) == 1 else ("o-", 3)  # ICL: one point; trained: a curve
+            axis.plot(
+                own["D0"],
+                own[variant],
+                marker,
+                color=COLOURS.get(learner),
+                markersize=size,
+                label=LABELS.get(learner, learner),
+            )
         axis.axvline(level, color="grey", linestyle="--", linewidth=0.8)
         axis.set_title(DISTANCE[variant], fontsize=9)
         axis.set_xlabel("D0 pass@1 (memorisation)")

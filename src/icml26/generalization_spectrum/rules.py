@@ -207,13 +207,15 @@ def tables(
     """Curves (pass@1 per variant at each checkpoint), the spectrum at matched D0 (pass rates, gains over
     the base model, e_k), the far-transfer tail and pass@k at each learner's matched checkpoint."""
     from . import spectrum
+    from .matched import common_level
 
     frame = read_csvs(scores)
     curve = spectrum.curves(frame)
-    level, table = spectrum.table(frame)
-    tail = spectrum.far_tail(spectrum.matched_problems(frame, curve, level))
+    level = common_level(curve)
+    problems = spectrum.matched_problems(frame, curve, level)
+    tail = spectrum.far_tail(problems)
     write_csv(curves_table, curve)
-    write_csv(spectrum_table, table)
+    write_csv(spectrum_table, spectrum.table(problems, level))
     write_csv(far_tail_table, tail.rename("tail").rename_axis("learner").reset_index())
     write_csv(passk_table, spectrum.pass_at_k(frame, curve, level, k))
 

@@ -70,16 +70,12 @@ def far_tail(problems: pd.DataFrame, base: str = "base", variant: str = "D3") ->
     )
 
 
-def table(scores: pd.DataFrame, base: str = "base") -> tuple[float, pd.DataFrame]:
-    """(matched level, one row per learner: ``level``, ``pass_Dk``, ``gain_Dk``, ``e_Dk``) from all scores."""
-    from .matched import common_level
-
-    curve = curves(scores)
-    level = common_level(curve)
-    problems = matched_problems(scores, curve, level)
+def table(problems: pd.DataFrame, level: float, base: str = "base") -> pd.DataFrame:
+    """One row per learner: ``pass_Dk``, ``gain_Dk``, ``e_Dk`` and ``level``, from the matched problems
+    (:func:`matched_problems` at ``level``)."""
     rates, gain = pass_rates(problems), gains(problems, base)
     rows = pd.concat([rates.add_prefix("pass_"), gain.add_prefix("gain_"), efficiency(gain).add_prefix("e_")], axis=1)
-    return level, rows.rename_axis("learner").reset_index().assign(level=level)
+    return rows.rename_axis("learner").reset_index().assign(level=level)
 
 
 def pass_at_k(scores: pd.DataFrame, curve: pd.DataFrame, level: float, ks: list[int]) -> pd.DataFrame:
