@@ -108,6 +108,10 @@ CROSS_KEY = {  # one broken cross-key constraint per paper that has them, and th
     "annealed_langevin": (lambda c: c["particles"].update(weights=[0.5, 0.6, 0.1]), "particles.weights must sum to 1"),
     "cerebellar_control": (lambda c: c.update(faults=["no_such_fault"]), "faults names ['no_such_fault']"),
     "coins": (lambda c: c.update(problems=[0]), "problems: HumanEval/0 has no gold spec"),
+    "cox_subgroups": (
+        lambda c: c.update(methods=["base", "dg"], survival_views={"method": "prim"}),
+        "survival_views.method 'prim' must be one of cox_subgroups.methods",
+    ),
     "completep_rl": (lambda c: c.update(base_width=12345), "sweep.widths must contain"),
     "complex_mcp": (lambda c: c.update(agents=["oracle", "random"]), "agents must include skip_verification, no_retry"),
     "generalization_spectrum": (

@@ -1,6 +1,6 @@
 # cox_subgroups: Cox subgroup discovery with EPE, CRS and DDGroup (spec: shared/papers/cox_subgroups.md).
 # synthetic_{dataset}_seed{seed}; dataset_{name} -> real_{name}_seed{seed}; cmapss_dataset -> case_{case}_seed{seed}
-# -> tables -> figures, verdict;
+# -> tables -> figures, verdict; the first seed's real and case runs -> survival (lifelines) -> figures;
 # timing beside. Each rule calls one function of icml26.cox_subgroups.rules (see docs/ARCHITECTURE.md).
 
 CS = register("cox_subgroups")
@@ -17,6 +17,7 @@ CS_CASE = CS.cfg["case_study"]
 CS_CASE_RUNS = expand(
     f"{CS.data}/case_study/{{case}}_seed{{seed}}.csv", case=list(CS_CASE["cases"]), seed=CS_CASE["seeds"]
 )
+CS_VIEWS = CS.cfg["survival_views"]
 CS_TIMINGS = [p.replace(CS.data, f"{CS.timing}/seconds") for p in CS_SYN_RUNS + CS_REAL_RUNS + CS_CASE_RUNS]
 
 
@@ -27,6 +28,7 @@ rule cox_subgroups:
         f"{CS.results}/figures/synthetic.png",
         f"{CS.results}/figures/pareto.png",
         f"{CS.results}/figures/case_study.png",
+        f"{CS.results}/figures/kaplan_meier.png",
         f"{CS.timing}/method_seconds.csv",
 
 
@@ -151,6 +153,27 @@ rule cox_subgroups_tables:
         CALL
 
 
+rule cox_subgroups_survival:
+    input:
+        real_data=expand(f"{CS.data}/datasets/{{name}}.csv", name=CS_REAL["datasets"]),
+        real_runs=expand(f"{CS.data}/real/{{name}}_seed{CS_REAL['seeds'][0]}.csv", name=CS_REAL["datasets"]),
+        case_data=rules.cox_subgroups_cmapss_dataset.output.table,
+        case_runs=expand(f"{CS.data}/case_study/{{case}}_seed{CS_CASE['seeds'][0]}.csv", case=list(CS_CASE["cases"])),
+    output:
+        kaplan_meier=f"{CS.results}/tables/kaplan_meier.csv",
+        logrank=table_report(CS, "logrank"),
+        hazard_ratios=table_report(CS, "hazard_ratios"),
+    params:
+        func="icml26.cox_subgroups.rules:subgroup_survival",
+        method=CS_VIEWS["method"],
+        real_test_size=CS_REAL["test_size"],
+        case_test_size=CS_CASE["test_size"],
+        cases=CS_CASE["cases"],
+        cox_alpha=CS_SETTINGS["cox_alpha"],
+    script:
+        CALL
+
+
 rule cox_subgroups_timing:
     input:
         timings=CS_TIMINGS,
@@ -168,8 +191,10 @@ rule cox_subgroups_figures:
         synthetic_summary=rules.cox_subgroups_tables.output.synthetic_summary,
         real_summary=rules.cox_subgroups_tables.output.real_summary,
         case_summary=rules.cox_subgroups_case_table.output.summary,
+        kaplan_meier=rules.cox_subgroups_survival.output.kaplan_meier,
+        logrank=rules.cox_subgroups_survival.output.logrank,
     output:
-        **figure_outputs(CS, "synthetic", "pareto", "case_study"),
+        **figure_outputs(CS, "synthetic", "pareto", "case_study", "kaplan_meier"),
     params:
         func="icml26.cox_subgroups.rules:figures",
     script:

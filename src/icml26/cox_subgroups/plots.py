@@ -115,3 +115,31 @@ def pareto(real: pd.DataFrame) -> plt.Figure:
         ax.grid(alpha=0.3, lw=0.5)
     axes[0][0].legend(fontsize=6)
     return fig
+
+
+def kaplan_meier(curves: pd.DataFrame, tests: pd.DataFrame) -> plt.Figure:
+    """Per real dataset and case: held-out Kaplan-Meier curves of the selected subgroup and its complement with
+    95 % bands, sizes in the legend, the log-rank p-value in the title."""
+    names = list(tests["dataset"])
+    columns = min(4, len(names))
+    rows = -(-len(names) // columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(3.8 * columns, 3.3 * rows), squeeze=False)
+    for ax, test in zip(axes.flat, tests.itertuples()):
+        for i, group in enumerate(("subgroup", "complement")):
+            curve = curves[(curves["dataset"] == test.dataset) & (curves["group"] == group)]
+            if curve.empty:
+                continue
+            n, events = getattr(test, f"n_{group}"), getattr(test, f"events_{group}")
+            ax.step(curve["time"], curve["survival"], where="post", color=f"C{i}", label=f"{group} ({events}/{n})")
+            ax.fill_between(
+                curve["time"], curve["lower_95"], curve["upper_95"], step="post", color=f"C{i}", alpha=0.2, lw=0
+            )
+        ax.set_ylim(0, 1.02)
+        ax.set_xlabel("time")
+        ax.set_ylabel("survival (held out)")
+        ax.set_title(f"{test.dataset}: {LABELS[test.method]}, log-rank p = {test.logrank_p:.2g}", fontsize=9)
+        ax.legend(fontsize=7, title="events/rows", title_fontsize=7)
+        ax.grid(alpha=0.3, lw=0.5)
+    for ax in list(axes.flat)[len(names) :]:
+        ax.set_visible(False)
+    return fig

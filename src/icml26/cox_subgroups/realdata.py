@@ -26,6 +26,7 @@ SKSURV = {
     "aids": ("load_aids", "time", "censor", "cd4", "age"),
 }
 METABRIC = {"adjust": 0, "subgroup": 8}  # MKI67, age at diagnosis
+METABRIC_NAMES = ("MKI67", "age_at_diagnosis")
 DATASETS = (*SKSURV, "metabric")
 COLUMNS = ["time", "event", "adjust", "subgroup"]
 
@@ -74,6 +75,11 @@ def load_metabric(path: str | Path | None) -> pd.DataFrame:
                 )
             )
     return pd.concat(parts, ignore_index=True)
+
+
+def covariate_names(name: str) -> tuple[str, str]:
+    """The source's names of a dataset's ``adjust`` and ``subgroup`` columns (for tables a reader checks)."""
+    return SKSURV[name][3:] if name in SKSURV else METABRIC_NAMES
 
 
 def load(name: str, metabric_source: str | Path | None = None) -> pd.DataFrame:

@@ -52,13 +52,11 @@ def synthetic_run(
 def real_run(
     data: str, table: str, timing: str, *, name: str, seed: int, test_size: float, methods: list[str], settings: dict
 ) -> None:
-    from . import boxes, experiments, realdata, selection
+    from . import boxes, experiments, realdata, selection, splits
 
     require(data)
     frame = read_csv(data)
-    rng = np.random.default_rng([seed, realdata.DATASETS.index(name)])
-    is_test = np.zeros(len(frame), dtype=bool)
-    is_test[rng.permutation(len(frame))[: int(round(test_size * len(frame)))]] = True
+    is_test = splits.real_test_rows(len(frame), realdata.DATASETS.index(name), seed, test_size)
 
     def rows(mask):
         part = frame[mask]
@@ -95,18 +93,15 @@ def case_study_run(
     settings: dict,
 ) -> None:
     """One split of the jet-engine case study: engines split into train/test, features standardised on train."""
-    from . import boxes, experiments, selection
+    from . import boxes, experiments, selection, splits
 
     require(data)
     frame = read_csv(data)
     missing = sorted(set(adjust + subgroup) - set(frame.columns))
     if missing:
         raise ValueError(f"case {case}: unknown columns {missing}")
-    engines = np.sort(frame["engine"].unique())
-    rng = np.random.default_rng([seed, 11])
-    test_engines = set(rng.permutation(engines)[: int(round(test_size * len(engines)))])
-    is_test = frame["engine"].isin(test_engines).to_numpy()
-    stats = {c: (frame.loc[~is_test, c].mean(), frame.loc[~is_test, c].std() or 1.0) for c in adjust + subgroup}
+    is_test = splits.case_test_rows(frame["engine"], seed, test_size)
+    stats = splits.standardiser(frame, adjust + subgroup, ~is_test)
 
     def standard(cols, mask):
         return np.column_stack([(frame.loc[mask, c] - stats[c][0]) / stats[c][1] for c in cols])
@@ -159,6 +154,52 @@ def case_study_table(runs: list[str], summary: str) -> None:
     write_csv(summary, _rejection_summary(runs))
 
 
+def subgroup_survival(
+    real_data: list[str],
+    real_runs: list[str],
+    case_data: str,
+    case_runs: list[str],
+    kaplan_meier: str,
+    logrank: str,
+    hazard_ratios: str,
+    *,
+    method: str,
+    real_test_size: float,
+    case_test_size: float,
+    cases: dict,
+    cox_alpha: float,
+) -> None:
+    """Kaplan-Meier curves, log-rank tests and Cox summaries (lifelines) of ``method``'s subgroup in one run
+    (``real_runs`` and ``case_runs``: one seed's run tables) of every real dataset and case."""
+    from . import subgroup_survival as views
+
+    require(*real_data, case_data, *real_runs, *case_runs)
+    studies = [
+        views.real_study(read_csv(data), read_csv(run), method=method, test_size=real_test_size)
+        for data, run in zip(real_data, real_runs, strict=True)
+    ]
+    engines = read_csv(case_data)
+    for path in case_runs:
+        run = read_csv(path)
+        case = cases[str(run["dataset"].iloc[0])]
+        studies.append(views.case_study(engines, run, **case, method=method, test_size=case_test_size))
+    curves, tests, summaries = [], [], []
+    for study in studies:
+        curves.append(views.kaplan_meier(study))
+        tests.append(views.logrank(study))
+        summaries.append(views.cox_summary(study, cox_alpha))
+        t, hr = tests[-1], summaries[-1].iloc[0]
+        print(
+            f"{study.name}: {method} subgroup {t['n_subgroup']}/{t['n_subgroup'] + t['n_complement']} held-out rows, "
+            f"log-rank p {t['logrank_p']:.3g}; {hr.covariate} HR {hr.hazard_ratio:.3g} "
+            f"[{hr.hazard_ratio_lower_95:.3g}, {hr.hazard_ratio_upper_95:.3g}]",
+            flush=True,
+        )
+    write_csv(kaplan_meier, pd.concat(curves, ignore_index=True))
+    write_csv(logrank, pd.DataFrame(tests))
+    write_csv(hazard_ratios, pd.concat(summaries, ignore_index=True))
+
+
 def timing(timings: list[str], summary: str, machine: str) -> None:
     """Seconds per method (a benchmark record: it varies run to run)."""
     from ..common.timing import write_machine
@@ -168,9 +209,12 @@ def timing(timings: list[str], summary: str, machine: str) -> None:
     write_csv(summary, frame.groupby("method")["seconds"].agg(mean_seconds="mean", runs="size").reset_index())
 
 
-def figures(synthetic_summary: str, real_summary: str, case_summary: str, **outputs: str) -> None:
-    """F1 and test EPE per method on the synthetic datasets (synthetic), and test EPE against rejected fraction
-    per method on the real datasets (pareto) and on the case study's cases (case_study)."""
+def figures(
+    synthetic_summary: str, real_summary: str, case_summary: str, kaplan_meier: str, logrank: str, **outputs: str
+) -> None:
+    """F1 and test EPE per method on the synthetic datasets (synthetic), test EPE against rejected fraction
+    per method on the real datasets (pareto) and on the case study's cases (case_study), and the selected
+    subgroup's Kaplan-Meier curves against its complement (kaplan_meier)."""
     from ..common.figures import figure_set, save_figure
     from . import plots
 
@@ -178,6 +222,7 @@ def figures(synthetic_summary: str, real_summary: str, case_summary: str, **outp
         save_figure(plots.synthetic(read_csv(synthetic_summary)), *paths("synthetic"))
         save_figure(plots.pareto(read_csv(real_summary)), *paths("pareto"))
         save_figure(plots.pareto(read_csv(case_summary)), *paths("case_study"))
+        save_figure(plots.kaplan_meier(read_csv(kaplan_meier), read_csv(logrank)), *paths("kaplan_meier"))
 
 
 def verdict(synthetic_summary: str, real_summary: str, case_summary: str, claims: str, metrics: str) -> None:
