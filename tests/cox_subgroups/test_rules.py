@@ -71,8 +71,33 @@ def test_pipeline_functions_end_to_end(tmp_path):
     rules.tables(syn, real, f["s"], f["r"])
     rules.timing(timings, f["t"], str(tmp_path / "machine.json"))
     rules.verdict(f["s"], f["r"], f["cs"], f["c"], f["m"])
-    rules.figures(f["s"], f["r"], f["cs"], **figure_files(tmp_path, "synthetic", "pareto", "case_study"))
-    assert (tmp_path / "case_study.pdf").stat().st_size > 0
+    views = {k: str(tmp_path / f"{k}.csv") for k in ("kaplan_meier", "logrank", "hazard_ratios")}
+    rules.subgroup_survival(
+        [str(tmp_path / "vet.csv")],
+        real,
+        f["cmapss"],
+        case_runs,
+        **views,
+        method="dg",
+        real_test_size=0.3,
+        case_test_size=0.3,
+        cases={"temps": {"adjust": ["Nc"], "subgroup": ["T50", "Ps30"]}},
+        cox_alpha=SETTINGS["cox_alpha"],
+    )
+    figures = figure_files(tmp_path, "synthetic", "pareto", "case_study", "kaplan_meier")
+    rules.figures(f["s"], f["r"], f["cs"], views["kaplan_meier"], views["logrank"], **figures)
+    assert (tmp_path / "case_study.pdf").stat().st_size > 0 and (tmp_path / "kaplan_meier.png").stat().st_size > 0
+    # the survival views see the run's own split and box: the held-out share inside DDGroup's box is the run's
+    # test support, and the training rows behind the Cox summary are the box's share of the training split
+    tests = pd.read_csv(views["logrank"]).set_index("dataset")
+    run = pd.read_csv(real[0]).set_index("method").loc["dg"]
+    vet = tests.loc["veterans"]
+    assert vet["n_subgroup"] / (vet["n_subgroup"] + vet["n_complement"]) == pytest.approx(run["test_support"])
+    assert vet["n_subgroup"] + vet["n_complement"] == round(0.3 * len(pd.read_csv(tmp_path / "vet.csv")))
+    ratios = pd.read_csv(views["hazard_ratios"])
+    assert list(ratios["covariate"]) == ["Karnofsky_score", "Nc"]
+    assert (ratios["hazard_ratio_lower_95"] <= ratios["hazard_ratio"]).all()
+    assert (ratios["hazard_ratio"] <= ratios["hazard_ratio_upper_95"]).all()
     summary = pd.read_csv(f["s"])
     assert len(summary) == len(METHODS) + 4
     base = summary[summary["method"] == "base"].set_index("dataset")

@@ -135,9 +135,9 @@ def kaplan_meier(curves: pd.DataFrame, tests: pd.DataFrame) -> plt.Figure:
                 curve["time"], curve["lower_95"], curve["upper_95"], step="post", color=f"C{i}", alpha=0.2, lw=0
             )
         ax.set_ylim(0, 1.02)
-        ax.set_xlabel("time")
-        ax.set_ylabel("survival (held out)")
-        ax.set_title(f"{test.dataset}: {LABELS[test.method]}, log-rank p = {test.logrank_p:.2g}", fontsize=9)
+        ax.set_xlabel(f"time ({test.time_unit})")
+        ax.set_ylabel("survival (held-out rows)")
+        ax.set_title(f"{test.dataset}\n{LABELS[test.method]} subgroup, log-rank p = {test.logrank_p:.2g}", fontsize=9)
         ax.legend(fontsize=7, title="events/rows", title_fontsize=7)
         ax.grid(alpha=0.3, lw=0.5)
     for ax in list(axes.flat)[len(names) :]:

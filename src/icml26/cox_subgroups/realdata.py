@@ -27,6 +27,7 @@ SKSURV = {
 }
 METABRIC = {"adjust": 0, "subgroup": 8}  # MKI67, age at diagnosis
 METABRIC_NAMES = ("MKI67", "age_at_diagnosis")
+TIME_UNITS = {"veterans": "days", "whas500": "days", "gbsg2": "days", "aids": "days", "metabric": "months"}
 DATASETS = (*SKSURV, "metabric")
 COLUMNS = ["time", "event", "adjust", "subgroup"]
 

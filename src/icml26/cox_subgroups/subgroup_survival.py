@@ -28,6 +28,7 @@ class Study:
     name: str
     method: str
     seed: int
+    time_unit: str
     covariates: list[str]
     scale: str  # how the covariates enter the Cox model (the hazard ratio is per unit of this scale)
     train: pd.DataFrame  # time, event, covariates..., in_subgroup
@@ -44,9 +45,9 @@ def _box(run: pd.DataFrame, method: str) -> tuple[int, np.ndarray]:
     return int(row["seed"]), box
 
 
-def _study(name, method, seed, frame, covariates, scale, in_box, is_test) -> Study:
+def _study(name, method, seed, unit, frame, covariates, scale, in_box, is_test) -> Study:
     rows = frame[["time", "event", *covariates]].assign(in_subgroup=in_box)
-    return Study(name, method, seed, covariates, scale, rows[~is_test], rows[is_test])
+    return Study(name, method, seed, unit, covariates, scale, rows[~is_test], rows[is_test])
 
 
 def real_study(frame: pd.DataFrame, run: pd.DataFrame, *, method: str, test_size: float) -> Study:
@@ -57,7 +58,7 @@ def real_study(frame: pd.DataFrame, run: pd.DataFrame, *, method: str, test_size
     adjust = realdata.covariate_names(name)[0]
     data = frame.rename(columns={"adjust": adjust})
     in_box = boxes.inside(frame[["subgroup"]].to_numpy(dtype=float), box)
-    return _study(name, method, seed, data, [adjust], "raw", in_box, is_test)
+    return _study(name, method, seed, realdata.TIME_UNITS[name], data, [adjust], "raw", in_box, is_test)
 
 
 def case_study(
@@ -71,7 +72,7 @@ def case_study(
     stats = splits.standardiser(frame, adjust, ~is_test)
     data = frame.assign(**{c: (frame[c] - stats[c][0]) / stats[c][1] for c in adjust})
     in_box = boxes.inside(frame[subgroup].to_numpy(dtype=float), box)
-    return _study(name, method, seed, data, adjust, "training standard deviations", in_box, is_test)
+    return _study(name, method, seed, "cycles", data, adjust, "training standard deviations", in_box, is_test)
 
 
 def _groups(rows: pd.DataFrame):
@@ -128,6 +129,7 @@ def logrank(study: Study) -> dict:
         "dataset": study.name,
         "method": study.method,
         "seed": study.seed,
+        "time_unit": study.time_unit,
         **{f"n_{g}": len(rows) for g, rows in groups.items()},
         **{f"events_{g}": int(rows["event"].sum()) for g, rows in groups.items()},
         **{f"median_{g}": _median(rows) for g, rows in groups.items()},
