@@ -14,7 +14,7 @@ STAGES ?= $(if $(PAPER),$(PAPER)@$(SCALE),)
 # (icml26.common.forkserver): seconds less per job, the same outputs
 SNAKEMAKE := $(if $(filter 1,$(WARM)),$(BIN)/python -m icml26.common.forkserver run -- ,)$(BIN)/snakemake
 
-.PHONY: setup system-deps venv run smoke paper report lint test test-fast pull push slurm bench docs dvc-stages clean
+.PHONY: setup system-deps venv run verify smoke paper report lint test test-fast pull push slurm bench docs dvc-stages clean
 
 setup: system-deps venv  ## system packages (SLURM, munge) and the Python environment
 
@@ -34,6 +34,9 @@ $(BIN)/snakemake: pyproject.toml
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[test,lint]'
 	@touch $@
+
+verify:  ## this work tree's results (make run) against the committed ones, within each paper's tolerances (PAPER=...)
+	$(BIN)/python -m icml26.common.verify --scale $(SCALE) $(PAPER)
 
 run:  ## every registered paper at SCALE (default quick), the summary and the HTML report (WARM=1: fork server)
 	$(SNAKEMAKE) --cores $(CORES) $(CONFIG) $(PAPER)

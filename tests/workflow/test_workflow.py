@@ -111,7 +111,8 @@ def test_editing_a_plotting_module_reruns_only_that_paper_s_figure_jobs(smoke_ru
     planned = planned_after_edit(smoke_run, plots, "ski_rental")
     assert planned == {"ski_rental_figures", "ski_rental"}
     verdict = smoke_run / "src" / "icml26" / "ski_rental" / "verdict.py"
-    assert planned_after_edit(smoke_run, verdict, "ski_rental") == {"ski_rental_verdict", "ski_rental"}
+    # a new verdict gets a new provenance record
+    assert planned_after_edit(smoke_run, verdict, "ski_rental") == {"ski_rental_verdict", "provenance", "ski_rental"}
     assert "Nothing to be done" in snakemake(smoke_run, "ski_rental", "-n", "--cores", "2", *SMOKE).stdout
 
 

@@ -1,5 +1,27 @@
 # The cross-paper summary of claim verdicts at this scale (included last: it needs PAPERS). Claims on
 # wall-clock time come from rules named <slug>_timing_verdict (docs/ARCHITECTURE.md, "Measured outputs").
+# Every paper's verdict gets its provenance (machine, BLAS kernel, libraries, commit) beside it, under timing/.
+
+
+rule provenance:
+    """results/<scale>/<slug>/timing/provenance.json: where that paper's verdict and metrics were computed."""
+    input:
+        claims=f"results/{SCALE}/{{slug}}/claims.json",
+        metrics=f"results/{SCALE}/{{slug}}/metrics.json",
+    output:
+        provenance=f"results/{SCALE}/{{slug}}/timing/provenance.json",
+    log:
+        f"logs/{SCALE}/{{slug}}/provenance.log",
+    benchmark:
+        f"benchmarks/{SCALE}/{{slug}}/provenance.tsv"
+    wildcard_constraints:
+        slug="|".join(PAPERS),
+    params:
+        func="icml26.common.provenance:write",
+        scale=SCALE,
+        slug=lambda w: w.slug,
+    script:
+        CALL
 
 
 rule summary:

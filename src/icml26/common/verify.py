@@ -1,0 +1,231 @@
+"""``make verify``: the results in this work tree against the committed ones, with declared tolerances.
+
+On the machine and library versions that produced them, a rerun gives the committed files byte for byte
+(the tests check it). Elsewhere BLAS kernels, thread-level reductions and chaotic training move the last
+digits, so this report says, per paper: verdicts that flipped (never acceptable), numbers outside their
+tolerance, numbers that moved within it. Each paper declares its tolerances beside its verdict code, as
+``TOLERANCES`` in ``icml26.<slug>.verdict``: ``(pattern, Tolerance)`` pairs, the first whose pattern
+(``fnmatch``, on paths such as ``metrics/leaderboard/KNN/mean_auroc`` or
+``claims/<id>/measured/mean_auroc_pct``) matches a number applies; unmatched numbers get :data:`EXACT`.
+Prose fields (headline, note, statement) are derived from the numbers and not compared.
+
+    python -m icml26.common.verify [--scale quick] [--against HEAD|FOLDER] [paper ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import importlib
+import json
+import math
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+PROSE = {"headline", "note", "statement", "evidence", "id"}  # prose derived from the numbers; ids are keys
+FILES = ("claims.json", "metrics.json")
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """How far a number may move across machines: ``|new - old| <= abs + rel |old|``, and why."""
+
+    rel: float = 0.0
+    abs: float = 0.0
+    why: str = ""
+
+    def allows(self, old: float, new: float) -> bool:
+        if math.isnan(old) or math.isnan(new):
+            return math.isnan(old) and math.isnan(new)
+        if math.isinf(old) or math.isinf(new):
+            return old == new
+        return abs(new - old) <= self.abs + self.rel * abs(old)
+
+    def __str__(self) -> str:
+        bounds = [f"rel {self.rel:g}" if self.rel else "", f"abs {self.abs:g}" if self.abs else ""]
+        return " + ".join(b for b in bounds if b) or "exact"
+
+
+EXACT = Tolerance(rel=1e-9, why="default: printed to 10 significant digits, a number the machine must reproduce")
+
+
+def flatten(value: Any, path: str = "") -> dict[str, Any]:
+    """Leaves of a JSON value by slash-joined path (claims by their ids, not their positions)."""
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            if key not in PROSE:
+                out |= flatten(item, f"{path}/{key}" if path else str(key))
+        return out
+    if isinstance(value, list) and value and all(isinstance(v, dict) and "id" in v for v in value):
+        return flatten({v["id"]: v for v in value}, path)
+    if isinstance(value, list):
+        return flatten({str(i): v for i, v in enumerate(value)}, path) if value else {path: []}
+    return {path: value}
+
+
+def tolerances(slug: str) -> list[tuple[str, Tolerance]]:
+    try:
+        module = importlib.import_module(f"icml26.{slug}.verdict")
+    except ModuleNotFoundError:
+        return []
+    return list(getattr(module, "TOLERANCES", []))
+
+
+def tolerance_for(path: str, declared: list[tuple[str, Tolerance]]) -> Tolerance:
+    return next((t for pattern, t in declared if fnmatch.fnmatchcase(path, pattern)), EXACT)
+
+
+@dataclass
+class PaperReport:
+    slug: str
+    provenance: str = ""
+    flipped: list[str] = field(default_factory=list)
+    outside: list[str] = field(default_factory=list)
+    within: list[str] = field(default_factory=list)
+    identical: int = 0
+    verdicts: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.flipped and not self.outside
+
+    def lines(self, show: int = 8) -> list[str]:
+        state = "OK" if self.ok else "FAILED"
+        head = (
+            f"{self.slug}: {state} -- {self.verdicts} verdicts, {len(self.flipped)} flipped; "
+            f"{self.identical} values identical, {len(self.within)} moved within tolerance, "
+            f"{len(self.outside)} outside"
+        )
+        out = [head, f"  computed on: {self.provenance}"]
+        for title, items, limit in (
+            ("FLIPPED", self.flipped, None),
+            ("outside tolerance", self.outside, None),
+            ("within tolerance", self.within, show),
+        ):
+            for item in items[:limit]:
+                out.append(f"  {title}: {item}")
+            if limit is not None and len(items) > limit:
+                out.append(f"  ... and {len(items) - limit} more within tolerance")
+        return out
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def compare(slug: str, committed: dict[str, Any], current: dict[str, Any]) -> PaperReport:
+    """One paper's committed ``{file: json}`` against its current one."""
+    report = PaperReport(slug)
+    declared = tolerances(slug)
+    old, new = {}, {}
+    for name in FILES:
+        stem = name.removesuffix(".json")
+        old |= {f"{stem}/{k}": v for k, v in flatten(committed[name]).items()}
+        new |= {f"{stem}/{k}": v for k, v in flatten(current[name]).items()}
+    for path in sorted(old.keys() | new.keys()):
+        if path not in new or path not in old:
+            report.outside.append(
+                f"{path}: {'no longer written' if path not in new else 'not in the committed results'}"
+            )
+            continue
+        a, b = old[path], new[path]
+        if path.endswith("/holds"):
+            report.verdicts += 1
+            if a != b:
+                report.flipped.append(f"{path.removeprefix('claims/').removesuffix('/holds')}: {a} -> {b}")
+            else:
+                report.identical += 1
+        elif _number(a) and _number(b):
+            if a == b:
+                report.identical += 1
+                continue
+            tolerance = tolerance_for(path, declared)
+            line = f"{path}: {a:.10g} -> {b:.10g} ({tolerance}{': ' + tolerance.why if tolerance.why else ''})"
+            (report.within if tolerance.allows(float(a), float(b)) else report.outside).append(line)
+        elif a == b:
+            report.identical += 1
+        else:
+            report.outside.append(f"{path}: {a!r} -> {b!r}")
+    return report
+
+
+def reference_text(path: Path, against: str) -> str | None:
+    """The reference version of ``path``: from the folder ``against`` (another checkout) if it is one, else
+    from the git revision ``against``; ``None`` where it has none."""
+    if Path(against).is_dir():
+        source = Path(against) / path
+        return source.read_text() if source.exists() else None
+    done = subprocess.run(["git", "show", f"{against}:{path.as_posix()}"], capture_output=True, text=True)
+    return done.stdout if done.returncode == 0 else None
+
+
+def provenance_line(folder: Path, against: str) -> str:
+    """Where the compared numbers were computed, and whether that is the committed run itself."""
+    from .provenance import describe
+
+    path = folder / "timing" / "provenance.json"
+    committed = reference_text(path, against)
+    if not path.exists():
+        return f"unknown ({path} missing)"
+    text = path.read_text()
+    if text == committed:
+        return f"{describe(json.loads(text))} -- the committed run: nothing here was rerun"
+    reference = f"; committed: {describe(json.loads(committed))}" if committed else ""
+    return describe(json.loads(text)) + reference
+
+
+def verify(slugs: list[str], scale: str = "quick", against: str = "HEAD") -> list[PaperReport]:
+    reports = []
+    for slug in slugs:
+        folder = Path("results", scale, slug)
+        missing = [str(folder / n) for n in FILES if not (folder / n).exists()]
+        if missing:
+            raise FileNotFoundError(f"{slug}: no results to verify ({', '.join(missing)} missing)")
+        committed = {n: reference_text(folder / n, against) for n in FILES}
+        absent = [n for n, text in committed.items() if text is None]
+        if absent:
+            raise FileNotFoundError(f"{slug}: {', '.join(absent)} not in the reference ({against})")
+        current = {n: json.loads((folder / n).read_text()) for n in FILES}
+        report = compare(slug, {n: json.loads(t) for n, t in committed.items()}, current)
+        report.provenance = provenance_line(folder, against)
+        reports.append(report)
+    return reports
+
+
+def main(argv: list[str] | None = None) -> int:
+    from .registry import papers
+
+    parser = argparse.ArgumentParser(prog="make verify", description=__doc__.split("\n\n")[0])
+    parser.add_argument("papers", nargs="*", help="paper slugs (default: every registered paper)")
+    parser.add_argument("--scale", default="quick")
+    parser.add_argument(
+        "--against", default="HEAD", help="the reference results: a git revision, or another checkout's folder"
+    )
+    args = parser.parse_args(argv)
+    known = [p.slug for p in papers()]
+    unknown = sorted(set(args.papers) - set(known))
+    if unknown:
+        print(f"make verify: unknown paper(s) {', '.join(unknown)}; registered: {', '.join(known)}", file=sys.stderr)
+        return 2
+    try:
+        reports = verify(args.papers or known, args.scale, args.against)
+    except FileNotFoundError as error:
+        print(f"make verify: {error}", file=sys.stderr)
+        return 2
+    for report in reports:
+        print("\n".join(report.lines()))
+    failed = [r.slug for r in reports if not r.ok]
+    flipped = sum(len(r.flipped) for r in reports)
+    print(
+        f"verify ({args.scale}, against {args.against}): {len(reports) - len(failed)} of {len(reports)} papers "
+        f"within tolerance, {flipped} verdicts flipped" + (f"; FAILED: {', '.join(failed)}" if failed else "")
+    )
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,75 @@
+"""make verify: flipped verdicts and numbers outside a declared tolerance fail; moves within it are listed."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from icml26.common import verify
+from icml26.common.verify import Tolerance
+from tests.conftest import ROOT
+
+CLAIMS = [
+    {"id": "a", "holds": True, "headline": "x 1.0", "measured": {"x": 1.0, "method": "KNN"}},
+    {"id": "b", "holds": False, "headline": "y", "measured": 0.5},
+]
+METRICS = {"loss": {"train": 0.25, "test": 0.3}, "rows": 100}
+
+
+def _files(claims=CLAIMS, metrics=METRICS):
+    return {"claims.json": json.loads(json.dumps(claims)), "metrics.json": json.loads(json.dumps(metrics))}
+
+
+def test_flatten_keys_claims_by_id_and_skips_prose():
+    flat = verify.flatten(CLAIMS)
+    assert flat["a/measured/x"] == 1.0 and flat["b/holds"] is False
+    assert not any(key.endswith("headline") for key in flat)
+
+
+def test_identical_results_pass_and_count_every_value():
+    report = verify.compare("nonesuch", _files(), _files())
+    assert report.ok and report.verdicts == 2 and report.identical == 8 and not report.within
+
+
+def test_a_flipped_verdict_fails_whatever_the_numbers():
+    flipped = _files()
+    flipped["claims.json"][1]["holds"] = True
+    report = verify.compare("nonesuch", _files(), flipped)
+    assert not report.ok and report.flipped == ["b: False -> True"]
+
+
+def test_a_moved_number_passes_only_within_its_declared_tolerance(monkeypatch):
+    moved = _files()
+    moved["metrics.json"]["loss"]["test"] = 0.303  # 1 % up
+    assert not verify.compare("nonesuch", _files(), moved).ok  # undeclared: exact to 1e-9
+    monkeypatch.setattr(verify, "tolerances", lambda slug: [("metrics/loss/*", Tolerance(rel=0.02, why="seeds"))])
+    report = verify.compare("nonesuch", _files(), moved)
+    assert report.ok and len(report.within) == 1 and "rel 0.02: seeds" in report.within[0]
+    monkeypatch.setattr(verify, "tolerances", lambda slug: [("metrics/loss/*", Tolerance(rel=0.005))])
+    assert not verify.compare("nonesuch", _files(), moved).ok
+
+
+def test_a_changed_label_or_a_missing_number_fails():
+    relabelled = _files()
+    relabelled["claims.json"][0]["measured"]["method"] = "LOF"
+    assert verify.compare("nonesuch", _files(), relabelled).outside == ["claims/a/measured/method: 'KNN' -> 'LOF'"]
+    shorter = _files(metrics={"loss": {"train": 0.25}, "rows": 100})
+    assert verify.compare("nonesuch", _files(), shorter).outside == ["metrics/loss/test: no longer written"]
+
+
+@pytest.mark.parametrize("old,new,ok", [(0.0, 1e-12, True), (0.0, 1e-9, False), (float("nan"), float("nan"), True)])
+def test_absolute_tolerance_for_round_off_quantities(old, new, ok):
+    assert Tolerance(abs=1e-10).allows(old, new) is ok
+
+
+def test_the_committed_results_verify_against_themselves():
+    done = subprocess.run(
+        [sys.executable, "-m", "icml26.common.verify", "ski_rental", "--against", str(ROOT)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0 and "ski_rental: OK" in done.stdout
+    unknown = subprocess.run([sys.executable, "-m", "icml26.common.verify", "nonesuch"], cwd=ROOT, capture_output=True)
+    assert unknown.returncode == 2 and b"unknown paper(s) nonesuch" in unknown.stderr
