@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from icml26.common import verify
-from icml26.common.verify import Tolerance
+from icml26.common.tolerance import Tolerance
 from tests.conftest import ROOT
 
 CLAIMS = [

@@ -18,38 +18,16 @@ import argparse
 import fnmatch
 import importlib
 import json
-import math
 import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .tolerance import EXACT, Tolerance
+
 PROSE = {"headline", "note", "statement", "evidence", "id"}  # prose derived from the numbers; ids are keys
 FILES = ("claims.json", "metrics.json")
-
-
-@dataclass(frozen=True)
-class Tolerance:
-    """How far a number may move across machines: ``|new - old| <= abs + rel |old|``, and why."""
-
-    rel: float = 0.0
-    abs: float = 0.0
-    why: str = ""
-
-    def allows(self, old: float, new: float) -> bool:
-        if math.isnan(old) or math.isnan(new):
-            return math.isnan(old) and math.isnan(new)
-        if math.isinf(old) or math.isinf(new):
-            return old == new
-        return abs(new - old) <= self.abs + self.rel * abs(old)
-
-    def __str__(self) -> str:
-        bounds = [f"rel {self.rel:g}" if self.rel else "", f"abs {self.abs:g}" if self.abs else ""]
-        return " + ".join(b for b in bounds if b) or "exact"
-
-
-EXACT = Tolerance(rel=1e-9, why="default: printed to 10 significant digits, a number the machine must reproduce")
 
 
 def flatten(value: Any, path: str = "") -> dict[str, Any]:

@@ -15,10 +15,23 @@ import pandas as pd
 from scipy import stats
 
 from ..common.claims import Claim
+from ..common.tolerance import Tolerance
 
 TOLERANCE = 1e-3
 FACTOR = 10.0
+# Relative errors below this are float64 round-off (the estimators' truncation error there is nil): their
+# digits depend on the BLAS kernel, so ratios over them use the floor (a lower bound) and `make verify`
+# allows them to move by as much (TOLERANCES).
+ROUND_OFF = 1e-10
 BETWEEN_MIN = 0.95  # fraction of runs inside the fitted envelopes (1 %/99 % quantile constants)
+
+
+TOLERANCES = [  # make verify: how far a number may move on another machine (icml26.common.verify)
+    (
+        "*/finite_difference/*",
+        Tolerance(abs=ROUND_OFF, why="FD relative errors carry round-off of the BLAS kernel, far below 1e-10"),
+    ),
+]
 
 
 def estimators_recover_toy_geometry(table: pd.DataFrame) -> Claim:
@@ -34,7 +47,7 @@ def estimators_recover_toy_geometry(table: pd.DataFrame) -> Claim:
             "local_pca": {q: float(v) for q, v in base.items()},
         }
         fd_ok = bool((fd <= TOLERANCE).all())
-        ratio = {q: float(base[q] / max(fd[q], 1e-300)) for q in base.index}
+        ratio = {q: float(base[q] / max(fd[q], ROUND_OFF)) for q in base.index}
         entry["baseline_over_fd"] = ratio
         ok = ok and fd_ok and all(r > FACTOR for r in ratio.values())
         measured[toy] = entry
@@ -48,7 +61,9 @@ def estimators_recover_toy_geometry(table: pd.DataFrame) -> Claim:
         comparator="all",
         holds=ok,
         note="toy manifolds embedded in R^D by a random isometry; "
-        "errors defined in icml26.manifold_microscope.accuracy",
+        "errors defined in icml26.manifold_microscope.accuracy; "
+        f"baseline_over_fd divides by max(FD error, {ROUND_OFF:g}): FD errors below that are round-off, so "
+        "those ratios are lower bounds",
         headline="largest finite-difference relative error at the largest grid: "
         + ", ".join(f"{toy} {max(e['finite_difference'].values()):.1e}" for toy, e in measured.items())
         + f" (needs <= {TOLERANCE:g}); smallest local-PCA / FD error ratio "
