@@ -151,6 +151,10 @@ def test_verdict_fails_when_the_grid_estimate_is_too_coarse_or_the_baseline_clos
     assert verdict.estimators_recover_toy_geometry(table(1e-5, 1e-2)).holds
     assert not verdict.estimators_recover_toy_geometry(table(2e-3, 1.0)).holds
     assert not verdict.estimators_recover_toy_geometry(table(1e-4, 5e-4)).holds
+    # an FD error at round-off: the ratio is a lower bound over the floor, the same whichever round-off digits
+    exact = [verdict.estimators_recover_toy_geometry(table(fd, 1e-2)).measured["torus"] for fd in (2.4e-12, 3e-12)]
+    assert exact[0] == {**exact[1], "finite_difference": exact[0]["finite_difference"]}
+    assert exact[0]["baseline_over_fd"]["reach"] == 1e-2 / verdict.ROUND_OFF
 
 
 def _layers(curvature, reach):
@@ -173,7 +177,3 @@ def test_vae_claim_follows_the_reference_direction_only_when_both_measures_do():
     assert verdict.vae_layer_geometry(_layers([0.1, 1, 2, 3, 0], [0.5, 0.4, 0.3, 0.2, 9])).holds is True
     assert verdict.vae_layer_geometry(_layers([0.1, 1, 2, 3, 0], [0.2, 0.3, 0.4, 0.5, 0])).holds is False
     assert verdict.vae_layer_geometry(_layers([3, 2, 1, 0.1, 0], [0.5, 0.4, 0.3, 0.2, 0])).holds is False
-    # an FD error at round-off: the ratio is a lower bound over the floor, the same whichever round-off digits
-    exact = [verdict.estimators_recover_toy_geometry(table(fd, 1e-2)).measured for fd in (2.4e-12, 3.0e-12)]
-    assert exact[0] == {**exact[1], "finite_difference": exact[0]["finite_difference"]}
-    assert exact[0]["baseline_over_fd"]["reach"] == pytest.approx(1e-2 / verdict.ROUND_OFF)
