@@ -29,7 +29,11 @@ BETWEEN_MIN = 0.95  # fraction of runs inside the fitted envelopes (1 %/99 % qua
 TOLERANCES = [  # make verify: how far a number may move on another machine (icml26.common.verify)
     (
         "*/finite_difference/*",
-        Tolerance(abs=ROUND_OFF, why="FD relative errors carry round-off of the BLAS kernel, far below 1e-10"),
+        Tolerance(abs=ROUND_OFF, why="FD relative errors carry the BLAS kernel's round-off (6e-13 seen), < 1e-10"),
+    ),
+    (
+        "*/baseline_over_fd/*",
+        Tolerance(rel=0.01, why="a ratio over an FD error floored at 1e-10 that carries <= 1e-12 of round-off"),
     ),
 ]
 
