@@ -108,12 +108,25 @@ def evidence_figures(root: Path | str, slug: str) -> dict[str, list[str]]:
     return out
 
 
+def provenance_line(root: Path | str, slug: str) -> str:
+    """Where the committed quick numbers were computed, from their provenance record (empty without one)."""
+    from .provenance import describe
+
+    record = Path(root) / "results" / "quick" / slug / "timing" / "provenance.json"
+    if not record.exists():
+        return ""
+    info = json.loads(record.read_text(encoding="utf-8"))
+    return f"*Committed numbers and figures computed on {describe(info)} (`{record.relative_to(root).as_posix()}`).*"
+
+
 def figures_section(root: Path | str, slug: str) -> str:
-    """The docs page's figures: each evidence figure with the claims it supports (links relative to the page)."""
+    """The docs page's figures: each evidence figure with the claims it supports (links relative to the page),
+    after the provenance of the committed numbers."""
     figures = evidence_figures(root, slug)
     if not figures:
         return "No committed quick-scale verdicts name a figure yet."
-    lines = []
+    provenance = provenance_line(root, slug)
+    lines = [provenance, ""] if provenance else []
     for path, ids in figures.items():
         name = Path(path).name
         lines += [
