@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import platform
 import subprocess
+from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -73,6 +74,7 @@ def collect(scale: str, slug: str) -> dict[str, Any]:
     return {
         "paper": slug,
         "scale": scale,
+        "written": datetime.now(UTC).isoformat(timespec="seconds"),
         "cpu": cpu_model(),
         "cores": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
         "platform": platform.platform(),

@@ -48,7 +48,9 @@ def flatten(value: Any, path: str = "") -> dict[str, Any]:
 def tolerances(slug: str) -> list[tuple[str, Tolerance]]:
     try:
         module = importlib.import_module(f"icml26.{slug}.verdict")
-    except ModuleNotFoundError:
+    except ModuleNotFoundError as error:
+        if error.name != f"icml26.{slug}.verdict":
+            raise
         return []
     return list(getattr(module, "TOLERANCES", []))
 
