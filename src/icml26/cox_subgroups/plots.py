@@ -123,7 +123,7 @@ def kaplan_meier(curves: pd.DataFrame, tests: pd.DataFrame) -> plt.Figure:
     names = list(tests["dataset"])
     columns = min(4, len(names))
     rows = -(-len(names) // columns)
-    fig, axes = plt.subplots(rows, columns, figsize=(3.8 * columns, 3.3 * rows), squeeze=False)
+    fig, axes = plt.subplots(rows, columns, figsize=(3.8 * columns, 3.6 * rows), squeeze=False, layout="constrained")
     for ax, test in zip(axes.flat, tests.itertuples()):
         for i, group in enumerate(("subgroup", "complement")):
             curve = curves[(curves["dataset"] == test.dataset) & (curves["group"] == group)]
