@@ -116,6 +116,13 @@ def snakemake(
 
 SNAKEMAKE_MARKER = ".snakemake_timestamp"  # Snakemake's own file in a directory() output, not ours
 MEASURED = "timing"  # results/<scale>/<slug>/timing/: wall-clock measurements, never byte-identical
+PROVENANCE = "provenance.json"  # results/<scale>/<slug>/provenance.json: when and where it ran, never identical
+
+
+def repeatable(relative: str | Path) -> bool:
+    """Whether an output must be byte-identical on a rerun (not a measurement, not a provenance record)."""
+    parts = Path(relative).parts
+    return MEASURED not in parts and parts[-1] != PROVENANCE
 
 
 def planned_after_edit(repo: Path, path: Path, *targets: str) -> set[str]:
@@ -149,15 +156,14 @@ def planned_rules(repo: Path, *args: str) -> set[str]:
 def tree_digest(*roots: Path) -> dict[str, str]:
     """sha256 of every file under the given folders, keyed by path relative to its root's parent.
 
-    Measured outputs (a ``timing/`` folder, docs/ARCHITECTURE.md) are left out: they differ run to run; so
-    is Snakemake's marker in directory outputs, which a replayed run (icml26.common.replay) does not write.
+    Measured outputs (a ``timing/`` folder, docs/ARCHITECTURE.md) and provenance records are left out: they
+    differ run to run; so is Snakemake's marker in directory outputs, which a replayed run
+    (icml26.common.replay) does not write.
     """
     digest = {}
     for root in roots:
         for path in sorted(
-            p
-            for p in root.rglob("*")
-            if p.is_file() and MEASURED not in p.relative_to(root).parts and p.name != SNAKEMAKE_MARKER
+            p for p in root.rglob("*") if p.is_file() and repeatable(p.relative_to(root)) and p.name != SNAKEMAKE_MARKER
         ):
             digest[str(path.relative_to(root.parent))] = hashlib.sha256(path.read_bytes()).hexdigest()
     return digest

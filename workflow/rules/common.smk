@@ -85,7 +85,7 @@ def paper_threads(paper):
 
 def paper_outputs(paper):
     """What a paper's target requests besides its tables and figures: verdict, metrics and their provenance."""
-    return [f"{paper.results}/claims.json", f"{paper.results}/metrics.json", f"{paper.timing}/provenance.json"]
+    return [f"{paper.results}/claims.json", f"{paper.results}/metrics.json", f"{paper.results}/provenance.json"]
 
 
 def paper_report(paper, path, caption, subcategory="tables"):

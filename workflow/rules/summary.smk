@@ -4,12 +4,12 @@
 
 
 rule provenance:
-    """results/<scale>/<slug>/timing/provenance.json: where that paper's verdict and metrics were computed."""
+    """results/<scale>/<slug>/provenance.json: where that paper's verdict and metrics were computed."""
     input:
         claims=f"results/{SCALE}/{{slug}}/claims.json",
         metrics=f"results/{SCALE}/{{slug}}/metrics.json",
     output:
-        provenance=f"results/{SCALE}/{{slug}}/timing/provenance.json",
+        provenance=f"results/{SCALE}/{{slug}}/provenance.json",
     log:
         f"logs/{SCALE}/{{slug}}/provenance.log",
     benchmark:

@@ -112,7 +112,7 @@ def provenance_line(root: Path | str, slug: str) -> str:
     """Where the committed quick numbers were computed, from their provenance record (empty without one)."""
     from .provenance import describe
 
-    record = Path(root) / "results" / "quick" / slug / "timing" / "provenance.json"
+    record = Path(root) / "results" / "quick" / slug / "provenance.json"
     if not record.exists():
         return ""
     info = json.loads(record.read_text(encoding="utf-8"))

@@ -3,9 +3,9 @@ and the commit.
 
 Same config gives byte-identical outputs only on the same machine with the same libraries: BLAS kernels
 (chosen per processor at run time) and thread-level reductions change the last bits, and chaotic training
-amplifies them. So every run writes ``results/<scale>/<slug>/timing/provenance.json`` beside its verdict
-(under ``timing/``, the measured outputs that byte-identity checks leave out), and ``make verify`` names
-the provenance of the numbers it compares.
+amplifies them. So every run writes ``results/<scale>/<slug>/provenance.json`` beside its verdict (git-tracked
+at quick scale like the verdict, and, being different on every run, left out of byte-identity checks like
+``timing/``), and ``make verify`` names the provenance of the numbers it compares.
 """
 
 from __future__ import annotations

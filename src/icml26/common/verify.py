@@ -147,7 +147,7 @@ def provenance_line(folder: Path, against: str) -> str:
     """Where the compared numbers were computed, and whether that is the committed run itself."""
     from .provenance import describe
 
-    path = folder / "timing" / "provenance.json"
+    path = folder / "provenance.json"
     committed = reference_text(path, against)
     if not path.exists():
         return f"unknown ({path} missing)"
