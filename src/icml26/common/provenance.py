@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import platform
+import re
 import subprocess
 from datetime import UTC, datetime
 from importlib import metadata
@@ -26,8 +27,6 @@ THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"
 
 def pinned_versions() -> dict[str, str]:
     """The installed version of every library icml26 pins (its requirements in the package metadata)."""
-    import re
-
     versions = {}
     for requirement in metadata.requires("icml26") or []:
         if "extra ==" in requirement:
