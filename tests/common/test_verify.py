@@ -73,3 +73,17 @@ def test_the_committed_results_verify_against_themselves():
     assert done.returncode == 0 and "ski_rental: OK" in done.stdout
     unknown = subprocess.run([sys.executable, "-m", "icml26.common.verify", "nonesuch"], cwd=ROOT, capture_output=True)
     assert unknown.returncode == 2 and b"unknown paper(s) nonesuch" in unknown.stderr
+
+
+def test_provenance_names_the_blas_kernel_the_pins_and_the_commit(tmp_path):
+    from importlib import metadata
+
+    from icml26.common import provenance
+
+    info = provenance.collect("smoke", "ski_rental")
+    assert info["libraries"]["pandas"] == metadata.version("pandas") == "2.3.3"
+    assert "lifelines" in info["libraries"] and "pytest" not in info["libraries"]  # extras are not pins
+    assert any(b["user_api"] == "blas" and b.get("architecture") for b in info["blas"])
+    assert provenance.git_state(tmp_path) == {"commit": None, "dirty": None}  # not a checkout
+    line = provenance.describe({**info, "git": {"commit": "0123456789abcdef", "dirty": True}})
+    assert "commit 0123456789 (uncommitted changes)" in line and info["blas"][0]["architecture"] in line
