@@ -5,11 +5,28 @@ from __future__ import annotations
 import pandas as pd
 
 from ..common.claims import Claim
+from ..common.tolerance import Tolerance
 from .tables import MAIN
 
 PAPER_MEAN_AUROC = 89.65
 PAPER_AVERAGE_RANK = 2.98
 PAPER_BASELINES = 28
+
+# make verify (icml26.common.verify): on another machine these means over seeds may move by up to one
+# standard error over the quick seeds -- less than the seed noise each already carries (DVM-AD, 3 seeds,
+# 2026-12-02: mean AUROC sd 0.0133 -> SE 0.0077; average rank sd 0.25 -> SE 0.145). Seen across two AMD
+# machines (issue 22): mean AUROC 0.000036, compressive-only ablation 0.0016. Verdict flips fail regardless.
+AUROC_TOLERANCE = 0.0077
+RANK_TOLERANCE = 0.145
+_WHY = "one standard error over seeds of DVM-AD's quick mean"
+TOLERANCES = [
+    ("metrics/*/mean_auroc", Tolerance(abs=AUROC_TOLERANCE, why=_WHY)),
+    ("metrics/ablation/*", Tolerance(abs=AUROC_TOLERANCE, why=_WHY)),
+    ("claims/*/measured/*mean_auroc_pct", Tolerance(abs=100 * AUROC_TOLERANCE, why=_WHY)),
+    ("claims/both_ends_beat_either_end/measured/*", Tolerance(abs=100 * AUROC_TOLERANCE, why=_WHY)),
+    ("claims/*/measured/*average_rank", Tolerance(abs=RANK_TOLERANCE, why=_WHY)),
+    ("metrics/leaderboard/*/average_rank", Tolerance(abs=RANK_TOLERANCE, why=_WHY)),
+]
 
 
 def best_on_adbench(board: pd.DataFrame) -> Claim:
