@@ -126,6 +126,10 @@ CROSS_KEY = {  # one broken cross-key constraint per paper that has them, and th
     "seizure_benchmark": (lambda c: c.update(algorithms=["nonesuch"]), "'nonesuch' has no entry"),
     "sheaf_repulsion": (lambda c: c["minimal"].update(candidates=2), "minimal.size: 3 edges cannot be drawn"),
     "ski_rental": (lambda c: c["figures"].update(lam=0.77), "figures.lam must be one of"),
+    "text_feedback_rl": (
+        lambda c: c["code"].update(length=1),
+        "problems: the code task of length 1 has 55 distinct problems",
+    ),
 }
 
 

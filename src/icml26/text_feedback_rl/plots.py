@@ -1,0 +1,88 @@
+"""The paper's figures: final single-turn accuracy per method (the GRPO baselines the claims compare against
+in grey) and the learning curves of single-turn and second-turn accuracy."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+LABELS = {
+    "grpo_single": "GRPO single-turn",
+    "grpo_multi": "GRPO multi-turn",
+    "sd": "RLTF-SD",
+    "fm": "RLTF-FM",
+    "sd_fm": "SD + FM",
+    "sd_turn2_baseline": "SD, turn-2 baseline",
+    "sd_importance": "SD, full IS ratio",
+}
+COLOURS = {
+    "grpo_single": "0.55",
+    "grpo_multi": "0.3",
+    "sd": "tab:red",
+    "fm": "tab:blue",
+    "sd_fm": "tab:purple",
+    "sd_turn2_baseline": "tab:orange",
+    "sd_importance": "tab:brown",
+}
+
+
+def _ordered(methods) -> list[str]:
+    return [m for m in LABELS if m in set(methods)]
+
+
+def accuracy(table: pd.DataFrame, comparisons: pd.DataFrame) -> plt.Figure:
+    """Per task: mean single-turn sampled pass@1 per method (bar), each seed (dot); in the title, SD's and FM's
+    difference from the better GRPO baseline with its 95 % interval."""
+    tasks = sorted(table["task"].unique())
+    fig, axes = plt.subplots(1, len(tasks), figsize=(5.2 * len(tasks), 3.8), squeeze=False)
+    for axis, task in zip(axes[0], tasks):
+        rows = table[table["task"] == task]
+        methods = _ordered(rows["method"])
+        x = np.arange(len(methods))
+        means = [rows.loc[rows["method"] == m, "sampled"].mean() for m in methods]
+        axis.bar(x, means, color=[COLOURS[m] for m in methods])
+        for i, m in enumerate(methods):
+            seeds = rows.loc[rows["method"] == m, "sampled"].to_numpy()
+            axis.plot(np.full(len(seeds), i), seeds, "k.", markersize=4)
+        notes = []
+        for method in ("sd", "fm"):
+            found = comparisons[
+                (comparisons["task"] == task)
+                & (comparisons["metric"] == "sampled")
+                & (comparisons["method"] == method)
+                & comparisons["baseline"].isin(["grpo_single", "grpo_multi"])
+            ]
+            if len(found):
+                worst = found.loc[found["difference"].idxmin()]
+                notes.append(
+                    f"{LABELS[method]} - {LABELS[worst['baseline']]}: {worst['difference']:+.3f} "
+                    f"[{worst['low']:+.3f}, {worst['high']:+.3f}]"
+                )
+        axis.set_title(f"{task}\n" + "\n".join(notes), fontsize=8)
+        axis.set_xticks(x, [LABELS[m] for m in methods], rotation=35, ha="right", fontsize=8)
+        axis.set_ylabel("single-turn pass@1 (sampled)")
+    fig.tight_layout()
+    return fig
+
+
+def curves(table: pd.DataFrame) -> plt.Figure:
+    """Rows: tasks; left, single-turn sampled pass@1 (the test-time metric); right, the second turn's greedy
+    accuracy with feedback (a training diagnostic). Mean over seeds."""
+    tasks = sorted(table["task"].unique())
+    fig, axes = plt.subplots(len(tasks), 2, figsize=(10, 3.2 * len(tasks)), squeeze=False)
+    for row, task in zip(axes, tasks):
+        rows = table[table["task"] == task]
+        for method in _ordered(rows["method"]):
+            mean = rows[rows["method"] == method].groupby("step")[["sampled", "second_turn"]].mean()
+            style = {"color": COLOURS[method], "label": LABELS[method]}
+            row[0].plot(mean.index, mean["sampled"], **style)
+            row[1].plot(mean.index, mean["second_turn"], **style)
+        row[0].set_title(f"{task}: single-turn pass@1 (sampled, no feedback)", fontsize=9)
+        row[1].set_title(f"{task}: second-turn accuracy (greedy, with feedback)", fontsize=9)
+        for axis in row:
+            axis.set_xlabel("RL step")
+            axis.set_ylim(-0.02, 1.02)
+    axes[0][0].legend(fontsize=7)
+    fig.tight_layout()
+    return fig

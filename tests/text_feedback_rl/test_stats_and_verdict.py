@@ -1,0 +1,73 @@
+"""Bootstrap intervals of method differences, and every verdict both ways."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from icml26.text_feedback_rl import verdict
+from icml26.text_feedback_rl.stats import difference
+
+
+def test_identical_methods_differ_by_exactly_zero():
+    scores = np.random.default_rng(0).random((2, 50))
+    found = difference(scores, scores.copy())
+    assert found.mean == 0 and found.low <= 0 <= found.high and not found.significant
+
+
+def test_a_clear_gain_is_significant_and_its_interval_covers_the_true_difference():
+    rng = np.random.default_rng(1)
+    base = (rng.random((3, 400)) < 0.3).astype(float)
+    better = (rng.random((3, 400)) < 0.5).astype(float)
+    found = difference(better, base, seed=3)
+    assert found.significant and found.low < 0.2 < found.high
+    assert not difference(base, better, seed=3).significant
+    assert difference(better, base, seed=3) == found  # seeded: the same interval every time
+
+
+def test_a_gain_from_one_lucky_seed_is_not_significant():
+    rng = np.random.default_rng(2)
+    base = (rng.random((2, 300)) < 0.3).astype(float)
+    lucky = np.vstack([(rng.random(300) < 0.9).astype(float), (rng.random(300) < 0.1).astype(float)])
+    found = difference(lucky, base, seed=0)
+    assert found.mean > 0 and not found.significant  # seeds resampled: the interval sees the spread
+
+
+def test_bad_shapes_are_named():
+    with pytest.raises(ValueError, match="same problems"):
+        difference(np.zeros((2, 5)), np.zeros((2, 6)))
+
+
+def _table(low_sd_multi: float, low_fm: float = 0.05, low_ablation: float = 0.02) -> pd.DataFrame:
+    rows = []
+    for task in ("code", "permutation"):
+        rows += [
+            (task, "sd", "grpo_single", 0.2, 0.1, 0.3),
+            (task, "sd", "grpo_multi", 0.1, low_sd_multi if task == "code" else 0.05, 0.2),
+            (task, "fm", "grpo_single", 0.1, low_fm, 0.2),
+            (task, "fm", "grpo_multi", 0.1, 0.05, 0.2),
+            (task, "sd", "sd_turn2_baseline", 0.05, low_ablation, 0.1),
+        ]
+    frame = pd.DataFrame(rows, columns=["task", "method", "baseline", "difference", "low", "high"])
+    return frame.assign(metric="sampled")
+
+
+def test_the_claims_hold_when_every_interval_lies_above_zero():
+    table = _table(0.02)
+    assert verdict.outperforms_baselines(table, "sd", "a", "RLTF-SD").holds is True
+    assert verdict.outperforms_baselines(table, "fm", "b", "RLTF-FM").holds is True
+    assert verdict.first_turn_baseline_matters(table).holds is True
+
+
+def test_one_interval_reaching_zero_on_one_task_is_enough_to_fail():
+    sd = verdict.outperforms_baselines(_table(-0.01), "sd", "a", "RLTF-SD")
+    assert sd.holds is False and "code vs grpo_multi +0.100 [-0.010, +0.200]" in sd.headline
+    assert verdict.outperforms_baselines(_table(0.02, low_fm=0.0), "fm", "b", "RLTF-FM").holds is False
+    assert verdict.first_turn_baseline_matters(_table(0.02, low_ablation=-0.2)).holds is False
+
+
+def test_a_method_that_was_not_run_is_not_evaluated():
+    table = _table(0.02)
+    claim = verdict.first_turn_baseline_matters(table[table["baseline"] != "sd_turn2_baseline"])
+    assert claim.holds is None and "not run" in claim.note
