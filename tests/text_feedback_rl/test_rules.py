@@ -163,32 +163,25 @@ def test_a_tokenizer_that_misses_task_words_is_named(tmp_path):
     tok = dialogue.tokenizer(make_task("code", TASKS["code"]))
     save_checkpoint(build_model(ModelSettings(**MODEL), tok, 0), tok, tmp_path / "code_only")
     problems = _problems(tmp_path, "permutation")
+
+    def warm_start_from(folder: str) -> None:
+        rules.warmstart(
+            problems,
+            [str(tmp_path / folder)],
+            str(tmp_path / "w"),
+            str(tmp_path / "l.csv"),
+            task="permutation",
+            task_settings=TASKS["permutation"],
+            model=MODEL,
+            sft=SFT,
+            seed=0,
+            device="cpu",
+        )
+
     with pytest.raises(SourceError, match=r"code_only: its tokenizer has no token for \d+ words of the permutation"):
-        rules.warmstart(
-            problems,
-            [str(tmp_path / "code_only")],
-            str(tmp_path / "w"),
-            str(tmp_path / "l.csv"),
-            task="permutation",
-            task_settings=TASKS["permutation"],
-            model=MODEL,
-            sft=SFT,
-            seed=0,
-            device="cpu",
-        )
+        warm_start_from("code_only")
     with pytest.raises(SourceError, match="no_such_folder: no such"):
-        rules.warmstart(
-            problems,
-            [str(tmp_path / "no_such_folder")],
-            str(tmp_path / "w"),
-            str(tmp_path / "l.csv"),
-            task="permutation",
-            task_settings=TASKS["permutation"],
-            model=MODEL,
-            sft=SFT,
-            seed=0,
-            device="cpu",
-        )
+        warm_start_from("no_such_folder")
     assert not (tmp_path / "w").exists() and not (tmp_path / "l.csv").exists()
 
 

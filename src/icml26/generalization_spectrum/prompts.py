@@ -53,19 +53,16 @@ def program_text(tok, ids: list[int]) -> str:
 
 
 def check_covers(tok, folder: str) -> None:
-    """A user's tokenizer must give every word of the task language a token of its own (one line naming the
-    checkpoint folder otherwise): an unknown word would become ``<unk>`` and the task would be unreadable."""
-    from ..common.sources import fail
+    """A user's tokenizer must cover the task language (one line naming the checkpoint folder otherwise)."""
+    from icml26.common.lm.tokenizer import check_covers as covers
 
-    missing = sorted(s for s in symbols() if tok.convert_tokens_to_ids(s) in (None, tok.unk_token_id))
-    if missing:
-        fail(
-            folder,
-            f"its tokenizer has no token for {len(missing)} words of the task language "
-            f"(e.g. {' '.join(missing[:5])}); write it with icml26.generalization_spectrum.prompts.tokenizer()",
-        )
-    if any(getattr(tok, f"{role}_token_id") is None for role in ("bos", "eos", "sep", "pad")):
-        fail(folder, "its tokenizer lacks one of the bos, eos, sep and pad tokens the prompts use")
+    covers(
+        tok,
+        symbols(),
+        folder,
+        language="the task language",
+        writer="icml26.generalization_spectrum.prompts.tokenizer()",
+    )
 
 
 LONGEST_ANSWER = 14  # tokens of the longest program (three steps with arguments) plus <eos>

@@ -64,19 +64,16 @@ def answer_words(tok, ids: list[int]) -> list[str]:
 
 
 def check_covers(tok, task: Task, folder: str) -> None:
-    """A user's tokenizer must give every word of the task language a token of its own (one line naming the
-    checkpoint folder otherwise)."""
-    from ..common.sources import fail
+    """A user's tokenizer must cover the task's words (one line naming the checkpoint folder otherwise)."""
+    from icml26.common.lm.tokenizer import check_covers as covers
 
-    missing = sorted(s for s in task.symbols() | {FEEDBACK} if tok.convert_tokens_to_ids(s) in (None, tok.unk_token_id))
-    if missing:
-        fail(
-            folder,
-            f"its tokenizer has no token for {len(missing)} words of the {task.name} task "
-            f"(e.g. {' '.join(missing[:5])}); write it with icml26.text_feedback_rl.dialogue.tokenizer()",
-        )
-    if any(getattr(tok, f"{role}_token_id") is None for role in ("bos", "eos", "sep", "pad")):
-        fail(folder, "its tokenizer lacks one of the bos, eos, sep and pad tokens the prompts use")
+    covers(
+        tok,
+        task.symbols() | {FEEDBACK},
+        folder,
+        language=f"the {task.name} task",
+        writer="icml26.text_feedback_rl.dialogue.tokenizer()",
+    )
 
 
 def longest_second_prompt(task: str, settings: dict) -> int:

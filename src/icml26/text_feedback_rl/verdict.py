@@ -49,47 +49,62 @@ def _shown(rows: pd.DataFrame) -> str:
     )
 
 
-def _judged(rows: pd.DataFrame, method: str, baselines) -> tuple[bool | None, str]:
+def _beats(
+    comparisons: pd.DataFrame,
+    method: str,
+    baselines,
+    *,
+    claim_id: str,
+    statement: str,
+    paper_value,
+    lead: str,
+    paper_says: str,
+) -> Claim:
+    """The claim that ``method`` beats each of ``baselines`` on every task: holds when every interval of the
+    difference lies above zero, not evaluated when the runs are missing."""
+    rows = _rows(comparisons, method, baselines)
     if rows.empty:
-        return None, f"{method} or its baselines ({', '.join(baselines)}) were not run at this scale"
-    return bool((rows["low"] > 0).all()), ""
-
-
-def outperforms_baselines(comparisons: pd.DataFrame, method: str, claim_id: str, name: str) -> Claim:
-    """``method``'s sampled pass@1 beats both GRPO baselines on every task (interval above zero)."""
-    rows = _rows(comparisons, method, BASELINES)
-    holds, note = _judged(rows, method, BASELINES)
+        note = f"{method} or its baselines ({', '.join(baselines)}) were not run at this scale"
+        holds, headline = None, f"not evaluated: {note}"
+    else:
+        note, holds = "", bool((rows["low"] > 0).all())
+        headline = f"{lead}: {_shown(rows)} (paper: {paper_says})"
     return Claim(
         id=claim_id,
-        statement=f"{name} outperforms single-turn and multi-turn GRPO on single-turn test accuracy on every "
-        "task (95 % interval of the difference in sampled pass@1 above zero)",
-        paper_value=PAPER_OUTPERFORMS,
+        statement=statement + " on every task (95 % interval of the difference in sampled pass@1 above zero)",
+        paper_value=paper_value,
         measured=_measured(rows),
         comparator="all",
         holds=holds,
         note=note,
-        headline=f"{name} minus baseline, sampled pass@1 [95 % interval]: {_shown(rows)} (paper: {name} better)"
-        if not rows.empty
-        else f"not evaluated: {note}",
+        headline=headline,
         evidence=EVIDENCE,
+    )
+
+
+def outperforms_baselines(comparisons: pd.DataFrame, method: str, claim_id: str, name: str) -> Claim:
+    """``method``'s sampled pass@1 beats both GRPO baselines on every task (interval above zero)."""
+    return _beats(
+        comparisons,
+        method,
+        BASELINES,
+        claim_id=claim_id,
+        statement=f"{name} outperforms single-turn and multi-turn GRPO on single-turn test accuracy",
+        paper_value=PAPER_OUTPERFORMS,
+        lead=f"{name} minus baseline, sampled pass@1 [95 % interval]",
+        paper_says=f"{name} better",
     )
 
 
 def first_turn_baseline_matters(comparisons: pd.DataFrame) -> Claim:
     """SD with the first-turn baseline beats SD with the turn-2 baseline on every task."""
-    rows = _rows(comparisons, "sd", ("sd_turn2_baseline",))
-    holds, note = _judged(rows, "sd", ("sd_turn2_baseline",))
-    return Claim(
-        id="sd_first_turn_baseline_matters",
-        statement="Self distillation with the first-turn baseline beats the same method with the turn-2 baseline "
-        "on every task (95 % interval of the difference in sampled pass@1 above zero)",
+    return _beats(
+        comparisons,
+        "sd",
+        ("sd_turn2_baseline",),
+        claim_id="sd_first_turn_baseline_matters",
+        statement="Self distillation with the first-turn baseline beats the same method with the turn-2 baseline",
         paper_value="the first-turn baseline is what keeps the distillation signal alive (ablation)",
-        measured=_measured(rows),
-        comparator="all",
-        holds=holds,
-        note=note,
-        headline=f"SD (first-turn baseline) minus SD (turn-2 baseline): {_shown(rows)} (paper: first-turn better)"
-        if not rows.empty
-        else f"not evaluated: {note}",
-        evidence=EVIDENCE,
+        lead="SD (first-turn baseline) minus SD (turn-2 baseline)",
+        paper_says="first-turn better",
     )

@@ -58,3 +58,19 @@ def test_saved_tokenizer_loads_back_through_auto_tokenizer(tmp_path):
     assert load_tokenizer(tmp_path).get_vocab() == tokenizer.get_vocab()
     with pytest.raises(SourceError, match=r"nowhere: no such tokenizer folder$"):
         load_tokenizer(tmp_path / "nowhere")
+
+
+def test_a_tokenizer_that_does_not_cover_a_task_language_is_named_by_its_folder():
+    from icml26.common.lm.tokenizer import check_covers
+
+    tok = task_tokenizer({"A", "B", "OK"})
+    check_covers(tok, {"A", "OK"}, "/models/mine", language="the puzzles", writer="make_tokenizer()")
+    with pytest.raises(
+        SourceError,
+        match=r"^/models/mine: .* no token for 2 words of the puzzles \(e.g. C D\); "
+        r"write it with make_tokenizer\(\)$",
+    ):
+        check_covers(tok, {"A", "C", "D"}, "/models/mine", language="the puzzles", writer="make_tokenizer()")
+    tok.sep_token = None
+    with pytest.raises(SourceError, match="lacks one of the bos, eos, sep and pad tokens"):
+        check_covers(tok, {"A"}, "/models/mine", language="the puzzles", writer="make_tokenizer()")

@@ -85,3 +85,24 @@ def load_tokenizer(path: str | os.PathLike) -> PreTrainedTokenizerBase:
         return AutoTokenizer.from_pretrained(str(path), local_files_only=True)
     except (OSError, ValueError) as error:
         fail(path, f"not a tokenizer folder ({str(error).splitlines()[0]})")
+
+
+PROMPT_ROLES = ("bos", "eos", "sep", "pad")  # the special tokens the task prompts are built from
+
+
+def check_covers(
+    tok: PreTrainedTokenizerBase, symbols: Iterable[str], folder: str, *, language: str, writer: str
+) -> None:
+    """A user's tokenizer must give every word of a task language a token of its own and have the special
+    tokens the prompts use; else one line naming the checkpoint ``folder`` (an unknown word would become
+    ``<unk>`` and the task would be unreadable). ``writer`` names the function that writes a tokenizer that
+    covers ``language``."""
+    missing = sorted(s for s in symbols if tok.convert_tokens_to_ids(s) in (None, tok.unk_token_id))
+    if missing:
+        fail(
+            folder,
+            f"its tokenizer has no token for {len(missing)} words of {language} "
+            f"(e.g. {' '.join(missing[:5])}); write it with {writer}",
+        )
+    if any(getattr(tok, f"{role}_token_id") is None for role in PROMPT_ROLES):
+        fail(folder, "its tokenizer lacks one of the bos, eos, sep and pad tokens the prompts use")
