@@ -17,9 +17,37 @@ import numpy as np
 import pandas as pd
 
 from ..common.claims import Claim
+from ..common.tolerance import Tolerance
 
 PAPER_TOP = {"f1": 0.32, "sensitivity": 0.37, "precision": 0.29}
 PUBLISHED_TOL = 0.01
+
+# make verify (icml26.common.verify): on another machine the fitted detectors' probabilities differ in the last
+# bits (BLAS), an event boundary moves and a subject's F1 with it. Each number may move by one standard error
+# over the subjects it is a mean over (quick run, 2026-12-02, tables/per_subject.csv): mean event or sample F1,
+# precision, sensitivity over 20-24 subjects, largest over the learned detectors 0.070 (random_forest_raw's
+# sample F1; logistic regression's event F1 0.069); a within-minus-held-out gap sqrt(2) times that; the rank
+# statistics' bootstrap standard errors over the 20 subjects with seizures: mean rank 0.42 (logistic
+# regression; 0.26-0.53 over the ten), Kendall's tau 0.047, Kendall's W 0.078; false positives per day
+# relative, 0.76 of the mean (random forest). Seen across two AMD machines (issue 22): logistic regression's
+# held-out F1 0.0054, tau 0.032. The published leaderboard is read from a file: its numbers get none.
+F1_SE = 0.07
+_WHY = "one standard error over the subjects of the quick run's mean"
+TOLERANCES = [
+    (
+        "claims/heldout_far_below_within/measured/*/gap",
+        Tolerance(abs=round(F1_SE * 2**0.5, 2), why=_WHY + " (x sqrt 2)"),
+    ),
+    ("claims/heldout_far_below_within/measured/*", Tolerance(abs=F1_SE, why=_WHY)),
+    ("claims/best_f1_not_most_consistent/measured/its_aggregate_f1", Tolerance(abs=F1_SE, why=_WHY)),
+    ("claims/best_f1_not_most_consistent/measured/*rank*", Tolerance(abs=0.42, why=_WHY + " rank (bootstrap)")),
+    ("*/kendall_tau", Tolerance(abs=0.047, why="bootstrap standard error over the subjects with seizures")),
+    ("*/kendall_w", Tolerance(abs=0.078, why="bootstrap standard error over the subjects with seizures")),
+    ("metrics/heldout_event/*/fp_per_day", Tolerance(rel=0.76, why=_WHY + ", relative to it")),
+    ("metrics/heldout_event/*", Tolerance(abs=F1_SE, why=_WHY)),
+    ("metrics/heldout_sample_f1/*", Tolerance(abs=F1_SE, why=_WHY)),
+    ("metrics/within_minus_heldout_f1/*", Tolerance(abs=round(F1_SE * 2**0.5, 2), why=_WHY + " (x sqrt 2)")),
+]
 
 
 def _number(value, digits: int = 2) -> str:
