@@ -14,8 +14,34 @@ from __future__ import annotations
 import pandas as pd
 
 from ..common.claims import Claim
+from ..common.tolerance import Tolerance
 
 PAPER_IMPROVEMENT = {"HalfCheetah-v5": 0.66, "Humanoid-v5": 0.53}
+
+# make verify (icml26.common.verify): one standard error over the five adaptation seeds of the quick run
+# (2026-12-02, tables/returns.csv, from its bootstrap intervals): the moderate-fault mean improvement 0.026,
+# a single fault's relative improvement up to 0.22 (moderate faults, any controller), the cerebellar
+# controller's nominal change 0.0025, a drop against the base 0.09 of the nominal return, a mean return 28 %
+# of itself (3.9 % for the nominal base policy), the forward model's R^2 0.045 (its move when the base policy
+# was retrained from seed 1). Seen across two AMD machines (issue 22): a relative improvement 0.054,
+# the nominal change 0.0015; within. These cover adaptation noise around a base policy that trains to nearly
+# the same weights. A base policy trained from another seed moves far more (seed 1, measured 2026-12-02: the
+# action-bias base return 2740 -> 534, the gradient baseline's relative improvement there 0.48 -> 5.35; no
+# verdict flipped): `make verify` failing on these numbers says the base policy itself came out different.
+_WHY = "one standard error over the quick run's adaptation seeds"
+TOLERANCES = [
+    ("claims/moderate_fault_improvement/measured/*", Tolerance(abs=0.026, why=_WHY + " (moderate-fault mean)")),
+    ("claims/moderate_fault_improvement/details/*", Tolerance(abs=0.22, why=_WHY + " (largest single fault)")),
+    ("claims/nominal_preserved/*", Tolerance(abs=0.0025, why=_WHY + " (cerebellar, nominal)")),
+    ("claims/graceful_degradation/*", Tolerance(abs=0.09, why=_WHY + ", as a share of the nominal return")),
+    ("metrics/base_policy_nominal_return/*", Tolerance(rel=0.039, why=_WHY + " (nominal base policy)")),
+    ("metrics/mean_return/*", Tolerance(rel=0.28, why=_WHY + " (largest relative)")),
+    ("metrics/consolidation/*", Tolerance(rel=0.28, why=_WHY + " (largest relative)")),
+    (
+        "metrics/forward_model/*/r2_*",
+        Tolerance(abs=0.045, why="the forward model's move with a base policy from seed 1"),
+    ),
+]
 
 
 def moderate_improvement(table: pd.DataFrame, overall: dict[str, dict[str, float]]) -> Claim:

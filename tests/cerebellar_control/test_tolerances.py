@@ -1,0 +1,36 @@
+"""cerebellar_control's declared cross-machine tolerances on its committed quick results (make verify)."""
+
+import copy
+import json
+
+from icml26.common import verify
+from tests.conftest import ROOT
+
+RESULTS = ROOT / "results" / "quick" / "cerebellar_control"
+ENV = "HalfCheetah-v5"
+
+
+def _committed():
+    return {name: json.loads((RESULTS / name).read_text()) for name in verify.FILES}
+
+
+def _moved(gradient_action_bias: float = 0.0, nominal: float = 0.0, base_action_bias_return: float | None = None):
+    moved = copy.deepcopy(_committed())
+    claims = {c["id"]: c for c in moved["claims.json"]}
+    claims["moderate_fault_improvement"]["details"]["gradient_baseline"][f"{ENV}/action_bias"] += gradient_action_bias
+    claims["nominal_preserved"]["measured"][ENV] += nominal
+    if base_action_bias_return is not None:
+        moved["metrics.json"]["mean_return"]["moderate"][f"{ENV}/action_bias/base"] = base_action_bias_return
+    return moved
+
+
+def test_the_cross_machine_moves_seen_in_issue_22_are_within_tolerance():
+    seen = verify.compare("cerebellar_control", _committed(), _moved(0.054, nominal=0.0015))
+    assert seen.ok and len(seen.within) == 2
+
+
+def test_a_base_policy_trained_from_another_seed_is_outside():
+    # seed 1 of the base policy (measured 2026-12-02): the action-bias base return 2740 -> 534
+    report = verify.compare("cerebellar_control", _committed(), _moved(base_action_bias_return=534.043))
+    assert not report.ok and len(report.outside) == 1
+    assert not verify.compare("cerebellar_control", _committed(), _moved(nominal=0.005)).ok
