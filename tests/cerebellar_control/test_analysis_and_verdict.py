@@ -109,3 +109,29 @@ def test_bootstrap_intervals_match_the_normal_theory_and_pair_by_seed():
     base = rng.normal(-100.0, 30.0, 8)
     scores = base + 0.25 * np.abs(base)  # every seed improves by exactly 25 % of its own base
     assert analysis._paired_ratio_interval(scores, base, resamples=500) == pytest.approx((0.25, 0.25))
+
+
+def test_the_fault_figure_draws_an_interval_that_lies_beside_its_point_estimate():
+    """A percentile interval of a ratio of means can exclude the ratio itself (a base policy from seed 2 gave
+    one): the figure draws it with no whisker on that side instead of failing."""
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from icml26.cerebellar_control import plots
+
+    rows = [
+        {
+            "env": "HalfCheetah-v5",
+            "fault": "friction",
+            "level": level,
+            "controller": c,
+            "relative_to_base": r,
+            "relative_ci_low": lo,
+            "relative_ci_high": hi,
+        }
+        for level in ("moderate", "severe")
+        for c, r, lo, hi in (("base", 0.0, 0.0, 0.0), ("cerebellar", 0.10, 0.12, 0.30))
+    ]
+    fig = plots.fault_returns(pd.DataFrame(rows))
+    assert len(fig.axes) == 2
+    plt.close(fig)

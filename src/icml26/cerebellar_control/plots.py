@@ -42,8 +42,14 @@ def fault_returns(table: pd.DataFrame):
         for i, name in enumerate(controllers):
             part = rows[rows.controller == name].set_index("fault").reindex(faults)
             x = np.arange(len(faults)) + (i - (len(controllers) - 1) / 2) * width
-            err = np.vstack(
-                [part.relative_to_base - part.relative_ci_low, part.relative_ci_high - part.relative_to_base]
+            # a percentile interval of a ratio of means can lie beside its point estimate (seen with a base
+            # policy from seed 2): the bar then shows no whisker on that side rather than failing
+            err = np.clip(
+                np.vstack(
+                    [part.relative_to_base - part.relative_ci_low, part.relative_ci_high - part.relative_to_base]
+                ),
+                0.0,
+                None,
             )
             ax.bar(x, 100 * part.relative_to_base, width, yerr=100 * err, color=COLOURS[name], label=name, capsize=2)
         if level == "moderate" and env in PAPER_IMPROVEMENT:

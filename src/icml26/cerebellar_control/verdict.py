@@ -18,29 +18,27 @@ from ..common.tolerance import Tolerance
 
 PAPER_IMPROVEMENT = {"HalfCheetah-v5": 0.66, "Humanoid-v5": 0.53}
 
-# make verify (icml26.common.verify): one standard error over the five adaptation seeds of the quick run
-# (2026-12-02, tables/returns.csv, from its bootstrap intervals): the moderate-fault mean improvement 0.026,
-# a single fault's relative improvement up to 0.22 (moderate faults, any controller), the cerebellar
-# controller's nominal change 0.0025, a drop against the base 0.09 of the nominal return, a mean return 28 %
-# of itself (3.9 % for the nominal base policy), the forward model's R^2 0.045 (its move when the base policy
-# was retrained from seed 1). Seen across two AMD machines (issue 22): a relative improvement 0.054,
-# the nominal change 0.0015; within. These cover adaptation noise around a base policy that trains to nearly
-# the same weights. A base policy trained from another seed moves far more (seed 1, measured 2026-12-02: the
-# action-bias base return 2740 -> 534, the gradient baseline's relative improvement there 0.48 -> 5.35; no
-# verdict flipped): `make verify` failing on these numbers says the base policy itself came out different.
-_WHY = "one standard error over the quick run's adaptation seeds"
+# make verify (icml26.common.verify). Which numbers a run gets depends, in the last bits, on the BLAS kernel:
+# the forward model is a numpy ridge fit and the frozen policy, the forward model and the controller run
+# numpy matrix products (OpenBLAS; torch's MKL is not involved). MuJoCo's dynamics over 1,000-step episodes
+# amplify those bits, and because every adaptation seed shares the forward model, the change is systematic,
+# not another draw of the seeds' noise: with OPENBLAS_CORETYPE=Sandybridge instead of Haswell (same machine,
+# 2026-12-02) the nominal base return moved 4497 -> 4705 and 14 numbers moved beyond one standard error over
+# the adaptation seeds, while all three verdicts stayed. So the tolerance is the spread of the whole chaotic
+# pipeline: over four draws (base-policy seeds 0, 1, 2 under Haswell and seed 0 under Sandybridge; every
+# verdict the same in all four) the largest standard deviation of each kind of number, times 2 sqrt 2 (two
+# independent draws of a number differ by less than that with 95 % probability). Issue 22's moves (a
+# relative improvement 0.054, the nominal change 0.0015) are far within; verdict flips fail regardless.
+_WHY = "2 sqrt 2 x the largest sd over four draws of the chaotic pipeline (base seeds, BLAS kernel)"
 TOLERANCES = [
-    ("claims/moderate_fault_improvement/measured/*", Tolerance(abs=0.026, why=_WHY + " (moderate-fault mean)")),
-    ("claims/moderate_fault_improvement/details/*", Tolerance(abs=0.22, why=_WHY + " (largest single fault)")),
-    ("claims/nominal_preserved/*", Tolerance(abs=0.0025, why=_WHY + " (cerebellar, nominal)")),
-    ("claims/graceful_degradation/*", Tolerance(abs=0.09, why=_WHY + ", as a share of the nominal return")),
-    ("metrics/base_policy_nominal_return/*", Tolerance(rel=0.039, why=_WHY + " (nominal base policy)")),
-    ("metrics/mean_return/*", Tolerance(rel=0.28, why=_WHY + " (largest relative)")),
-    ("metrics/consolidation/*", Tolerance(rel=0.28, why=_WHY + " (largest relative)")),
-    (
-        "metrics/forward_model/*/r2_*",
-        Tolerance(abs=0.045, why="the forward model's move with a base policy from seed 1"),
-    ),
+    ("claims/moderate_fault_improvement/measured/*", Tolerance(abs=0.41, why=_WHY + " (sd 0.145)")),
+    ("claims/moderate_fault_improvement/details/*", Tolerance(abs=6.9, why=_WHY + " (sd 2.43)")),
+    ("claims/nominal_preserved/*", Tolerance(abs=0.039, why=_WHY + " (sd 0.0139)")),
+    ("claims/graceful_degradation/*", Tolerance(abs=0.60, why=_WHY + " (sd 0.214)")),
+    ("metrics/base_policy_nominal_return/*", Tolerance(rel=0.21, why=_WHY + " (sd 7.3 %)")),
+    ("metrics/mean_return/*", Tolerance(abs=4400.0, why=_WHY + " (sd 1558)")),
+    ("metrics/consolidation/*", Tolerance(abs=5900.0, why=_WHY + " (sd 2071)")),
+    ("metrics/forward_model/*/r2_*", Tolerance(abs=0.15, why=_WHY + " (sd 0.054)")),
 ]
 
 
