@@ -90,7 +90,7 @@ def base(
     from ..common.determinism import seed_everything
     from ..common.device import resolve_device
     from ..common.lm.model import ModelSettings, build_model, parameter_count, save_checkpoint
-    from ..common.lm.sft import SFTSettings, sft
+    from ..common.lm.sft import SFTSettings, sft, window_means
     from . import learners, prompts
     from .variants import from_record
 
@@ -123,16 +123,8 @@ def base(
     seconds = time.perf_counter() - start
     tokens = settings.steps * settings.batch_size * float(np.mean([len(p) + len(a) for p, a in examples]))
     save_checkpoint(net.cpu(), tok, model_folder)
-    every = settings.log_every
-    write_csv(
-        loss_table,
-        pd.DataFrame(
-            {
-                "step": np.arange(every, settings.steps + 1, every),
-                "loss": [float(np.mean(losses[s - every : s])) for s in range(every, settings.steps + 1, every)],
-            }
-        ),
-    )
+    steps, means = window_means(losses, settings.log_every)
+    write_csv(loss_table, pd.DataFrame({"step": steps, "loss": means}))
     write_csv(timing, pd.DataFrame([{"tokens": tokens, "seconds": seconds, "tokens_per_second": tokens / seconds}]))
 
 

@@ -73,7 +73,7 @@ def warmstart(
     from ..common.determinism import seed_everything
     from ..common.device import resolve_device
     from ..common.lm.model import ModelSettings, build_model, load_model, parameter_count, save_checkpoint
-    from ..common.lm.sft import SFTSettings
+    from ..common.lm.sft import SFTSettings, window_means
     from ..common.lm.sft import sft as fine_tune
     from ..common.lm.tokenizer import load_tokenizer
     from . import dialogue
@@ -101,12 +101,8 @@ def warmstart(
         log=lambda line: print(f"{task} {line} ({time.perf_counter() - start:.0f} s)", flush=True),
     )
     save_checkpoint(net.cpu(), tok, model_folder)
-    every = settings.log_every
-    ends = range(every, settings.steps + 1, every)
-    write_csv(
-        loss_file,
-        pd.DataFrame({"task": task, "step": list(ends), "loss": [float(np.mean(losses[s - every : s])) for s in ends]}),
-    )
+    steps, means = window_means(losses, settings.log_every)
+    write_csv(loss_file, pd.DataFrame({"task": task, "step": steps, "loss": means}))
 
 
 def run(

@@ -64,3 +64,10 @@ def test_the_same_training_gives_a_byte_identical_checkpoint(tmp_path):
     assert weights["a"] == weights["b"] != weights["c"]
     assert sorted(p.name for p in (tmp_path / "a").iterdir()) == sorted(p.name for p in (tmp_path / "b").iterdir())
     assert all((tmp_path / "a" / p.name).read_bytes() == p.read_bytes() for p in (tmp_path / "b").iterdir())
+
+
+def test_window_means_average_each_logging_window_and_drop_a_partial_one():
+    from icml26.common.lm.sft import window_means
+
+    assert window_means([4.0, 2.0, 1.0, 3.0, 9.0], 2) == ([2, 4], [3.0, 2.0])
+    assert window_means([1.0], 2) == ([], [])

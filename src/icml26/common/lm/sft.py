@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import torch
 from transformers import PreTrainedModel, get_cosine_schedule_with_warmup
 
@@ -96,3 +97,10 @@ def sft(
             log(f"sft step {step}/{settings.steps}: loss {loss.item():.4f}, lr {schedule.get_last_lr()[0]:.2e}")
     model.eval()
     return losses
+
+
+def window_means(losses: Sequence[float], every: int) -> tuple[list[int], list[float]]:
+    """The mean loss over each logging window, as the steps ending the windows (``every``, ``2·every``, ...)
+    and their means: what a paper's loss table shows (a trailing partial window is left out)."""
+    ends = list(range(every, len(losses) + 1, every))
+    return ends, [float(np.mean(losses[end - every : end])) for end in ends]
