@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from icml26.text_feedback_rl import verdict
-from icml26.text_feedback_rl.stats import difference
+from icml26.common.bootstrap import difference
 
 
 def test_identical_methods_differ_by_exactly_zero():

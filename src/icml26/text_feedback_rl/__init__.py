@@ -14,7 +14,6 @@ Modules:
     objectives  -- self distillation (first-turn baseline, AWR; the ablations), feedback modelling
     training    -- the methods (GRPO single/multi-turn, SD, FM, SD + FM, ablations) and one RL run
     evaluate    -- single-turn evaluation (never builds x1), second-turn diagnostic
-    stats       -- method differences with bootstrap intervals over seeds and test problems
     verdict     -- the spec's claims, the criterion fixed before any quick run
     settings    -- cross-key config checks
     plots       -- final accuracy per method, learning curves

@@ -174,7 +174,7 @@ def run(
 
 
 def _comparisons(frame: pd.DataFrame, criteria: dict) -> pd.DataFrame:
-    from .stats import difference
+    from ..common.bootstrap import difference
 
     rows = []
     for (task, metric), group in frame.melt(

@@ -1,9 +1,10 @@
-"""Differences between methods with confidence intervals, over seeds and test problems.
+"""Differences between two methods with a two-level bootstrap interval, over seeds and test items.
 
-Every method is scored on the same test problems, once per seed. The difference of two methods' mean
-accuracy gets a percentile bootstrap interval that resamples both sources of variation: each method's
-seeds independently (runs of different methods share nothing but the seed number) and the test problems
-jointly (the same problems for both, so the comparison is paired over problems). Ours: scipy's
+Shared by the papers that score every method on the same test items once per seed (text_feedback_rl's test
+problems, crl_bpt's test images). The difference of two methods' mean accuracy gets a percentile bootstrap
+interval that resamples both sources of variation: each method's seeds independently (runs of different
+methods share nothing but the seed number) and the test items jointly (the same items for both, so the
+comparison is paired over items). Ours: scipy's
 ``bootstrap`` resamples one level; this two-level scheme is a few lines of numpy.
 """
 
