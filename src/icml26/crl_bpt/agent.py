@@ -1,0 +1,78 @@
+"""The agent's language: its tokenizer, its context (a meta-prompt and the top reference templates with binned
+accuracies) and the SFT examples that give it the "LLM prior" over human-like templates.
+
+Context (ours; the spec fixes its content, not its wording): ``<bos> write a template : acc7 a photo of a {} .
+acc5 ... <sep>``, the references sorted best first, each behind its accuracy bin ``acc0``..``acc9``
+(``floor(10·acc)``, capped at 9); the agent continues with one template and ``<eos>``. For SFT the references are
+human templates with random bins (no call is spent before the budget starts) and the answer another human
+template; during the search they are the best templates found so far with their measured accuracies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from . import grammar
+
+META = ("write", "template", ":")
+BINS = tuple(f"acc{i}" for i in range(10))
+
+
+def symbols() -> list[str]:
+    return sorted(set(grammar.words()) | set(META) | set(BINS))
+
+
+def tokenizer():
+    from ..common.lm.tokenizer import task_tokenizer
+
+    return task_tokenizer(symbols())
+
+
+def check_covers(tok, folder: str) -> None:
+    """A user's agent must have a token for every word of the template language (else one line naming it)."""
+    from ..common.lm.tokenizer import check_covers as covers
+
+    covers(tok, symbols(), folder, language="the template language", writer="icml26.crl_bpt.agent.tokenizer()")
+
+
+def accuracy_bin(accuracy: float) -> str:
+    return BINS[min(9, max(0, int(np.floor(10 * accuracy))))]
+
+
+def context(tok, references: Sequence[tuple[str, float]]) -> list[int]:
+    """Token ids of the meta-prompt and ``(template, accuracy)`` references, ready for the agent to continue."""
+    from ..common.lm.tokenizer import encode
+
+    text = " ".join([*META[:1], "a", *META[1:], *(f"{accuracy_bin(a)} {t}" for t, a in references)])
+    return [tok.bos_token_id, *encode(tok, text), tok.sep_token_id]
+
+
+def answer(tok, template: str) -> list[int]:
+    from ..common.lm.tokenizer import encode
+
+    return [*encode(tok, template), tok.eos_token_id]
+
+
+def sft_examples(tok, human: Sequence[str], count: int, references: int, rng: np.random.Generator) -> list:
+    """``count`` (context, answer) pairs: random human references with random bins, another human template."""
+    examples = []
+    for _ in range(count):
+        chosen = rng.choice(len(human), size=references + 1, replace=False)
+        shown = sorted(((human[i], rng.uniform()) for i in chosen[1:]), key=lambda r: -r[1])
+        examples.append((context(tok, shown), answer(tok, human[chosen[0]])))
+    return examples
+
+
+def longest_context(references: int, words_per_template: int = 12) -> int:
+    """Tokens of a context with ``references`` templates of ``words_per_template`` words (a readable template's
+    most) and their bins."""
+    return 2 + len(META) + 1 + references * (words_per_template + 1)
+
+
+def templates(tok, continuations: Sequence[Sequence[int]]) -> list[str]:
+    """Generated ids back to template strings (special tokens dropped)."""
+    from ..common.lm.tokenizer import decode
+
+    return [decode(tok, ids).strip() for ids in continuations]
