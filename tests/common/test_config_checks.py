@@ -108,6 +108,7 @@ CROSS_KEY = {  # one broken cross-key constraint per paper that has them, and th
     "annealed_langevin": (lambda c: c["particles"].update(weights=[0.5, 0.6, 0.1]), "particles.weights must sum to 1"),
     "cerebellar_control": (lambda c: c.update(faults=["no_such_fault"]), "faults names ['no_such_fault']"),
     "coins": (lambda c: c.update(problems=[0]), "problems: HumanEval/0 has no gold spec"),
+    "crl_bpt": (lambda c: c["search"].update(best_human=50), "search.best_human: 50 exceeds search.references (10)"),
     "cox_subgroups": (
         lambda c: c.update(methods=["base", "dg"], survival_views={"method": "prim"}),
         "survival_views.method 'prim' must be one of cox_subgroups.methods",

@@ -140,9 +140,7 @@ rule crl_bpt_figures:
         readability_table=rules.crl_bpt_tables.output.readability_table,
         calls=expand(f"{CB.data}/runs/{{method}}/seed{{seed}}.calls.csv", **CB_RUN),
     output:
-        **figure_outputs(
-            CB, *CB_FIGURES, captions={"accuracy": "accuracy_figure", "readability": "readability_figure"}
-        ),
+        **figure_outputs(CB, *CB_FIGURES, captions={"accuracy": "accuracy_figure", "readability": "readability_figure"}),
     params:
         func="icml26.crl_bpt.rules:figures",
     script:

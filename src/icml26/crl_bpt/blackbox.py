@@ -193,7 +193,9 @@ def train_encoder(
         ids, mask = text_ids(tokenizer, captions(chosen, rng), model.config.text_config.max_position_embeddings)
         pooled = model.vision_model(pixel_values=pixels(model, images[chosen])).pooler_output
         loss = clip_loss(
-            model, torch.nn.functional.normalize(model.visual_projection(pooled), dim=-1), text_features(model, ids, mask)
+            model,
+            torch.nn.functional.normalize(model.visual_projection(pooled), dim=-1),
+            text_features(model, ids, mask),
         )
         optimizer.zero_grad(set_to_none=True)
         loss.backward()

@@ -73,7 +73,7 @@ class ControlVariate:
 
     def calibrate(self, rewards: torch.Tensor, base_reward: float) -> torch.Tensor:
         """This step's calibrated rewards, then the statistics updated with this step's values."""
-        rewards = rewards.float()
+        rewards = rewards.double()
         if self.mu_base is None:
             self.mu_base, self.mu_policy = base_reward, float(rewards.mean())
             return rewards.clone()

@@ -44,7 +44,9 @@ def _references(axis, calibration: pd.DataFrame, horizontal: bool = True) -> Non
     for kind, (label, style) in REFERENCES.items():
         value = calibration.loc[calibration["kind"] == kind, "test_accuracy"]
         if len(value):
-            axis.axhline(float(value.max()), color="k", linestyle=style, linewidth=1, label=f"{label} ({value.max():.2f})")
+            axis.axhline(
+                float(value.max()), color="k", linestyle=style, linewidth=1, label=f"{label} ({value.max():.2f})"
+            )
 
 
 def accuracy_vs_calls(curves: pd.DataFrame, calibration: pd.DataFrame) -> plt.Figure:
@@ -52,8 +54,13 @@ def accuracy_vs_calls(curves: pd.DataFrame, calibration: pd.DataFrame) -> plt.Fi
     fig, axis = plt.subplots(figsize=(7.5, 4.5))
     for method in _ordered(curves["method"]):
         mean = curves[curves["method"] == method].groupby("calls")["test_accuracy"].mean()
-        axis.plot(mean.index, mean.to_numpy(), color=COLOURS[method], label=LABELS[method],
-                  linewidth=2.2 if method == "crl_bpt_e2" else 1.2)
+        axis.plot(
+            mean.index,
+            mean.to_numpy(),
+            color=COLOURS[method],
+            label=LABELS[method],
+            linewidth=2.2 if method == "crl_bpt_e2" else 1.2,
+        )
     _references(axis, calibration)
     axis.set_xlabel("black-box calls spent")
     axis.set_ylabel("test accuracy of the best template so far")
@@ -67,8 +74,11 @@ def accuracy(table: pd.DataFrame, calibration: pd.DataFrame) -> plt.Figure:
     methods = _ordered(table["method"])
     fig, axis = plt.subplots(figsize=(8, 4))
     x = np.arange(len(methods))
-    axis.bar(x, [table.loc[table["method"] == m, "test_accuracy"].mean() for m in methods],
-             color=[COLOURS[m] for m in methods])
+    axis.bar(
+        x,
+        [table.loc[table["method"] == m, "test_accuracy"].mean() for m in methods],
+        color=[COLOURS[m] for m in methods],
+    )
     for i, m in enumerate(methods):
         seeds = table.loc[table["method"] == m, "test_accuracy"].to_numpy()
         axis.plot(np.full(len(seeds), i), seeds, "k.", markersize=5)
@@ -84,10 +94,12 @@ def reward_variance(calls: pd.DataFrame, window: int = 10) -> plt.Figure:
     """Variance of the rewards over windows of ``window`` steps: raw and calibrated in the runs with the control
     variate (REINFORCE + CV), raw in plain REINFORCE; mean over seeds."""
     fig, axis = plt.subplots(figsize=(7, 4))
-    agents = calls[calls["step"] >= 0].assign(window=lambda f: f["step"] // window)
-    series = [("reinforce", "reward", "REINFORCE: raw reward", "0.3", "-"),
-              ("reinforce_cv", "reward", "+ CV: raw reward", "tab:cyan", "--"),
-              ("reinforce_cv", "calibrated", "+ CV: calibrated reward", "tab:cyan", "-")]
+    agents = calls[calls["role"] == "sample"].assign(window=lambda f: f["step"] // window)
+    series = [
+        ("reinforce", "reward", "REINFORCE: raw reward", "0.3", "-"),
+        ("reinforce_cv", "reward", "+ CV: raw reward", "tab:cyan", "--"),
+        ("reinforce_cv", "calibrated", "+ CV: calibrated reward", "tab:cyan", "-"),
+    ]
     for method, column, label, colour, style in series:
         rows = agents[agents["method"] == method]
         if rows.empty or column not in rows or rows[column].isna().all():
@@ -110,7 +122,9 @@ def readability(table: pd.DataFrame) -> plt.Figure:
     x = np.arange(len(methods))
     left.bar(x, [per.loc[m, "distinct_readable"] / seeds[m] for m in methods], color=[COLOURS[m] for m in methods])
     left.set_ylabel("distinct readable templates per run")
-    right.bar(x, [per.loc[m, "readable"] / per.loc[m, "generated"] for m in methods], color=[COLOURS[m] for m in methods])
+    right.bar(
+        x, [per.loc[m, "readable"] / per.loc[m, "generated"] for m in methods], color=[COLOURS[m] for m in methods]
+    )
     right.axhline(0.9, color="k", linestyle="--", linewidth=1, label="claim threshold 0.9")
     right.set_ylabel("fraction of generated templates readable")
     right.set_ylim(0, 1.02)

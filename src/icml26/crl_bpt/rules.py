@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..common.io import read_csv, read_csvs, read_json, read_npz, write_csv, write_json, write_npz
+from ..common.io import read_csv, read_csvs, read_npz, write_csv, write_json, write_npz
 
 
 def _domain(target: dict):
@@ -62,7 +62,11 @@ def blackbox(
         def captions(index, rng):
             return [
                 grammar.caption(
-                    rng, int(labels[i]), domains[which[i]].style, domains[which[i]].era, domains[which[i]].finish,
+                    rng,
+                    int(labels[i]),
+                    domains[which[i]].style,
+                    domains[which[i]].era,
+                    domains[which[i]].finish,
                     encoder["truthful"],
                 )
                 for i in index
@@ -70,8 +74,15 @@ def blackbox(
 
         start = time.perf_counter()
         losses = bb.train_encoder(
-            model, tok, pool, captions, steps=encoder["steps"], batch_size=encoder["batch_size"], lr=encoder["lr"],
-            seed=seed, log=lambda line: print(f"{line} ({time.perf_counter() - start:.0f} s)", flush=True),
+            model,
+            tok,
+            pool,
+            captions,
+            steps=encoder["steps"],
+            batch_size=encoder["batch_size"],
+            lr=encoder["lr"],
+            seed=seed,
+            log=lambda line: print(f"{line} ({time.perf_counter() - start:.0f} s)", flush=True),
         )
     train, train_labels, _ = scenes.image_set(images["train"], [domain], seed + 1)
     test, test_labels, _ = scenes.image_set(images["test"], [domain], seed + 2)
@@ -106,11 +117,23 @@ def calibration(encoder_folder: str, images_file: str, calibration_table: str, *
     frame = pd.DataFrame(rows)
     frame["human"] = frame["template"].isin(_human(human["count"], human["seed"]))
     frame["test_accuracy"] = [float(test.correct(t).mean()) for t in frame["template"]]
-    write_csv(calibration_table, frame.sort_values(["kind", "test_accuracy", "template"], ascending=[True, False, True]))
+    write_csv(
+        calibration_table, frame.sort_values(["kind", "test_accuracy", "template"], ascending=[True, False, True])
+    )
 
 
-def agent(checkpoint: list[str], model_folder: str, loss_file: str, *, model: dict, sft: dict, human: dict,
-          search: dict, seed: int, device: str) -> None:
+def agent(
+    checkpoint: list[str],
+    model_folder: str,
+    loss_file: str,
+    *,
+    model: dict,
+    sft: dict,
+    human: dict,
+    search: dict,
+    seed: int,
+    device: str,
+) -> None:
     """The agent's "LLM prior": SFT on the human templates (random references in its context) of a causal LM
     built from ``model``'s sizes, or of the user's causal LM when ``checkpoint`` names its folder."""
     import time
@@ -139,7 +162,11 @@ def agent(checkpoint: list[str], model_folder: str, loss_file: str, *, model: di
     print(f"agent: SFT of {parameter_count(net):,} parameters on {len(templates)} human templates", flush=True)
     start = time.perf_counter()
     losses = fine_tune(
-        net, examples, settings, seed=seed, pad_id=tok.pad_token_id,
+        net,
+        examples,
+        settings,
+        seed=seed,
+        pad_id=tok.pad_token_id,
         log=lambda line: print(f"agent {line} ({time.perf_counter() - start:.0f} s)", flush=True),
     )
     save_checkpoint(net.cpu(), tok, model_folder)
@@ -184,8 +211,14 @@ def run(
         tok, net = load_tokenizer(model_folder), load_model(model_folder, resolve_device(device))
     start = time.perf_counter()
     trace = searching.run(
-        method, box, _human(human["count"], human["seed"]), settings, seed=seed,
-        test_accuracy=lambda t: float(test.correct(t).mean()), agent=net, tok=tok,
+        method,
+        box,
+        _human(human["count"], human["seed"]),
+        settings,
+        seed=seed,
+        test_accuracy=lambda t: float(test.correct(t).mean()),
+        agent=net,
+        tok=tok,
         log=lambda line: print(line, flush=True),
     )
     seconds = time.perf_counter() - start
@@ -194,20 +227,34 @@ def run(
     write_csv(steps, pd.DataFrame([{**label, **s} for s in trace.steps]))
     write_csv(curve, pd.DataFrame([{**label, **p} for p in trace.curve]))
     correct = test.correct(trace.best)
-    write_csv(scores, pd.DataFrame({**label, "template": trace.best, "image": np.arange(len(correct)),
-                                    "correct": correct.astype(int)}))
+    write_csv(
+        scores,
+        pd.DataFrame(
+            {**label, "template": trace.best, "image": np.arange(len(correct)), "correct": correct.astype(int)}
+        ),
+    )
     updates = [s["update_s"] for s in trace.steps if "update_s" in s]
-    write_csv(timing, pd.DataFrame([{
-        **label,
-        "calls": box.budget.used,
-        "seconds": seconds,
-        "call_s": box.seconds / max(1, box.budget.used),
-        "update_s": float(np.mean(updates)) if updates else float("nan"),
-        "updates": len(updates),
-        "calls_per_s": box.budget.used / seconds,
-    }]))
-    print(f"{method} seed {seed}: best {trace.best!r}, test accuracy {correct.mean():.3f}, "
-          f"{box.budget.used} calls in {seconds:.1f} s", flush=True)
+    write_csv(
+        timing,
+        pd.DataFrame(
+            [
+                {
+                    **label,
+                    "calls": box.budget.used,
+                    "seconds": seconds,
+                    "call_s": box.seconds / max(1, box.budget.used),
+                    "update_s": float(np.mean(updates)) if updates else float("nan"),
+                    "updates": len(updates),
+                    "calls_per_s": box.budget.used / seconds,
+                }
+            ]
+        ),
+    )
+    print(
+        f"{method} seed {seed}: best {trace.best!r}, test accuracy {correct.mean():.3f}, "
+        f"{box.budget.used} calls in {seconds:.1f} s",
+        flush=True,
+    )
 
 
 COMPARISONS = (  # (method, baseline): the claims' pairs, the ablation ladder and the two normalisations
@@ -223,14 +270,22 @@ COMPARISONS = (  # (method, baseline): the claims' pairs, the ablation ladder an
 def _comparisons(scores: pd.DataFrame, criteria: dict) -> pd.DataFrame:
     from ..common.bootstrap import difference
 
-    matrix = {m: g.pivot(index="seed", columns="image", values="correct").to_numpy() for m, g in scores.groupby("method")}
+    matrix = {
+        m: g.pivot(index="seed", columns="image", values="correct").to_numpy() for m, g in scores.groupby("method")
+    }
     rows = []
     for method, baseline in COMPARISONS:
         if method in matrix and baseline in matrix:
-            found = difference(matrix[method], matrix[baseline], confidence=criteria["confidence"],
-                               resamples=criteria["resamples"], seed=len(rows))
-            rows.append({"method": method, "baseline": baseline, "difference": found.mean, "low": found.low,
-                         "high": found.high})
+            found = difference(
+                matrix[method],
+                matrix[baseline],
+                confidence=criteria["confidence"],
+                resamples=criteria["resamples"],
+                seed=len(rows),
+            )
+            rows.append(
+                {"method": method, "baseline": baseline, "difference": found.mean, "low": found.low, "high": found.high}
+            )
     return pd.DataFrame(rows, columns=["method", "baseline", "difference", "low", "high"])
 
 
@@ -238,28 +293,45 @@ def _variance(calls: pd.DataFrame, steps: pd.DataFrame, warmup: int) -> pd.DataF
     """Per run with the control variate: the variance of raw and calibrated rewards over the same calls (steps
     from ``warmup`` on), and the mean alpha."""
     rows = []
-    for (method, seed), group in calls[calls["step"] >= warmup].dropna(subset=["calibrated"]).groupby(
-        ["method", "seed"], sort=True
-    ):
+    sampled = calls[(calls["role"] == "sample") & (calls["step"] >= warmup)]
+    for (method, seed), group in sampled.dropna(subset=["calibrated"]).groupby(["method", "seed"], sort=True):
         alpha = steps[(steps["method"] == method) & (steps["seed"] == seed) & (steps["step"] >= warmup)]["alpha"]
         raw, calibrated = group["reward"].var(), group["calibrated"].var()
-        rows.append({"method": method, "seed": seed, "calls": len(group), "var_reward": raw,
-                     "var_calibrated": calibrated, "ratio": calibrated / raw if raw > 0 else float("nan"),
-                     "alpha_mean": float(alpha.mean())})
-    return pd.DataFrame(rows, columns=["method", "seed", "calls", "var_reward", "var_calibrated", "ratio", "alpha_mean"])
+        rows.append(
+            {
+                "method": method,
+                "seed": seed,
+                "calls": len(group),
+                "var_reward": raw,
+                "var_calibrated": calibrated,
+                "ratio": calibrated / raw if raw > 0 else float("nan"),
+                "alpha_mean": float(alpha.mean()),
+            }
+        )
+    return pd.DataFrame(
+        rows, columns=["method", "seed", "calls", "var_reward", "var_calibrated", "ratio", "alpha_mean"]
+    )
 
 
 def _readability(calls: pd.DataFrame, best: pd.DataFrame) -> pd.DataFrame:
     from .grammar import readable
 
-    generated = calls[calls["step"] >= 0]  # the agent's templates (the seeding references are human ones)
+    generated = calls[calls["role"] == "sample"]  # the agent's templates
     rows = []
     for (method, seed), group in generated.groupby(["method", "seed"], sort=True):
         template = best.loc[(method, seed), "template"]
-        rows.append({"method": method, "seed": seed, "generated": len(group), "valid": int(group["valid"].sum()),
-                     "readable": int(group["readable"].sum()),
-                     "distinct_readable": group.loc[group["readable"].astype(bool), "template"].nunique(),
-                     "best_template": template, "best_readable": readable(template)})
+        rows.append(
+            {
+                "method": method,
+                "seed": seed,
+                "generated": len(group),
+                "valid": int(group["valid"].sum()),
+                "readable": int(group["readable"].sum()),
+                "distinct_readable": group.loc[group["readable"].astype(bool), "template"].nunique(),
+                "best_template": template,
+                "best_readable": readable(template),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -281,8 +353,9 @@ def tables(
     from .search import METHODS
 
     score = read_csvs(scores)
-    best = score.groupby(["method", "seed"], sort=True).agg(template=("template", "first"),
-                                                            test_accuracy=("correct", "mean"))
+    best = score.groupby(["method", "seed"], sort=True).agg(
+        template=("template", "first"), test_accuracy=("correct", "mean")
+    )
     write_csv(accuracy_table, best.reset_index())
     write_csv(comparisons_table, _comparisons(score, criteria))
     write_csv(curves_table, read_csvs(curves).sort_values(["method", "seed", "calls"]))
@@ -303,15 +376,24 @@ def timing(runs: list[str], run_table: str, machine: str) -> None:
 
     frame = read_csvs(runs)
     table = frame.groupby("method", sort=True).agg(
-        call_s=("call_s", "median"), update_s=("update_s", "median"), calls_per_s=("calls_per_s", "median"),
-        run_s=("seconds", "median"), calls=("calls", "median"),
+        call_s=("call_s", "median"),
+        update_s=("update_s", "median"),
+        calls_per_s=("calls_per_s", "median"),
+        run_s=("seconds", "median"),
+        calls=("calls", "median"),
     )
     write_csv(run_table, table.reset_index())
     write_machine(machine)
 
 
-def figures(accuracy_table: str, curves_table: str, calibration_table: str, calls: list[str],
-            readability_table: str, **outputs: str) -> None:
+def figures(
+    accuracy_table: str,
+    curves_table: str,
+    calibration_table: str,
+    calls: list[str],
+    readability_table: str,
+    **outputs: str,
+) -> None:
     """Best-template test accuracy against calls spent and per method (with the baseline template and the template
     naming the target domain in full), reward variance with and without the control variate, readability."""
     from ..common.figures import figure_set, save_figure
@@ -358,8 +440,6 @@ def verdict(
                 "ema": float(accuracy.mean().get("crl_bpt_e2", float("nan"))),
                 "per_step": float(accuracy.mean().get("crl_bpt_e2_per_step", float("nan"))),
             },
-            "black_box": {
-                kind: float(g["test_accuracy"].max()) for kind, g in calibration.groupby("kind", sort=True)
-            },
+            "black_box": {kind: float(g["test_accuracy"].max()) for kind, g in calibration.groupby("kind", sort=True)},
         },
     )

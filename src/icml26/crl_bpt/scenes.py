@@ -5,9 +5,9 @@ Substitution (forced here): the paper tunes prompts for a real CLIP on real imag
 downloaded; these 16x16 images are ours. A domain has a visible style, which changes how a shape is drawn (a
 filled ``photo``, an outline ``sketch``, a noisy blurred ``painting``, a ``cartoon`` with a black outline), and two
 attributes the pixels do not show, an era (``new``, ``old``) and a finish (``vivid``, ``faded``), which set the
-domain's colour convention: an old faded red circle is painted in another colour than a new vivid one. A class
-name alone is then ambiguous, as real class names are ("crane", "boxer"), and only a template that names the era
-*and* the finish pins its colour down; the image alone cannot. The background (bright or dark) is drawn at random
+domain's colour convention (:func:`painted`): an old faded green circle is painted blue. A class name alone is
+then ambiguous, as real class names are ("crane", "boxer"), and only a template that names the era *and* the
+finish pins every colour down; the image alone cannot. The background (bright or dark) is drawn at random
 and named by no word. The prompt-tuning task classifies images of one target domain (config ``target``).
 """
 
@@ -69,17 +69,28 @@ def _blur(image: np.ndarray) -> np.ndarray:
     return sum(padded[:, i : i + SIZE, j : j + SIZE] for i in range(3) for j in range(3)) / 9
 
 
-def palette_shift(domain: Domain) -> int:
-    """Each domain's colour convention: a class of colour ``i`` is painted with colour ``i + shift`` (mod 4)."""
-    return ERAS.index(domain.era) + 2 * FINISHES.index(domain.finish)
+SWAPS = {  # each domain's colour convention: the pairs of colours it paints the other way round
+    ("new", "vivid"): (),
+    ("new", "faded"): (),
+    ("old", "vivid"): (("red", "yellow"),),
+    ("old", "faded"): (("green", "blue"),),
+}
+
+
+def painted(colour: str, domain: Domain) -> str:
+    """The colour a class named ``colour`` is painted with in ``domain``: new images as named; old vivid ones with
+    red and yellow swapped; old faded ones with green and blue swapped. A template naming neither era nor finish
+    gets half the colours of old faded images wrong; naming only the finish, a quarter; naming both, none."""
+    for a, b in SWAPS[(domain.era, domain.finish)]:
+        if colour in (a, b):
+            return b if colour == a else a
+    return colour
 
 
 def render(label: int, domain: Domain, rng: np.random.Generator) -> np.ndarray:
     """One image ``[3, 16, 16]`` in [0, 1] of class ``CLASSES[label]`` in ``domain``."""
     colour_name, shape = CLASSES[label].split()
-    names = list(COLOURS)
-    painted = names[(names.index(colour_name) + palette_shift(domain)) % len(names)]
-    colour = np.asarray(COLOURS[painted])[:, None, None] * rng.uniform(0.8, 1.0)
+    colour = np.asarray(COLOURS[painted(colour_name, domain)])[:, None, None] * rng.uniform(0.8, 1.0)
     level = 0.85 if rng.random() < 0.5 else 0.1  # the background: bright or dark, named by no word
     image = np.full((3, SIZE, SIZE), level) + rng.normal(0, 0.04, size=(3, SIZE, SIZE))
     mask = _mask(shape, rng)

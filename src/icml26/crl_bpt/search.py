@@ -12,7 +12,9 @@ Every method starts from the same place and spends the same budget of black-box 
 
 The agent's context holds the best templates found so far (:mod:`.agent`), seeded by scoring ``references``
 human templates on one batch first. The best template at any point is the one with the highest mean training
-accuracy over its calls (ties: higher mean margin, then alphabetical), for every method alike (ours).
+accuracy over its calls (ties: higher mean margin, then alphabetical), for every method alike (ours). A method
+with the control variate leaves the last call unspent when only one is left (a step needs a sample and the
+baseline); no method ever spends more than the budget.
 """
 
 from __future__ import annotations
@@ -121,7 +123,12 @@ class _Curve:
             self.points.append({"calls": self.marks.pop(0), "template": best, "test_accuracy": accuracy})
 
 
-def _score_all(box: BlackBox, templates: Sequence[str], batch: np.ndarray, pool: Pool, calls: list, step: int):
+def _score_all(
+    box: BlackBox, templates: Sequence[str], batch: np.ndarray, pool: Pool, calls: list, step: int, role: str
+) -> list[float]:
+    """Score each template on ``batch`` (one call each), add it to the pool, and record the call; ``role`` says
+    why it was scored: ``human`` (human_best), ``reference`` (the seeding references), ``sample`` (the agent's),
+    ``baseline`` (the control variate's)."""
     found = []
     for template in templates:
         accuracy, margin = box.score(template, batch)
@@ -131,6 +138,7 @@ def _score_all(box: BlackBox, templates: Sequence[str], batch: np.ndarray, pool:
             {
                 "call": box.budget.used,
                 "step": step,
+                "role": role,
                 "template": template,
                 "valid": grammar.has_slot(template),
                 "readable": grammar.readable(template),
@@ -170,13 +178,13 @@ def run(
         while box.budget.remaining:
             step = len(steps)
             chosen = [order[(step * settings.samples + i) % len(order)] for i in range(settings.samples)]
-            _score_all(box, chosen[: box.budget.remaining], batch(), pool, calls, step)
+            _score_all(box, chosen[: box.budget.remaining], batch(), pool, calls, step, "human")
             steps.append({"step": step, "calls": box.budget.used})
             curve.update(box.budget.used, pool)
         return Trace(calls, steps, curve.points, pool.best())
 
     references = [human[i] for i in rng.choice(len(human), size=settings.references, replace=False)]
-    seeded = _score_all(box, references[: box.budget.remaining], batch(), pool, calls, -1)
+    seeded = _score_all(box, references[: box.budget.remaining], batch(), pool, calls, -1, "reference")
     best_human = [references[i] for i in np.argsort(-np.asarray(seeded), kind="stable")[: settings.best_human]]
     curve.update(box.budget.used, pool)
     learner = _Learner(method, agent, settings, tok.pad_token_id) if method.kind == "rl" else None
@@ -191,17 +199,18 @@ def run(
         texts = _templates(tok, samples)
         sampled = time.perf_counter()
         images = batch()
-        rewards = torch.tensor(_score_all(box, texts, images, pool, calls, step))
+        rewards = torch.tensor(_score_all(box, texts, images, pool, calls, step, "sample"), dtype=torch.float64)
         record = {"step": step, "calls": box.budget.used, "t": t, "reward_mean": float(rewards.mean())}
         if learner is not None:
             if method.control_variate:
-                base = reward(*box.score(grammar.BASELINE, images))
+                alpha = learner.control.alpha  # the alpha this step's calibration uses
+                (base,) = _score_all(box, [grammar.BASELINE], images, pool, calls, step, "baseline")
                 calibrated = learner.control.calibrate(rewards, base)
-                record |= {"baseline_reward": base, "alpha": learner.control.alpha}
+                record |= {"baseline_reward": base, "alpha": alpha}
+                for row, value in zip(calls[-count - 1 : -1], calibrated.tolist()):
+                    row["calibrated"] = value
             else:
                 calibrated = rewards
-            for row, value in zip(calls[-count:], calibrated.tolist()):
-                row["calibrated"] = value
             scored = time.perf_counter()
             record |= learner.update(prompt, samples, texts, calibrated, t, best_human, recent)
             record["update_s"] = time.perf_counter() - scored
@@ -279,21 +288,21 @@ class _Learner:
         pg = reinforce_loss(sequence, self.baseline.advantages(rewards))
         loss = self.norms["pg"](pg)
         w_imit, w_innov = self.weights(t)
-        record = {"pg_loss": float(pg), "w_imit": 0.0, "w_innov": 0.0}
+        record = {"pg_loss": float(pg.detach()), "w_imit": 0.0, "w_innov": 0.0}
         if self.method.imitation:
             imit = objectives.weighted_likelihood_loss(sequence, objectives.imitation_weights(texts, best_human))
             loss = loss + w_imit * self.norms["imit"](imit)
-            record |= {"imit_loss": float(imit), "w_imit": w_imit}
+            record |= {"imit_loss": float(imit.detach()), "w_imit": w_imit}
         if self.method.innovation:
             innov = objectives.weighted_likelihood_loss(sequence, objectives.innovation_weights(texts, recent))
             loss = loss + w_innov * self.norms["innov"](innov)
-            record |= {"innov_loss": float(innov), "w_innov": w_innov}
+            record |= {"innov_loss": float(innov.detach()), "w_innov": w_innov}
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(self.agent.parameters(), self.settings.clip_norm)
         self.optimizer.step()
         self.agent.eval()
-        record["loss"] = float(loss)
+        record["loss"] = float(loss.detach())
         if not math.isfinite(record["loss"]):
             raise FloatingPointError(f"the {self.method} loss is not finite at t = {t:.2f}")
         return record

@@ -40,7 +40,9 @@ def _beats(comparisons, method, baselines, *, claim_id, statement, paper_value, 
         holds, headline = None, f"not evaluated: {note}"
     else:
         note, holds = "", bool((rows["low"] > 0).all())
-        shown = "; ".join(f"vs {r.baseline} {r.difference:+.3f} [{r.low:+.3f}, {r.high:+.3f}]" for r in rows.itertuples())
+        shown = "; ".join(
+            f"vs {r.baseline} {r.difference:+.3f} [{r.low:+.3f}, {r.high:+.3f}]" for r in rows.itertuples()
+        )
         headline = f"{lead}, test accuracy of the best template [95 % interval]: {shown}"
     return Claim(
         id=claim_id,
@@ -82,25 +84,50 @@ def curriculum_beats_fixed(comparisons: pd.DataFrame) -> Claim:
     )
 
 
+READABLE_STATEMENT = (
+    f"The full method's generated prompts are readable: at least {READABLE:.0%} contain exactly one class slot and "
+    "parse as templates, and every seed's best prompt does"
+)
+PAPER_READABLE = "generates highly interpretable (human-readable) prompts"
+VARIANCE_STATEMENT = (
+    "Relative reward calibration lowers the reward variance: var(calibrated) / var(raw) below 1 over the same "
+    "calls, in every seed of REINFORCE + control variate"
+)
+PAPER_VARIANCE = "relative reward calibration stabilises training (lower reward variance)"
+
+
+def _not_run(claim_id: str, statement: str, paper_value: str, method: str, evidence: str) -> Claim:
+    note = f"{method} was not run at this scale"
+    return Claim(
+        id=claim_id,
+        statement=statement,
+        paper_value=paper_value,
+        measured={},
+        comparator="all",
+        holds=None,
+        note=note,
+        headline=f"not evaluated: {note}",
+        evidence=[evidence],
+    )
+
+
 def readable(readability: pd.DataFrame) -> Claim:
     """At least ``READABLE`` of the full method's generated templates readable, and every seed's best one."""
     rows = readability[readability["method"] == FULL].sort_values("seed")
     if rows.empty:
-        note = f"{FULL} was not run at this scale"
-        return Claim(id="prompts_readable", statement="", paper_value=None, measured={}, comparator=">=",
-                     holds=None, note=note, headline=f"not evaluated: {note}", evidence=["tables/readability.csv"])
+        return _not_run("prompts_readable", READABLE_STATEMENT, PAPER_READABLE, FULL, "tables/readability.csv")
     fraction = float(rows["readable"].sum() / rows["generated"].sum())
     best_ok = bool(rows["best_readable"].all())
     holds = fraction >= READABLE and best_ok
     return Claim(
         id="prompts_readable",
-        statement=(
-            f"The full method's generated prompts are readable: at least {READABLE:.0%} contain exactly one class "
-            "slot and parse as templates, and every seed's best prompt does"
-        ),
-        paper_value="generates highly interpretable (human-readable) prompts",
-        measured={"readable_fraction": fraction, "best_templates_readable": best_ok,
-                  "distinct_readable": int(rows["distinct_readable"].sum())},
+        statement=READABLE_STATEMENT,
+        paper_value=PAPER_READABLE,
+        measured={
+            "readable_fraction": fraction,
+            "best_templates_readable": best_ok,
+            "distinct_readable": int(rows["distinct_readable"].sum()),
+        },
         comparator=">=",
         holds=holds,
         details={"best_templates": dict(zip(rows["seed"].astype(str), rows["best_template"]))},
@@ -117,19 +144,15 @@ def variance_reduced(variance: pd.DataFrame) -> Claim:
     """In every seed of REINFORCE + control variate, var(R) < var(r) over the same calls."""
     rows = variance[variance["method"] == CONTROLLED].sort_values("seed")
     if rows.empty:
-        note = f"{CONTROLLED} was not run at this scale"
-        return Claim(id="control_variate_reduces_variance", statement="", paper_value=None, measured={},
-                     comparator="all", holds=None, note=note, headline=f"not evaluated: {note}",
-                     evidence=["tables/variance.csv"])
+        return _not_run(
+            "control_variate_reduces_variance", VARIANCE_STATEMENT, PAPER_VARIANCE, CONTROLLED, "tables/variance.csv"
+        )
     ratios = {f"seed {r.seed}": r.ratio for r in rows.itertuples()}
     holds = bool((rows["ratio"] < 1).all())
     return Claim(
         id="control_variate_reduces_variance",
-        statement=(
-            "Relative reward calibration lowers the reward variance: var(calibrated) / var(raw) below 1 over the "
-            "same calls, in every seed of REINFORCE + control variate"
-        ),
-        paper_value="relative reward calibration stabilises training (lower reward variance)",
+        statement=VARIANCE_STATEMENT,
+        paper_value=PAPER_VARIANCE,
         measured=ratios,
         comparator="all",
         holds=holds,
