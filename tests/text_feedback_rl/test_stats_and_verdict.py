@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from icml26.text_feedback_rl import verdict
 from icml26.common.bootstrap import difference
+from icml26.text_feedback_rl import verdict
 
 
 def test_identical_methods_differ_by_exactly_zero():
