@@ -87,6 +87,7 @@ def pipeline(tmp_path_factory):
         f["calibration"],
         runs["calls"],
         f["readability"],
+        f["variance"],
         **figure_files(out, "accuracy_vs_calls", "accuracy", "reward_variance", "readability"),
     )
     claims, metrics = str(out / "claims.json"), str(out / "metrics.json")

@@ -138,6 +138,7 @@ rule crl_bpt_figures:
         curves_table=rules.crl_bpt_tables.output.curves_table,
         calibration_table=rules.crl_bpt_calibration.output.calibration_table,
         readability_table=rules.crl_bpt_tables.output.readability_table,
+        variance_table=rules.crl_bpt_tables.output.variance_table,
         calls=expand(f"{CB.data}/runs/{{method}}/seed{{seed}}.calls.csv", **CB_RUN),
     output:
         **figure_outputs(CB, *CB_FIGURES, captions={"accuracy": "accuracy_figure", "readability": "readability_figure"}),

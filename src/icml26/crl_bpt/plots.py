@@ -90,10 +90,11 @@ def accuracy(table: pd.DataFrame, calibration: pd.DataFrame) -> plt.Figure:
     return fig
 
 
-def reward_variance(calls: pd.DataFrame, window: int = 10) -> plt.Figure:
-    """Variance of the rewards over windows of ``window`` steps: raw and calibrated in the runs with the control
-    variate (REINFORCE + CV), raw in plain REINFORCE; mean over seeds."""
-    fig, axis = plt.subplots(figsize=(7, 4))
+def reward_variance(calls: pd.DataFrame, variance: pd.DataFrame, window: int = 10) -> plt.Figure:
+    """Left: the variance of the rewards within windows of ``window`` steps, mean over seeds: raw and calibrated
+    in REINFORCE + control variate, raw in plain REINFORCE. Right: per run with the control variate, the ratio
+    var(calibrated) / var(raw) over the same calls (the claim's measurement; below 1: lower)."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4), gridspec_kw={"width_ratios": [3, 2]})
     agents = calls[calls["role"] == "sample"].assign(window=lambda f: f["step"] // window)
     series = [
         ("reinforce", "reward", "REINFORCE: raw reward", "0.3", "-"),
@@ -104,11 +105,19 @@ def reward_variance(calls: pd.DataFrame, window: int = 10) -> plt.Figure:
         rows = agents[agents["method"] == method]
         if rows.empty or column not in rows or rows[column].isna().all():
             continue
-        per = rows.groupby(["seed", "window"])[column].var().groupby("window").mean()
-        axis.plot(per.index * window, per.to_numpy(), color=colour, linestyle=style, label=label)
-    axis.set_xlabel("RL step")
-    axis.set_ylabel(f"reward variance within {window} steps")
-    axis.legend(fontsize=8)
+        grouped = rows.groupby(["seed", "window"])[column]
+        per = grouped.var()[grouped.count() >= window].groupby("window").mean()  # full windows only
+        left.plot(per.index * window, per.to_numpy(), color=colour, linestyle=style, label=label)
+    left.set_xlabel("RL step")
+    left.set_ylabel(f"reward variance within {window} steps")
+    left.legend(fontsize=8)
+    methods = _ordered(variance["method"])
+    for i, method in enumerate(methods):
+        ratios = variance.loc[variance["method"] == method, "ratio"].to_numpy()
+        right.plot(np.full(len(ratios), i), ratios, "o", color=COLOURS[method], markersize=5)
+    right.axhline(1.0, color="k", linestyle="--", linewidth=1)
+    right.set_xticks(np.arange(len(methods)), [LABELS[m] for m in methods], rotation=35, ha="right", fontsize=8)
+    right.set_ylabel("var(calibrated) / var(raw), per seed")
     fig.tight_layout()
     return fig
 

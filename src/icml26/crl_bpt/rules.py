@@ -392,6 +392,7 @@ def figures(
     calibration_table: str,
     calls: list[str],
     readability_table: str,
+    variance_table: str,
     **outputs: str,
 ) -> None:
     """Best-template test accuracy against calls spent and per method (with the baseline template and the template
@@ -403,7 +404,7 @@ def figures(
     with figure_set(outputs) as paths:
         save_figure(plots.accuracy_vs_calls(read_csv(curves_table), calibration), *paths("accuracy_vs_calls"))
         save_figure(plots.accuracy(read_csv(accuracy_table), calibration), *paths("accuracy"))
-        save_figure(plots.reward_variance(read_csvs(calls)), *paths("reward_variance"))
+        save_figure(plots.reward_variance(read_csvs(calls), read_csv(variance_table)), *paths("reward_variance"))
         save_figure(plots.readability(read_csv(readability_table)), *paths("readability"))
 
 
