@@ -224,7 +224,9 @@ def run(
     seconds = time.perf_counter() - start
     label = {"method": method, "seed": seed}
     write_csv(calls, pd.DataFrame([{**label, **c} for c in trace.calls]))
-    write_csv(steps, pd.DataFrame([{**label, **s} for s in trace.steps]))
+    step_rows = pd.DataFrame([{**label, **s} for s in trace.steps])
+    seconds_columns = [c for c in step_rows if c.endswith("_s")]  # wall-clock: to the timing file only
+    write_csv(steps, step_rows.drop(columns=seconds_columns))
     write_csv(curve, pd.DataFrame([{**label, **p} for p in trace.curve]))
     correct = test.correct(trace.best)
     write_csv(
@@ -233,7 +235,7 @@ def run(
             {**label, "template": trace.best, "image": np.arange(len(correct)), "correct": correct.astype(int)}
         ),
     )
-    updates = [s["update_s"] for s in trace.steps if "update_s" in s]
+    updates = step_rows["update_s"].dropna().tolist() if "update_s" in step_rows else []
     write_csv(
         timing,
         pd.DataFrame(

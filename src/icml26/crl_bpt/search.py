@@ -103,7 +103,8 @@ class Pool:
 
 @dataclass
 class Trace:
-    """What a run leaves: one row per call, one per step, the curve and the best template."""
+    """What a run leaves: one row per call, one per step (its wall-clock seconds in the ``*_s`` fields), the
+    curve and the best template."""
 
     calls: list[dict]
     steps: list[dict]
@@ -214,7 +215,7 @@ def run(
             scored = time.perf_counter()
             record |= learner.update(prompt, samples, texts, calibrated, t, best_human, recent)
             record["update_s"] = time.perf_counter() - scored
-        record |= {"sample_s": sampled - tick, "calls_after": box.budget.used}
+        record["sample_s"] = sampled - tick
         steps.append(record)
         recent = [*recent, *texts][-settings.memory :]
         curve.update(box.budget.used, pool)
