@@ -352,8 +352,6 @@ def tables(
 ) -> None:
     """The best template's test accuracy per method and seed; the comparisons with bootstrap intervals; the
     accuracy-vs-calls curves; reward variance with and without the control variate; readability."""
-    from .search import METHODS
-
     score = read_csvs(scores)
     best = score.groupby(["method", "seed"], sort=True).agg(
         template=("template", "first"), test_accuracy=("correct", "mean")
@@ -367,8 +365,7 @@ def tables(
     if "alpha" not in step_rows:
         step_rows["alpha"] = np.nan
     write_csv(variance_table, _variance(call_rows, step_rows, criteria["variance_warmup"]))
-    agents = call_rows[call_rows["method"].map(lambda m: METHODS[m].kind != "human")]
-    write_csv(readability_table, _readability(agents, best))
+    write_csv(readability_table, _readability(call_rows, best))
 
 
 def timing(runs: list[str], run_table: str, machine: str) -> None:
