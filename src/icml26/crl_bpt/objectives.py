@@ -15,18 +15,23 @@ Definitions that are ours where the spec leaves them open:
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 
 import torch
-from rouge_score import rouge_scorer
 
-_ROUGE = rouge_scorer.RougeScorer(["rougeL"])  # lower-cases and keeps letters and digits only: "{}" and "." drop
+
+@functools.cache
+def _scorer():
+    from rouge_score import rouge_scorer  # imports nltk (a second): only the runs with imitation or innovation
+
+    return rouge_scorer.RougeScorer(["rougeL"])  # lower-cases, keeps letters and digits: "{}" and "." drop
 
 
 def rouge_l(candidate: str, reference: str) -> float:
     """ROUGE-L F1 of two templates (rouge-score's ``rougeL``)."""
-    return _ROUGE.score(reference, candidate)["rougeL"].fmeasure
+    return _scorer().score(reference, candidate)["rougeL"].fmeasure
 
 
 def max_rouge_l(candidate: str, references: Sequence[str]) -> float:
