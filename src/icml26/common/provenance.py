@@ -54,7 +54,9 @@ def blas() -> list[dict[str, Any]]:
 
 
 def git_state(root: str | os.PathLike = ".") -> dict[str, Any]:
-    """The commit and whether the work tree had changes (``None`` where this is not a git checkout)."""
+    """The commit and whether the work tree had changes (``None`` where this is not a git checkout). A copy of
+    the project inside some other repository (benchmarks/measure.py's ``--workdir``) is not a checkout: the
+    enclosing repository's commit would name the wrong code."""
 
     def git(*args: str) -> str | None:
         try:
@@ -63,7 +65,8 @@ def git_state(root: str | os.PathLike = ".") -> dict[str, Any]:
             return None
         return done.stdout.strip() if done.returncode == 0 else None
 
-    commit = git("rev-parse", "HEAD")
+    top = git("rev-parse", "--show-toplevel")
+    commit = git("rev-parse", "HEAD") if top and Path(top).resolve() == Path(root).resolve() else None
     # results/ is left out: the run itself rewrites the committed verdicts there
     status = git("status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)results") if commit else None
     return {"commit": commit, "dirty": None if status is None else bool(status)}
