@@ -1,0 +1,134 @@
+"""A small block-diffusion language model: a pre-norm transformer (RoPE, SwiGLU) whose attention is
+block-causal — full inside a block, causal across blocks — with an exact prefix KV cache.
+
+No library ships block diffusion, so the module is ours (torch and ``scaled_dot_product_attention``). Its interface
+stays close to a Hugging Face causal LM (a config object, ``forward(input_ids, positions, past_key_values)``
+returning logits and the new keys and values) so a user's model could be wrapped at ``paper`` scale. Each layer
+also exposes its three parts (:meth:`Layer.project`, :meth:`Layer.attend`, :meth:`Layer.feed_forward`) so the
+FOCUS decoder can read a layer's queries and keys and run later layers on a subset of the rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+from torch import nn
+
+KV = tuple[torch.Tensor, torch.Tensor]  # keys, values: [batch, heads, positions, head_dim]
+
+
+@dataclass(frozen=True)
+class BlockDiffusionConfig:
+    vocab_size: int
+    mask_token_id: int
+    hidden_size: int = 128
+    layers: int = 4
+    heads: int = 4
+    intermediate_size: int = 384
+    block_size: int = 16
+    max_positions: int = 256
+    rope_theta: float = 10000.0
+
+    def __post_init__(self):
+        if self.hidden_size % self.heads or (self.hidden_size // self.heads) % 2:
+            raise ValueError(f"hidden_size {self.hidden_size} needs an even head size over {self.heads} heads")
+
+    @property
+    def head_dim(self) -> int:
+        return self.hidden_size // self.heads
+
+
+def _rope(x: torch.Tensor, positions: torch.Tensor, theta: float) -> torch.Tensor:
+    """Rotary position embedding of ``x`` ``[batch, heads, n, d]`` at ``positions`` ``[batch, n]``."""
+    d = x.shape[-1]
+    freqs = theta ** (-torch.arange(0, d, 2, dtype=torch.float32, device=x.device) / d)
+    angles = positions.to(torch.float32)[:, None, :, None] * freqs  # [batch, 1, n, d/2]
+    cos, sin = angles.cos(), angles.sin()
+    even, odd = x[..., 0::2], x[..., 1::2]
+    return torch.stack((even * cos - odd * sin, even * sin + odd * cos), dim=-1).flatten(-2)
+
+
+class Layer(nn.Module):
+    def __init__(self, config: BlockDiffusionConfig):
+        super().__init__()
+        self.config = config
+        h = config.hidden_size
+        self.attention_norm = nn.RMSNorm(h, eps=1e-6)
+        self.qkv = nn.Linear(h, 3 * h, bias=False)
+        self.out = nn.Linear(h, h, bias=False)
+        self.mlp_norm = nn.RMSNorm(h, eps=1e-6)
+        self.gate_up = nn.Linear(h, 2 * config.intermediate_size, bias=False)
+        self.down = nn.Linear(config.intermediate_size, h, bias=False)
+
+    def project(self, x: torch.Tensor, positions: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Queries, keys and values ``[batch, heads, n, d]`` of the rows ``x`` ``[batch, n, hidden]``."""
+        b, n, _ = x.shape
+        c = self.config
+        q, k, v = self.qkv(self.attention_norm(x)).view(b, n, 3, c.heads, c.head_dim).permute(2, 0, 3, 1, 4)
+        return _rope(q, positions, c.rope_theta), _rope(k, positions, c.rope_theta), v
+
+    def attend(self, x, q, keys, values, mask) -> torch.Tensor:
+        """The attention sublayer's output for rows ``x`` given all the keys and values they may see; ``mask``
+        ``[batch or 1, 1, n, keys]`` bool, True where a row attends."""
+        b, n, _ = x.shape
+        found = nn.functional.scaled_dot_product_attention(q, keys, values, attn_mask=mask)
+        return x + self.out(found.transpose(1, 2).reshape(b, n, -1))
+
+    def feed_forward(self, x: torch.Tensor) -> torch.Tensor:
+        gate, up = self.gate_up(self.mlp_norm(x)).chunk(2, dim=-1)
+        return x + self.down(nn.functional.silu(gate) * up)
+
+
+class BlockDiffusionLM(nn.Module):
+    def __init__(self, config: BlockDiffusionConfig):
+        super().__init__()
+        self.config = config
+        self.embed = nn.Embedding(config.vocab_size, config.hidden_size)
+        self.layers = nn.ModuleList(Layer(config) for _ in range(config.layers))
+        self.norm = nn.RMSNorm(config.hidden_size, eps=1e-6)
+        self.head = nn.Linear(config.hidden_size, config.vocab_size, bias=False)
+        self.head.weight = self.embed.weight  # tied, as the toolkit's models are
+        self.apply(self._init)
+
+    @staticmethod
+    def _init(module: nn.Module) -> None:
+        if isinstance(module, nn.Linear | nn.Embedding):
+            nn.init.normal_(module.weight, std=0.02)
+
+    def logits(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.norm(x))
+
+    def forward(
+        self,
+        input_ids: torch.Tensor,
+        positions: torch.Tensor,
+        past_key_values: list[KV] | None = None,
+        mask: torch.Tensor | None = None,
+    ) -> tuple[torch.Tensor, list[KV]]:
+        """Logits of the rows ``input_ids`` ``[batch, n]`` at ``positions`` ``[batch, n]``, attending to the cached
+        ``past_key_values`` (one ``(keys, values)`` per layer) and to each other under ``mask`` ``[.., n, past +
+        n]`` (default: every cached position and every row, i.e. one block after its prefix). Returns the logits
+        and this call's own keys and values per layer (what a cache appends once the block is final)."""
+        x = self.embed(input_ids)
+        own = []
+        for i, layer in enumerate(self.layers):
+            q, k, v = layer.project(x, positions)
+            own.append((k, v))
+            if past_key_values is not None:
+                k = torch.cat([past_key_values[i][0], k], dim=2)
+                v = torch.cat([past_key_values[i][1], v], dim=2)
+            x = layer.feed_forward(layer.attend(x, q, k, v, mask))
+        return self.logits(x), own
+
+
+def block_causal_mask(length: int, block_size: int, device=None) -> torch.Tensor:
+    """``[1, 1, length, length]`` bool: position i attends to j iff j's block is not after i's."""
+    blocks = torch.arange(length, device=device) // block_size
+    return (blocks[None, :] <= blocks[:, None])[None, None]
+
+
+def extend_cache(cache: list[KV] | None, new: list[KV]) -> list[KV]:
+    if cache is None:
+        return [(k, v) for k, v in new]
+    return [(torch.cat([ck, k], dim=2), torch.cat([cv, v], dim=2)) for (ck, cv), (k, v) in zip(cache, new)]
