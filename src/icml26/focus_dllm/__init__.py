@@ -8,4 +8,5 @@ Modules (the library so far; the tasks, training, pipeline and verdict are still
     model       -- the block-diffusion transformer (RoPE, block-causal attention, exact prefix KV cache)
     selection   -- FOCUS's importance, retain target, Δ selection and enforcement rules, on one block
     decoding    -- Fast-dLLM threshold decoding (dense) and FOCUS with physical compaction, delayed cache
+    tasks       -- the mixture (copy, reverse, random walk, PCFG sentences, addition) and its quality checks
 """
