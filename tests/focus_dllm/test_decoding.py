@@ -67,3 +67,13 @@ def test_the_delayed_cache_matches_recomputing_the_processing_set(model):
             block[torch.arange(3), best] = choice[torch.arange(3), best]
     agree = (block == tokens).float().mean()
     assert agree > 0.9  # the delayed cache holds keys computed a step early for settled tokens
+
+
+def test_observing_the_dense_decoder_changes_nothing_and_sees_every_decoded_token(model):
+    plain, _ = decode(model, _prompts(), 2, DecodeSettings(threshold=0.3))
+    seen, stats = decode(model, _prompts(), 2, DecodeSettings(threshold=0.3, observe=True))
+    assert torch.equal(plain, seen)
+    assert sum(sum(o["decoded"]) for o in stats.observed) == 3 * 2 * CONFIG.block_size
+    for o in stats.observed:
+        assert len(o["i0"]) == len(o["confidence"]) == len(o["position"]) and o["position"] == sorted(o["position"])
+        assert sum(o["i0"]) == pytest.approx(CONFIG.heads * len(o["i0"]), rel=1e-5)  # the importance oracle

@@ -8,5 +8,7 @@ Modules (the library so far; the tasks, training, pipeline and verdict are still
     model       -- the block-diffusion transformer (RoPE, block-causal attention, exact prefix KV cache)
     selection   -- FOCUS's importance, retain target, Δ selection and enforcement rules, on one block
     decoding    -- Fast-dLLM threshold decoding (dense) and FOCUS with physical compaction, delayed cache
+    training    -- the masked-diffusion objective, one block at a time
+    analysis    -- Spearman, AUROC and recall of the selectors on the steps a dense decoder observed
     tasks       -- the mixture (copy, reverse, random walk, PCFG sentences, addition) and its quality checks
 """

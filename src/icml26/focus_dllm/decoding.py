@@ -35,6 +35,7 @@ class DecodeSettings:
     threshold: float = 0.9
     alpha: float | None = None  # None: dense; else FOCUS's retain factor
     max_steps_per_block: int | None = None  # default: the block size (a step always unmasks at least one)
+    observe: bool = False  # record every masked token's importances, confidence and fate (dense runs too)
 
 
 @dataclass
@@ -44,6 +45,7 @@ class DecodeStats:
     masked: list[int] = field(default_factory=list)  # masked tokens per sequence at each step
     rows: int = 0  # real rows through attention + MLP, summed over layers and steps (final clean passes too)
     events: list[dict] = field(default_factory=list)  # per sequence and step: masked, retained, decoded (FOCUS)
+    observed: list[dict] = field(default_factory=list)  # with ``observe``: per sequence and step, per masked token
 
 
 def _gather(x: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
@@ -138,9 +140,10 @@ class _Block:
 
 
 class _Focus:
-    """FOCUS's selection at layer 2 from the importances recorded at layers 0 and 1."""
+    """FOCUS's selection at layer 2 from the importances recorded at layers 0 and 1 (``alpha`` None: record them
+    and select nothing, the dense decoder observed)."""
 
-    def __init__(self, block: _Block, alpha: float, mean_decoded: float):
+    def __init__(self, block: _Block, alpha: float | None, mean_decoded: float):
         self.block, self.alpha, self.mean_decoded = block, alpha, mean_decoded
         self.importance: dict[int, torch.Tensor] = {}
         self.retained: torch.Tensor | None = None
@@ -156,7 +159,9 @@ class _Focus:
             scores[b, rows] = found
         self.importance[layer] = scores
 
-    def __call__(self, index, valid) -> torch.Tensor:
+    def __call__(self, index, valid) -> torch.Tensor | None:
+        if self.alpha is None:
+            return None
         masked = self.block.masked
         delta = self.importance[1] - self.importance[0]
         keep = torch.zeros_like(masked)
@@ -168,6 +173,22 @@ class _Focus:
         for b in range(masked.shape[0]):
             rows[b, index[b][valid[b]]] = True
         return keep | (rows & ~masked)  # the retained masked rows and the processing set's decoded rows
+
+
+def _observation(focus: _Focus, b: int, index, valid, masked, confidence, unmask, mean_decoded) -> dict:
+    """One sequence's step, per masked token in position order: I at layers 0 and 1, confidence, decoded."""
+    rows = index[b][valid[b]]
+    order = torch.argsort(rows)
+    rows, conf, done = rows[order], confidence[b][valid[b]][order], unmask[b][valid[b]][order]
+    keep = masked[b, rows]
+    return {
+        "position": rows[keep].tolist(),
+        "i0": focus.importance[0][b, rows[keep]].tolist(),
+        "i1": focus.importance[1][b, rows[keep]].tolist(),
+        "confidence": conf[keep].tolist(),
+        "decoded": done[keep].tolist(),
+        "mean_decoded": mean_decoded,
+    }
 
 
 @torch.no_grad()
@@ -196,8 +217,8 @@ def decode(model: BlockDiffusionLM, prompts: torch.Tensor, blocks: int, settings
             if step == limit:
                 raise RuntimeError(f"block {n} still has masked tokens after {limit} steps")
             focus = None
-            if settings.alpha is not None:
-                mean = sum(decoded_history) / len(decoded_history) if decoded_history else 1.0
+            mean = sum(decoded_history) / len(decoded_history) if decoded_history else 1.0
+            if settings.alpha is not None or settings.observe:
                 focus = _Focus(block, settings.alpha, mean)
             decoded_before = ~masked
             x, index, valid, saved, processed = block.run(~block.settled, cache, focus)
@@ -207,7 +228,7 @@ def decode(model: BlockDiffusionLM, prompts: torch.Tensor, blocks: int, settings
             probs = torch.softmax(logits, dim=-1)
             confidence, choice = probs.max(dim=-1)
             candidate = _gather(masked, index) & valid
-            if focus is not None:
+            if focus is not None and focus.retained is not None:
                 candidate &= _gather(focus.retained, index)
             confidence = torch.where(candidate, confidence, torch.full_like(confidence, -1.0))
             unmask = candidate & (confidence > settings.threshold)
@@ -220,7 +241,7 @@ def decode(model: BlockDiffusionLM, prompts: torch.Tensor, blocks: int, settings
                 stats.decoded.append(len(slots))
                 stats.masked.append(int(masked[b].sum()))
                 decoded_history.append(len(slots))
-                if focus is not None:
+                if focus is not None and focus.retained is not None:
                     stats.events.append(
                         {
                             "masked": int(masked[b].sum()),
@@ -228,6 +249,8 @@ def decode(model: BlockDiffusionLM, prompts: torch.Tensor, blocks: int, settings
                             "decoded": len(slots),
                         }
                     )
+                if settings.observe:
+                    stats.observed.append(_observation(focus, b, index, valid, masked, confidence, unmask, mean))
             stats.steps += 1
             block.settle(saved, decoded_before)
         positions = (block.start + torch.arange(c.block_size)).expand(batch, -1)
