@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from tests.conftest import figure_files
 
 from icml26.common.claims import read_claims
 from icml26.common.config import paper_section
 from icml26.common.sources import SourceError
 from icml26.crl_bpt import rules
 from icml26.crl_bpt.settings import problems
+from tests.conftest import figure_files
 
 CONFIG = Path(__file__).resolve().parents[2] / "config" / "papers" / "crl_bpt.yaml"
 SMOKE = paper_section(CONFIG, "smoke")

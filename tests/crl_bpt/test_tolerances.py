@@ -3,10 +3,9 @@
 import copy
 import json
 
-from tests.conftest import ROOT
-
 from icml26.common import verify
 from icml26.crl_bpt.verdict import SPREAD
+from tests.conftest import ROOT
 
 RESULTS = ROOT / "results" / "quick" / "crl_bpt"
 
