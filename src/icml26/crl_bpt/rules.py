@@ -136,13 +136,11 @@ def agent(
 ) -> None:
     """The agent's "LLM prior": SFT on the human templates (random references in its context) of a causal LM
     built from ``model``'s sizes, or of the user's causal LM when ``checkpoint`` names its folder."""
-    import time
 
     from ..common.determinism import seed_everything
     from ..common.device import resolve_device
     from ..common.lm.model import ModelSettings, build_model, load_model, parameter_count, save_checkpoint
-    from ..common.lm.sft import SFTSettings, window_means
-    from ..common.lm.sft import sft as fine_tune
+    from ..common.lm.sft import SFTSettings, sft_with_progress, window_means
     from ..common.lm.tokenizer import load_tokenizer
     from . import agent as prior
 
@@ -160,15 +158,7 @@ def agent(
         tok, templates, settings.steps * settings.batch_size, search["references"], np.random.default_rng(seed)
     )
     print(f"agent: SFT of {parameter_count(net):,} parameters on {len(templates)} human templates", flush=True)
-    start = time.perf_counter()
-    losses = fine_tune(
-        net,
-        examples,
-        settings,
-        seed=seed,
-        pad_id=tok.pad_token_id,
-        log=lambda line: print(f"agent {line} ({time.perf_counter() - start:.0f} s)", flush=True),
-    )
+    losses, _ = sft_with_progress(net, examples, settings, seed=seed, pad_id=tok.pad_token_id, label="agent")
     save_checkpoint(net.cpu(), tok, model_folder)
     steps, means = window_means(losses, settings.log_every)
     write_csv(loss_file, pd.DataFrame({"step": steps, "loss": means}))

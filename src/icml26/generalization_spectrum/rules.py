@@ -85,12 +85,11 @@ def base(
 ) -> None:
     """Pretrain the base model on the corpus (``checkpoint`` empty), or take the user's (a local Hugging
     Face folder holding a causal LM and a tokenizer that covers the task language) as it is."""
-    import time
 
     from ..common.determinism import seed_everything
     from ..common.device import resolve_device
     from ..common.lm.model import ModelSettings, build_model, parameter_count, save_checkpoint
-    from ..common.lm.sft import SFTSettings, sft, window_means
+    from ..common.lm.sft import SFTSettings, sft_with_progress, window_means
     from . import learners, prompts
     from .variants import from_record
 
@@ -111,16 +110,7 @@ def base(
     settings = SFTSettings.from_config(pretraining["training"], key="pretraining.training")
     net = build_model(ModelSettings.from_config(model), tok, seed).to(resolve_device(device))
     print(f"pretraining {parameter_count(net):,} parameters on {len(examples)} examples", flush=True)
-    start = time.perf_counter()
-    losses = sft(
-        net,
-        examples,
-        settings,
-        seed=seed,
-        pad_id=tok.pad_token_id,
-        log=lambda line: print(f"{line} ({time.perf_counter() - start:.0f} s)", flush=True),
-    )
-    seconds = time.perf_counter() - start
+    losses, seconds = sft_with_progress(net, examples, settings, seed=seed, pad_id=tok.pad_token_id)
     tokens = settings.steps * settings.batch_size * float(np.mean([len(p) + len(a) for p, a in examples]))
     save_checkpoint(net.cpu(), tok, model_folder)
     steps, means = window_means(losses, settings.log_every)

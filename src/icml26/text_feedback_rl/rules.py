@@ -68,13 +68,11 @@ def warmstart(
 ) -> None:
     """SFT warm start on the training problems (:mod:`.warmstart`): of a policy built from ``model``'s sizes,
     or of the user's causal LM when ``checkpoint`` names its folder (its tokenizer must cover the task words)."""
-    import time
 
     from ..common.determinism import seed_everything
     from ..common.device import resolve_device
     from ..common.lm.model import ModelSettings, build_model, load_model, parameter_count, save_checkpoint
-    from ..common.lm.sft import SFTSettings, window_means
-    from ..common.lm.sft import sft as fine_tune
+    from ..common.lm.sft import SFTSettings, sft_with_progress, window_means
     from ..common.lm.tokenizer import load_tokenizer
     from . import dialogue
     from . import warmstart as warm
@@ -91,15 +89,7 @@ def warmstart(
     examples = warm.examples(tok, maker, _problems(problems_file, "train"), np.random.default_rng(seed + 1))
     settings = SFTSettings.from_config(sft, key="sft")
     print(f"{task}: warm start of {parameter_count(net):,} parameters on {len(examples)} examples", flush=True)
-    start = time.perf_counter()
-    losses = fine_tune(
-        net,
-        examples,
-        settings,
-        seed=seed,
-        pad_id=tok.pad_token_id,
-        log=lambda line: print(f"{task} {line} ({time.perf_counter() - start:.0f} s)", flush=True),
-    )
+    losses, _ = sft_with_progress(net, examples, settings, seed=seed, pad_id=tok.pad_token_id, label=task)
     save_checkpoint(net.cpu(), tok, model_folder)
     steps, means = window_means(losses, settings.log_every)
     write_csv(loss_file, pd.DataFrame({"task": task, "step": steps, "loss": means}))

@@ -71,3 +71,17 @@ def test_window_means_average_each_logging_window_and_drop_a_partial_one():
 
     assert window_means([4.0, 2.0, 1.0, 3.0, 9.0], 2) == ([2, 4], [3.0, 2.0])
     assert window_means([1.0], 2) == ([], [])
+
+
+def test_sft_with_progress_prefixes_each_line_and_times_the_run(capsys):
+    from icml26.common.lm.sft import sft_with_progress
+
+    tokenizer = task_tokenizer("ab", "char")
+    examples = [(encode(tokenizer, "<bos>a<sep>"), encode(tokenizer, "b<eos>"))] * 8
+    model = build_model(ModelSettings(hidden_size=8, layers=1, heads=2, intermediate_size=8, context=8), tokenizer, 0)
+    settings = SFTSettings(steps=4, batch_size=4, warmup_steps=1, log_every=2)
+    losses, seconds = sft_with_progress(model, examples, settings, seed=0, pad_id=tokenizer.pad_token_id, label="x")
+    lines = capsys.readouterr().out.splitlines()
+    assert len(losses) == 4 and seconds > 0
+    assert [line.split(":")[0] for line in lines] == ["x sft step 2/4", "x sft step 4/4"]
+    assert all(line.endswith(" s)") for line in lines)

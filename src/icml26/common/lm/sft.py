@@ -99,6 +99,32 @@ def sft(
     return losses
 
 
+def sft_with_progress(
+    model: PreTrainedModel,
+    examples: Sequence[tuple[Sequence[int], Sequence[int]]],
+    settings: SFTSettings,
+    *,
+    seed: int,
+    pad_id: int,
+    label: str = "",
+) -> tuple[list[float], float]:
+    """:func:`sft` with each progress line printed as ``<label> <line> (<elapsed> s)`` (what a job's log shows);
+    returns the losses and the seconds it took."""
+    import time
+
+    start = time.perf_counter()
+    prefix = f"{label} " if label else ""
+    losses = sft(
+        model,
+        examples,
+        settings,
+        seed=seed,
+        pad_id=pad_id,
+        log=lambda line: print(f"{prefix}{line} ({time.perf_counter() - start:.0f} s)", flush=True),
+    )
+    return losses, time.perf_counter() - start
+
+
 def window_means(losses: Sequence[float], every: int) -> tuple[list[int], list[float]]:
     """The mean loss over each logging window, as the steps ending the windows (``every``, ``2·every``, ...)
     and their means: what a paper's loss table shows (a trailing partial window is left out)."""
