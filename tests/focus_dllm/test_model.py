@@ -50,3 +50,20 @@ def test_a_block_does_not_see_later_blocks():
 def test_config_checks_the_head_size():
     with pytest.raises(ValueError, match="even head size"):
         BlockDiffusionConfig(vocab_size=5, mask_token_id=4, hidden_size=30, heads=4)
+
+
+def test_a_saved_model_loads_back_identical_and_a_bad_folder_is_named(tmp_path):
+    from icml26.common.sources import SourceError
+    from icml26.focus_dllm.model import load, save
+
+    model = _model()
+    save(model, tmp_path / "m")
+    again = load(tmp_path / "m")
+    assert all(torch.equal(a, b) for a, b in zip(model.state_dict().values(), again.state_dict().values()))
+    save(again, tmp_path / "m2")
+    assert (tmp_path / "m" / "model.safetensors").read_bytes() == (tmp_path / "m2" / "model.safetensors").read_bytes()
+    with pytest.raises(SourceError, match="nowhere: not a block-diffusion model folder"):
+        load(tmp_path / "nowhere")
+    (tmp_path / "m" / "config.json").write_text('{"vocab_size": 5}')
+    with pytest.raises(SourceError, match="cannot load the model"):
+        load(tmp_path / "m")

@@ -132,3 +132,46 @@ def extend_cache(cache: list[KV] | None, new: list[KV]) -> list[KV]:
     if cache is None:
         return [(k, v) for k, v in new]
     return [(torch.cat([ck, k], dim=2), torch.cat([cv, v], dim=2)) for (ck, cv), (k, v) in zip(cache, new)]
+
+
+def save(model: BlockDiffusionLM, folder) -> None:
+    """``config.json`` and ``model.safetensors`` in ``folder``, written beside it and renamed into place (the same
+    weights give byte-identical files)."""
+    import dataclasses
+    import shutil
+    from pathlib import Path
+
+    from safetensors.torch import save_model
+
+    from ..common.io import temporary_sibling, write_json
+
+    folder = Path(folder)
+    tmp = temporary_sibling(folder)
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    write_json(tmp / "config.json", dataclasses.asdict(model.config))
+    save_model(model, str(tmp / "model.safetensors"))
+    if folder.exists():
+        shutil.rmtree(folder)
+    tmp.rename(folder)
+
+
+def load(folder) -> BlockDiffusionLM:
+    """A model saved by :func:`save` (ours, or a user's of this architecture); a missing or malformed folder is one
+    line naming it."""
+    from pathlib import Path
+
+    from safetensors.torch import load_model
+
+    from ..common.io import read_json
+    from ..common.sources import fail
+
+    folder = Path(folder)
+    if not (folder / "config.json").is_file() or not (folder / "model.safetensors").is_file():
+        fail(folder, "not a block-diffusion model folder (config.json and model.safetensors)")
+    try:
+        model = BlockDiffusionLM(BlockDiffusionConfig(**read_json(folder / "config.json")))
+        load_model(model, str(folder / "model.safetensors"))
+    except (TypeError, ValueError, RuntimeError) as error:
+        fail(folder, f"cannot load the model ({str(error).splitlines()[0]})")
+    return model.eval()

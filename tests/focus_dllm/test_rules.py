@@ -1,0 +1,101 @@
+"""The rule functions end to end on a tiny model, the user's model by path, a bad folder."""
+
+import pandas as pd
+import pytest
+
+from icml26.common.sources import SourceError
+from icml26.focus_dllm import rules
+from icml26.focus_dllm.analysis import SELECTORS
+from icml26.focus_dllm.tasks import TASKS
+
+LAYOUT = {"block_size": 8, "prompt_blocks": 2, "answer_blocks": 1}
+LENGTHS = {"copy": 4, "reverse": 4, "walk": 5, "pcfg": 0, "add": 2}
+MODEL = {"sizes": {"hidden_size": 16, "layers": 3, "heads": 2, "intermediate_size": 32}}
+TRAINING = {"steps": 5, "batch_size": 8, "lr": 0.003, "log_every": 5}
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    out = tmp_path_factory.mktemp("focus")
+    examples = str(out / "examples.json")
+    rules.examples(examples, tasks=list(TASKS), lengths=LENGTHS, counts={"train": 8, "test": 4}, layout=LAYOUT, seed=0)
+    rules.train(
+        examples, [], str(out / "model"), str(out / "loss.csv"), layout=LAYOUT, model=MODEL, training=TRAINING, seed=0
+    )
+    return out, examples
+
+
+def test_decoding_quality_rows_per_test_example(trained):
+    out, examples = trained
+    for name, alpha in (("dense", None), ("focus", 1.0)):
+        rules.decode_quality(
+            examples,
+            str(out / "model"),
+            str(out / f"{name}.csv"),
+            decoder={"name": name, "threshold": 0.9, "alpha": alpha},
+            layout=LAYOUT,
+            batch_size=6,
+        )
+    dense, focus = pd.read_csv(out / "dense.csv"), pd.read_csv(out / "focus.csv")
+    assert len(dense) == len(focus) == 4 * len(TASKS) and set(dense["correct"]) <= {0, 1}
+    assert focus.groupby("example")["batch_rows"].first().sum() <= dense.groupby("example")["batch_rows"].first().sum()
+
+
+def test_observation_tables(trained):
+    out, examples = trained
+    rules.observe(
+        examples,
+        str(out / "model"),
+        str(out / "corr.csv"),
+        str(out / "recall.csv"),
+        threshold=0.9,
+        alphas=[1.0, 2.0],
+        layout=LAYOUT,
+        batch_size=6,
+        seed=0,
+    )
+    corr, recall = pd.read_csv(out / "corr.csv"), pd.read_csv(out / "recall.csv")
+    assert set(corr["task"]) == set(TASKS) and corr["decoded_fraction"].between(0, 1).all()
+    assert len(recall) == len(TASKS) * 2 * len(SELECTORS)
+    oracle = recall[recall["selector"] == "oracle"]["recall"].dropna()
+    assert (oracle >= recall[recall["selector"] == "random"]["recall"].dropna().min()).all()
+
+
+def test_the_user_s_model_is_used_as_it_is_and_a_bad_folder_is_named(trained, tmp_path):
+    out, examples = trained
+    rules.train(
+        examples,
+        [str(out / "model")],
+        str(tmp_path / "m"),
+        str(tmp_path / "l.csv"),
+        layout=LAYOUT,
+        model=MODEL,
+        training=TRAINING,
+        seed=0,
+    )
+    assert (tmp_path / "m" / "model.safetensors").read_bytes() == (out / "model" / "model.safetensors").read_bytes()
+    with pytest.raises(SourceError, match="absent: not a block-diffusion model folder"):
+        rules.train(
+            examples,
+            [str(tmp_path / "absent")],
+            str(tmp_path / "m2"),
+            str(tmp_path / "l2.csv"),
+            layout=LAYOUT,
+            model=MODEL,
+            training=TRAINING,
+            seed=0,
+        )
+    assert not (tmp_path / "m2").exists()
+
+
+def test_an_example_that_does_not_fit_is_named(tmp_path):
+    with pytest.raises(ValueError, match="a copy example of prompt 21 and answer 20 tokens does not fit"):
+        rules.examples(
+            str(tmp_path / "e.json"),
+            tasks=["copy"],
+            lengths={"copy": 20},
+            counts={"train": 1, "test": 1},
+            layout=LAYOUT,
+            seed=0,
+        )
+    assert not (tmp_path / "e.json").exists()
