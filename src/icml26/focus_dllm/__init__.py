@@ -4,7 +4,7 @@ arXiv 2601.23278; reference code sands-lab/FOCUS, an LMDeploy/SGLang fork).
 Substitution (forced here): no pretrained diffusion LLM can be loaded, so a small block-diffusion transformer is
 trained from scratch and the FOCUS mechanism is studied on it.
 
-Modules (so far; the Snakemake rules, config, tables, figures, verdict and docs page are still to come: issue 25):
+Modules (so far; the Snakemake rules, config, tables, figures and docs page are still to come: issue 25):
     model       -- the block-diffusion transformer (RoPE, block-causal attention, exact prefix KV cache)
     selection   -- FOCUS's importance, retain target, Δ selection and enforcement rules, on one block
     decoding    -- Fast-dLLM threshold decoding (dense) and FOCUS with physical compaction, delayed cache
@@ -13,5 +13,6 @@ Modules (so far; the Snakemake rules, config, tables, figures, verdict and docs 
     tasks       -- the mixture (copy, reverse, random walk, PCFG sentences, addition) and its quality checks
     encoding    -- examples as fixed-shape id sequences (prompt blocks, answer blocks) and back
     throughput  -- generated tokens/s per decoder and batch size, interleaved, with rows per token beside
+    verdict     -- the spec's claims (criteria fixed before any quick run), the throughput claim a timing one
     rules       -- the rule functions written so far (examples -> train -> decode_quality, observe)
 """

@@ -107,6 +107,7 @@ def decode_quality(
                 {
                     "decoder": decoder["name"],
                     "example": start + i,
+                    "batch": start // batch_size,
                     "task": example.task,
                     "correct": int(mixture.correct(example, codec.answer(ids))),
                     "batch_steps": stats.steps,
