@@ -99,3 +99,68 @@ def test_an_example_that_does_not_fit_is_named(tmp_path):
             seed=0,
         )
     assert not (tmp_path / "e.json").exists()
+
+
+def test_tables_verdict_and_timing_verdict(trained):
+    import json
+
+    out, examples = trained
+    runs = []
+    for name, alpha in (("dense", None), ("focus", 1.5)):
+        path = str(out / f"q_{name}.csv")
+        rules.decode_quality(
+            examples,
+            str(out / "model"),
+            path,
+            decoder={"name": name, "threshold": 0.9, "alpha": alpha},
+            layout=LAYOUT,
+            batch_size=6,
+        )
+        runs.append(path)
+    rules.tables(runs, str(out / "quality.csv"), str(out / "summary.csv"))
+    summary = pd.read_csv(out / "summary.csv")
+    assert len(summary) == 2 * len(TASKS) and summary["accuracy"].between(0, 1).all()
+    rules.observe(
+        examples,
+        str(out / "model"),
+        str(out / "corr.csv"),
+        str(out / "recall.csv"),
+        threshold=0.9,
+        alphas=[1.5],
+        layout=LAYOUT,
+        batch_size=6,
+        seed=0,
+    )
+    rules.verdict(
+        str(out / "quality.csv"),
+        str(out / "corr.csv"),
+        str(out / "recall.csv"),
+        str(out / "claims.json"),
+        str(out / "metrics.json"),
+        dense="dense",
+        focus="focus",
+        alpha=1.5,
+    )
+    ids = [c["id"] for c in json.loads((out / "claims.json").read_text())]
+    assert ids == [
+        "few_tokens_decodable_per_step",
+        "importance_predicts_decodability",
+        "focus_preserves_quality",
+        "focus_saves_compute",
+    ]
+    decoders = [{"name": "dense", "threshold": 0.9, "alpha": None}, {"name": "focus", "threshold": 0.9, "alpha": 1.5}]
+    rules.throughput(
+        examples,
+        str(out / "model"),
+        str(out / "tp.csv"),
+        str(out / "machine.json"),
+        decoders=decoders,
+        batch_sizes=[2, 4],
+        repeats=1,
+        layout=LAYOUT,
+    )
+    rules.timing_verdict(
+        str(out / "tp.csv"), str(out / "machine.json"), str(out / "tclaims.json"), dense="dense", focus="focus"
+    )
+    timing = json.loads((out / "tclaims.json").read_text())
+    assert timing[0]["id"] == "focus_raises_throughput" and "cpu" in json.dumps(timing[0]["details"]).lower()

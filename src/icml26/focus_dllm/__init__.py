@@ -14,5 +14,6 @@ Modules (so far; the Snakemake rules, config, tables, figures and docs page are 
     encoding    -- examples as fixed-shape id sequences (prompt blocks, answer blocks) and back
     throughput  -- generated tokens/s per decoder and batch size, interleaved, with rows per token beside
     verdict     -- the spec's claims (criteria fixed before any quick run), the throughput claim a timing one
-    rules       -- the rule functions written so far (examples -> train -> decode_quality, observe)
+    rules       -- the rule functions (examples -> train -> decode_quality, observe -> tables, verdict; throughput,
+                   timing_verdict), not yet wired into a Snakefile
 """

@@ -162,3 +162,88 @@ def observe(
     ]
     write_csv(correlation_file, pd.DataFrame(correlation))
     write_csv(recall_file, pd.DataFrame(recall))
+
+
+def throughput(
+    examples_file: str,
+    model_folder: str,
+    throughput_table: str,
+    machine: str,
+    *,
+    decoders: list[dict],
+    batch_sizes: list[int],
+    repeats: int,
+    layout: dict,
+) -> None:
+    """Generated tokens per second of each decoder at each batch size on the test prompts, interleaved, median of
+    ``repeats`` (a measured output: ``timing/``)."""
+    from ..common.timing import write_machine
+    from .decoding import DecodeSettings
+    from .model import load
+    from .throughput import measure
+
+    codec, net = _codec(layout), load(model_folder)
+    prompts = codec.batch(_examples(examples_file, "test"), "prompt")
+    settings = {d["name"]: DecodeSettings(threshold=d["threshold"], alpha=d["alpha"]) for d in decoders}
+    rows = measure(net, prompts, layout["answer_blocks"], settings, batch_sizes, repeats)
+    for row in rows:
+        print(f"batch {row['batch']} {row['decoder']}: {row['tokens_per_s']:.0f} tokens/s", flush=True)
+    write_csv(throughput_table, pd.DataFrame(rows))
+    write_machine(machine)
+
+
+def tables(quality: list[str], quality_table: str, summary_table: str) -> None:
+    """Every decoder's per-example results in one table, and per task and decoder: accuracy, rows per generated
+    token and block steps per batch (the decoder's, over every task)."""
+    from ..common.io import read_csvs
+
+    frame = read_csvs(quality).sort_values(["decoder", "example"])
+    write_csv(quality_table, frame)
+    batches = frame.drop_duplicates(["decoder", "batch"])
+    per_decoder = batches.groupby("decoder")[["batch_steps", "batch_rows", "batch_tokens"]].sum()
+    summary = frame.groupby(["decoder", "task"], sort=True)["correct"].mean().rename("accuracy").reset_index()
+    summary["rows_per_token"] = summary["decoder"].map(per_decoder["batch_rows"] / per_decoder["batch_tokens"])
+    summary["steps_per_batch"] = summary["decoder"].map(batches.groupby("decoder")["batch_steps"].mean())
+    write_csv(summary_table, summary)
+
+
+def verdict(
+    quality_table: str,
+    correlation_table: str,
+    recall_table: str,
+    claims: str,
+    metrics: str,
+    *,
+    dense: str,
+    focus: str,
+    alpha: float,
+) -> None:
+    from ..common.claims import write_claims
+    from ..common.io import read_csv
+    from . import verdict as v
+
+    quality, correlation = read_csv(quality_table), read_csv(correlation_table)
+    found = [
+        v.few_decodable(correlation),
+        v.importance_predicts(correlation, read_csv(recall_table), alpha),
+        v.preserves_quality(quality, dense, focus),
+        v.saves_compute(quality, dense, focus),
+    ]
+    write_claims(claims, found)
+    accuracy = quality.groupby("decoder")["correct"].mean()
+    write_json(
+        metrics,
+        {
+            "accuracy": accuracy.to_dict(),
+            "decoded_fraction": correlation.set_index("task")["decoded_fraction"].to_dict(),
+        },
+    )
+
+
+def timing_verdict(throughput_table: str, machine: str, claims: str, *, dense: str, focus: str) -> None:
+    """The wall-clock claim, in ``timing/claims.json`` (docs/ARCHITECTURE.md, "Measured outputs")."""
+    from ..common.claims import write_claims
+    from ..common.io import read_csv
+    from . import verdict as v
+
+    write_claims(claims, [v.raises_throughput(read_csv(throughput_table), dense, focus, read_json(machine))])
