@@ -169,6 +169,7 @@ def throughput(
     model_folder: str,
     throughput_table: str,
     machine: str,
+    figure: str,
     *,
     decoders: list[dict],
     batch_sizes: list[int],
@@ -176,8 +177,10 @@ def throughput(
     layout: dict,
 ) -> None:
     """Generated tokens per second of each decoder at each batch size on the test prompts, interleaved, median of
-    ``repeats`` (a measured output: ``timing/``)."""
+    ``repeats``, and its figure (measured outputs: ``timing/``)."""
+    from ..common.figures import save_figure
     from ..common.timing import write_machine
+    from . import plots
     from .decoding import DecodeSettings
     from .model import load
     from .throughput import measure
@@ -190,6 +193,7 @@ def throughput(
         print(f"batch {row['batch']} {row['decoder']}: {row['tokens_per_s']:.0f} tokens/s", flush=True)
     write_csv(throughput_table, pd.DataFrame(rows))
     write_machine(machine)
+    save_figure(plots.throughput(pd.DataFrame(rows)), figure)
 
 
 def tables(quality: list[str], quality_table: str, summary_table: str) -> None:
@@ -247,3 +251,14 @@ def timing_verdict(throughput_table: str, machine: str, claims: str, *, dense: s
     from . import verdict as v
 
     write_claims(claims, [v.raises_throughput(read_csv(throughput_table), dense, focus, read_json(machine))])
+
+
+def figures(summary_table: str, recall_table: str, **outputs: str) -> None:
+    """Accuracy per task and decoder; recall of each selector."""
+    from ..common.figures import figure_set, save_figure
+    from ..common.io import read_csv
+    from . import plots
+
+    with figure_set(outputs) as paths:
+        save_figure(plots.quality(read_csv(summary_table)), *paths("quality"))
+        save_figure(plots.recall(read_csv(recall_table)), *paths("recall"))

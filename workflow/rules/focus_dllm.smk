@@ -1,0 +1,161 @@
+# focus_dllm: FOCUS token eviction for block-diffusion LM decoding against dense threshold decoding
+# (spec: shared/papers/focus_dllm.md).
+# examples -> train (a small block-diffusion LM, or the user's model folder) -> decode_{decoder} (quality and
+# compute) and observe (the correlation analysis) -> tables -> figures, verdict; timing (throughput) and its
+# verdict beside. Each rule calls one function of icml26.focus_dllm.rules (see docs/ARCHITECTURE.md).
+
+FD = register("focus_dllm")
+FD_DECODERS = [d["name"] for d in FD.cfg["decoders"]]
+FD_COMPARE = {"dense": FD.cfg["compare"]["dense"], "focus": FD.cfg["compare"]["focus"]}
+
+
+rule focus_dllm:
+    """Target: every focus_dllm output at the configured scale."""
+    input:
+        paper_outputs(FD),
+        expand(f"{FD.results}/figures/{{name}}.png", name=["quality", "recall"]),
+        f"{FD.timing}/claims.json",
+
+
+rule focus_dllm_examples:
+    output:
+        examples_file=f"{FD.data}/examples.json",
+    params:
+        func="icml26.focus_dllm.rules:examples",
+        tasks=FD.cfg["tasks"],
+        lengths=FD.cfg["lengths"],
+        counts=FD.cfg["examples"],
+        layout=FD.cfg["layout"],
+        seed=FD.cfg["seed"],
+    script:
+        CALL
+
+
+rule focus_dllm_train:
+    input:
+        examples_file=rules.focus_dllm_examples.output.examples_file,
+        checkpoint=[FD.cfg["model"]["checkpoint"]] if FD.cfg["model"]["checkpoint"] else [],
+    output:
+        model_folder=directory(f"{FD.data}/model"),
+        loss_file=f"{FD.data}/train_loss.csv",
+    threads: paper_threads(FD)
+    resources:
+        **FD.cfg["resources"],
+    params:
+        func="icml26.focus_dllm.rules:train",
+        layout=FD.cfg["layout"],
+        model=FD.cfg["model"],
+        training=FD.cfg["training"],
+        seed=FD.cfg["seed"],
+    script:
+        CALL
+
+
+rule focus_dllm_decode:
+    input:
+        examples_file=rules.focus_dllm_examples.output.examples_file,
+        model_folder=rules.focus_dllm_train.output.model_folder,
+    output:
+        results_file=f"{FD.data}/runs/{{decoder}}.csv",
+    wildcard_constraints:
+        decoder="|".join(FD_DECODERS),
+    threads: paper_threads(FD)
+    params:
+        func="icml26.focus_dllm.rules:decode_quality",
+        decoder=lambda w: next(d for d in FD.cfg["decoders"] if d["name"] == w.decoder),
+        layout=FD.cfg["layout"],
+        batch_size=FD.cfg["decode_batch"],
+    script:
+        CALL
+
+
+rule focus_dllm_observe:
+    input:
+        examples_file=rules.focus_dllm_examples.output.examples_file,
+        model_folder=rules.focus_dllm_train.output.model_folder,
+    output:
+        correlation_file=table_report(FD, "correlation"),
+        recall_file=table_report(FD, "recall"),
+    threads: paper_threads(FD)
+    params:
+        func="icml26.focus_dllm.rules:observe",
+        threshold=FD.cfg["analysis"]["threshold"],
+        alphas=FD.cfg["analysis"]["alphas"],
+        layout=FD.cfg["layout"],
+        batch_size=FD.cfg["decode_batch"],
+        seed=FD.cfg["seed"],
+    script:
+        CALL
+
+
+rule focus_dllm_tables:
+    input:
+        quality=expand(f"{FD.data}/runs/{{decoder}}.csv", decoder=FD_DECODERS),
+    output:
+        quality_table=table_report(FD, "quality"),
+        summary_table=table_report(FD, "summary"),
+    params:
+        func="icml26.focus_dllm.rules:tables",
+    script:
+        CALL
+
+
+rule focus_dllm_figures:
+    input:
+        summary_table=rules.focus_dllm_tables.output.summary_table,
+        recall_table=rules.focus_dllm_observe.output.recall_file,
+    output:
+        **figure_outputs(FD, "quality", "recall", captions={"quality": "quality_figure", "recall": "recall_figure"}),
+    params:
+        func="icml26.focus_dllm.rules:figures",
+    script:
+        CALL
+
+
+rule focus_dllm_verdict:
+    input:
+        quality_table=rules.focus_dllm_tables.output.quality_table,
+        correlation_table=rules.focus_dllm_observe.output.correlation_file,
+        recall_table=rules.focus_dllm_observe.output.recall_file,
+    output:
+        claims=paper_report(FD, "claims.json", "claims", "verdict"),
+        metrics=f"{FD.results}/metrics.json",
+    params:
+        **FD_COMPARE,
+        func="icml26.focus_dllm.rules:verdict",
+        alpha=FD.cfg["analysis"]["verdict_alpha"],
+    script:
+        CALL
+
+
+rule focus_dllm_timing:
+    input:
+        examples_file=rules.focus_dllm_examples.output.examples_file,
+        model_folder=rules.focus_dllm_train.output.model_folder,
+    output:
+        throughput_table=f"{FD.timing}/throughput.csv",
+        machine=f"{FD.timing}/machine.json",
+        figure=f"{FD.timing}/throughput.png",
+    priority: -1  # only measures: the jobs on the way to the verdict go first
+    threads: paper_threads(FD)
+    params:
+        func="icml26.focus_dllm.rules:throughput",
+        decoders=lambda w: [d for d in FD.cfg["decoders"] if d["name"] in FD.cfg["throughput"]["decoders"]],
+        batch_sizes=FD.cfg["throughput"]["batch_sizes"],
+        repeats=FD.cfg["throughput"]["repeats"],
+        layout=FD.cfg["layout"],
+    script:
+        CALL
+
+
+rule focus_dllm_timing_verdict:
+    input:
+        throughput_table=rules.focus_dllm_timing.output.throughput_table,
+        machine=rules.focus_dllm_timing.output.machine,
+    output:
+        claims=f"{FD.timing}/claims.json",
+    params:
+        **FD_COMPARE,
+        func="icml26.focus_dllm.rules:timing_verdict",
+    script:
+        CALL
