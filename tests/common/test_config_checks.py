@@ -109,6 +109,7 @@ CROSS_KEY = {  # one broken cross-key constraint per paper that has them, and th
     "cerebellar_control": (lambda c: c.update(faults=["no_such_fault"]), "faults names ['no_such_fault']"),
     "coins": (lambda c: c.update(problems=[0]), "problems: HumanEval/0 has no gold spec"),
     "crl_bpt": (lambda c: c["search"].update(best_human=50), "search.best_human: 50 exceeds search.references (10)"),
+    "focus_dllm": (lambda c: c["compare"].update(dense="focus_a1"), "compare.dense: focus_a1 is FOCUS decoding"),
     "cox_subgroups": (
         lambda c: c.update(methods=["base", "dg"], survival_views={"method": "prim"}),
         "survival_views.method 'prim' must be one of cox_subgroups.methods",

@@ -164,3 +164,32 @@ def test_tables_verdict_and_timing_verdict(trained):
     )
     timing = json.loads((out / "tclaims.json").read_text())
     assert timing[0]["id"] == "focus_raises_throughput" and "cpu" in json.dumps(timing[0]["details"]).lower()
+
+
+def test_every_scale_passes_the_cross_key_checks_and_each_broken_one_is_named():
+    from pathlib import Path
+
+    from icml26.common.config import paper_section
+    from icml26.focus_dllm.settings import problems
+
+    config = Path(__file__).resolve().parents[2] / "config" / "papers" / "focus_dllm.yaml"
+    for scale in ("smoke", "quick", "paper"):
+        assert list(problems(paper_section(config, scale))) == []
+    cfg = paper_section(config, "quick")
+    cfg["decoders"].append(dict(cfg["decoders"][0]))
+    cfg["compare"]["focus"] = "dense_t0.8"
+    cfg["throughput"]["decoders"] = ["nonesuch", "dense_t0.9"]
+    cfg["analysis"]["verdict_alpha"] = 3.0
+    cfg["tasks"] = ["copy", "reverse"]
+    del cfg["lengths"]["reverse"]
+    cfg["model"]["sizes"]["heads"] = 3
+    cfg["training"]["batch_size"] = 100000
+    assert [line.split(":")[0] for line in problems(cfg)] == [
+        "decoders",
+        "compare.focus",
+        "throughput.decoders",
+        "analysis.verdict_alpha",
+        "lengths",
+        "model.sizes.hidden_size",
+        "training.batch_size",
+    ]
