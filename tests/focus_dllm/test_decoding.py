@@ -77,3 +77,14 @@ def test_observing_the_dense_decoder_changes_nothing_and_sees_every_decoded_toke
     for o in stats.observed:
         assert len(o["i0"]) == len(o["confidence"]) == len(o["position"]) and o["position"] == sorted(o["position"])
         assert sum(o["i0"]) == pytest.approx(CONFIG.heads * len(o["i0"]), rel=1e-5)  # the importance oracle
+
+
+def test_sequences_that_finish_their_block_early_wait_for_the_others(model):
+    """At this threshold some sequences finish a block steps before others; both decoders keep going on the
+    rest (FOCUS retains nothing for a finished sequence) and every token ends decoded."""
+    prompts = torch.randint(0, 11, (8, 8), generator=torch.Generator().manual_seed(9))
+    for alpha in (None, 1.0, 2.0):
+        tokens, stats = decode(model, prompts, 2, DecodeSettings(threshold=0.105, alpha=alpha))
+        assert (tokens != CONFIG.mask_token_id).all()
+        per_step = torch.tensor(stats.decoded).view(-1, 8)
+        assert (per_step == 0).any()  # some sequence sat out a step: finished while others were not

@@ -56,15 +56,16 @@ def _gather(x: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
 
 def _row_sets(select: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """Per sequence the positions where ``select`` ``[batch, n]`` holds, padded (by repeating the first) to the
-    batch's largest count: ``(index [batch, m], valid [batch, m])``."""
+    batch's largest count: ``(index [batch, m], valid [batch, m])``. A sequence with none (its block finished
+    while others decode on) gets invalid padding rows only."""
     counts = select.sum(dim=1)
-    width = int(counts.max())
+    width = max(1, int(counts.max()))
     index = torch.zeros((select.shape[0], width), dtype=torch.long)
     valid = torch.zeros((select.shape[0], width), dtype=torch.bool)
     for b in range(select.shape[0]):
         found = torch.nonzero(select[b], as_tuple=True)[0]
         index[b, : len(found)] = found
-        index[b, len(found) :] = found[0]
+        index[b, len(found) :] = found[0] if len(found) else 0  # a finished sequence: one invalid row
         valid[b, : len(found)] = True
     return index, valid
 
@@ -166,8 +167,9 @@ class _Focus:
         delta = self.importance[1] - self.importance[0]
         keep = torch.zeros_like(masked)
         for b in range(masked.shape[0]):
-            k = selection.retain_target(int(masked[b].sum()), self.mean_decoded, self.alpha)
-            keep[b] = selection.enforce(selection.select(delta[b], masked[b], k), masked[b])
+            if masked[b].any():  # a sequence whose block is finished retains nothing
+                k = selection.retain_target(int(masked[b].sum()), self.mean_decoded, self.alpha)
+                keep[b] = selection.enforce(selection.select(delta[b], masked[b], k), masked[b])
         self.retained = keep
         rows = torch.zeros_like(masked)
         for b in range(masked.shape[0]):

@@ -39,7 +39,7 @@ def examples(examples_file: str, *, tasks: list[str], lengths: dict, counts: dic
                 example = mixture.draw(task, rng, lengths[task])
                 codec.sequence(example)  # fits, else one line naming the task and the sizes
                 drawn[part].append({"task": task, "prompt": list(example.prompt), "answer": list(example.answer)})
-    print(f"{len(drawn['train'])} training and {len(drawn['test'])} test examples over {len(tasks)} tasks")
+    print(f"{len(drawn['train'])} training and {len(drawn['test'])} test examples over {len(tasks)} tasks", flush=True)
     write_json(examples_file, drawn)
 
 
@@ -55,6 +55,8 @@ def train(
     seed: int,
 ) -> None:
     """Train the block-diffusion LM on the training examples, or take the user's model folder unchanged."""
+    import time
+
     import torch
 
     from ..common.determinism import seed_everything
@@ -80,8 +82,16 @@ def train(
         torch.manual_seed(seed)
         net = bd.BlockDiffusionLM(config)
     sequences = codec.batch(_examples(examples_file, "train"))
-    print(f"training {sum(p.numel() for p in net.parameters()):,} parameters on {len(sequences)} sequences")
-    losses = trainer.train(net, sequences, layout["prompt_blocks"], seed=seed, **training)
+    print(f"training {sum(p.numel() for p in net.parameters()):,} parameters on {len(sequences)} sequences", flush=True)
+    start = time.perf_counter()
+    losses = trainer.train(
+        net,
+        sequences,
+        layout["prompt_blocks"],
+        seed=seed,
+        log=lambda line: print(f"{line} ({time.perf_counter() - start:.0f} s)", flush=True),
+        **training,
+    )
     bd.save(net, model_folder)
     write_csv(loss_file, pd.DataFrame({"step": np.arange(1, len(losses) + 1), "loss": losses}))
 
