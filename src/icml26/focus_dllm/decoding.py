@@ -251,7 +251,7 @@ def decode(model: BlockDiffusionLM, prompts: torch.Tensor, blocks: int, settings
                             "decoded": len(slots),
                         }
                     )
-                if settings.observe:
+                if settings.observe and masked[b].any():  # a finished sequence has nothing to observe
                     stats.observed.append(_observation(focus, b, index, valid, masked, confidence, unmask, mean))
             stats.steps += 1
             block.settle(saved, decoded_before)

@@ -196,7 +196,11 @@ def throughput(
     from .throughput import measure
 
     codec, net = _codec(layout), load(model_folder)
-    prompts = codec.batch(_examples(examples_file, "test"), "prompt")
+    test = _examples(examples_file, "test")
+    tasks = sorted({e.task for e in test})
+    by_task = [[e for e in test if e.task == t] for t in tasks]
+    mixed = [group[i] for i in range(max(map(len, by_task))) for group in by_task if i < len(group)]
+    prompts = codec.batch(mixed, "prompt")  # the tasks in turn, so every batch size mixes them
     settings = {d["name"]: DecodeSettings(threshold=d["threshold"], alpha=d["alpha"]) for d in decoders}
     rows = measure(net, prompts, layout["answer_blocks"], settings, batch_sizes, repeats)
     for row in rows:

@@ -23,7 +23,8 @@ def measure(
     repeats: int,
 ) -> list[dict]:
     """One row per batch size and decoder: median seconds, tokens per second, rows per generated token. The
-    batch of size ``b`` is the first ``b`` prompts (cycled when there are fewer)."""
+    batch of size ``b`` is the first ``b`` prompts (cycled when there are fewer): order them as the batches
+    should mix them (the throughput rule takes the tasks in turn)."""
     rows = []
     for size in batch_sizes:
         batch = prompts[torch.arange(size) % len(prompts)]
