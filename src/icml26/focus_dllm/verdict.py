@@ -53,7 +53,7 @@ def importance_predicts(correlation: pd.DataFrame, recall: pd.DataFrame, alpha: 
             f"AUROC of Δ {auroc:.3f}, Spearman rho {rho:+.3f}; recall of Δ minus leftmost-K at alpha {alpha}: "
             f"{gap:+.3f} (paper: strong correlation)"
         ),
-        evidence=["tables/correlation.csv", "tables/recall.csv"],
+        evidence=["tables/correlation.csv", "tables/recall.csv", "figures/recall.png"],
     )
 
 
@@ -71,7 +71,7 @@ def preserves_quality(quality: pd.DataFrame, dense: str, focus: str) -> Claim:
         comparator=">=",
         holds=b - a >= -QUALITY_DROP,
         headline=f"accuracy {b:.3f} with FOCUS, {a:.3f} dense ({b - a:+.3f}; at most -{QUALITY_DROP} allowed)",
-        evidence=["tables/quality.csv"],
+        evidence=["tables/quality.csv", "tables/summary.csv", "figures/quality.png"],
     )
 
 
