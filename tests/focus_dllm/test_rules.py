@@ -154,7 +154,6 @@ def test_tables_verdict_and_timing_verdict(trained):
         str(out / "model"),
         str(out / "tp.csv"),
         str(out / "machine.json"),
-        str(out / "tp.png"),
         decoders=decoders,
         batch_sizes=[2, 4],
         repeats=1,

@@ -135,7 +135,6 @@ rule focus_dllm_timing:
     output:
         throughput_table=f"{FD.timing}/throughput.csv",
         machine=f"{FD.timing}/machine.json",
-        figure=f"{FD.timing}/throughput.png",
     priority: -1  # only measures: the jobs on the way to the verdict go first
     threads: paper_threads(FD)
     params:

@@ -1,6 +1,7 @@
-"""The paper's figures: accuracy per task and decoder, how well each selector's retained set covers the tokens
-the decoder then decodes (the leftmost-K, random-K and oracle references beside Δ), and throughput against batch
-size (a measured output, drawn into ``timing/``)."""
+"""The paper's figures: accuracy per task and decoder, and how well each selector's retained set covers the
+tokens the decoder then decodes (the leftmost-K, random-K and oracle references beside Δ). Throughput against
+batch size is a measured table (``timing/throughput.csv``), not drawn: the figure job draws from deterministic
+tables only."""
 
 from __future__ import annotations
 
@@ -47,21 +48,5 @@ def recall(table: pd.DataFrame) -> plt.Figure:
         axis.set_title(f"alpha = {alpha:g}", fontsize=9)
         axis.set_ylim(0, 1.02)
     axes[0][0].set_ylabel("recall of decoded tokens in the retained set")
-    fig.tight_layout()
-    return fig
-
-
-def throughput(table: pd.DataFrame) -> plt.Figure:
-    """Generated tokens per second against batch size per decoder (left) and the compute per token (right)."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
-    for decoder, rows in table.groupby("decoder", sort=False):
-        left.plot(rows["batch"], rows["tokens_per_s"], "o-", label=decoder)
-        right.plot(rows["batch"], rows["rows_per_token"], "o-", label=decoder)
-    for axis in (left, right):
-        axis.set_xscale("log", base=2)
-        axis.set_xlabel("batch size")
-        axis.legend(fontsize=8)
-    left.set_ylabel("generated tokens / s (measured)")
-    right.set_ylabel("rows through the network per token")
     fig.tight_layout()
     return fig

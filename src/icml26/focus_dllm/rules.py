@@ -179,7 +179,6 @@ def throughput(
     model_folder: str,
     throughput_table: str,
     machine: str,
-    figure: str,
     *,
     decoders: list[dict],
     batch_sizes: list[int],
@@ -187,10 +186,9 @@ def throughput(
     layout: dict,
 ) -> None:
     """Generated tokens per second of each decoder at each batch size on the test prompts, interleaved, median of
-    ``repeats``, and its figure (measured outputs: ``timing/``)."""
-    from ..common.figures import save_figure
+    ``repeats`` (a measured output: ``timing/``; no figure, since every figure is drawn by the one figure job
+    from deterministic tables)."""
     from ..common.timing import write_machine
-    from . import plots
     from .decoding import DecodeSettings
     from .model import load
     from .throughput import measure
@@ -207,7 +205,6 @@ def throughput(
         print(f"batch {row['batch']} {row['decoder']}: {row['tokens_per_s']:.0f} tokens/s", flush=True)
     write_csv(throughput_table, pd.DataFrame(rows))
     write_machine(machine)
-    save_figure(plots.throughput(pd.DataFrame(rows)), figure)
 
 
 def tables(quality: list[str], quality_table: str, summary_table: str) -> None:
