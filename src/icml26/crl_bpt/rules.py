@@ -107,15 +107,14 @@ def calibration(encoder_folder: str, images_file: str, calibration_table: str, *
     test = _classifier(encoder_folder, images_file, "test")
     domain = _domain(target)
     named = {
-        "baseline": [grammar.BASELINE],
-        "names the era": [grammar.fill_domain(domain.style, (domain.era,))],
-        "names the finish": [grammar.fill_domain(domain.style, (domain.finish,))],
-        "names the domain in full": [grammar.fill_domain(domain.style, (domain.finish, domain.era))],
+        "baseline": grammar.BASELINE,
+        "names the era": grammar.fill_domain(domain.style, (domain.era,)),
+        "names the finish": grammar.fill_domain(domain.style, (domain.finish,)),
+        "names the domain in full": grammar.fill_domain(domain.style, (domain.finish, domain.era)),
     }
-    rows = [{"template": t, "kind": kind, "human": False} for kind, ts in named.items() for t in ts]
-    rows += [{"template": t, "kind": "human", "human": True} for t in _human(human["count"], human["seed"])]
-    frame = pd.DataFrame(rows)
-    frame["human"] = frame["template"].isin(_human(human["count"], human["seed"]))
+    templates = _human(human["count"], human["seed"])
+    frame = pd.DataFrame([*named.items(), *(("human", t) for t in templates)], columns=["kind", "template"])
+    frame = frame[["template", "kind"]].assign(human=frame["template"].isin(templates))
     frame["test_accuracy"] = [float(test.correct(t).mean()) for t in frame["template"]]
     write_csv(
         calibration_table, frame.sort_values(["kind", "test_accuracy", "template"], ascending=[True, False, True])
