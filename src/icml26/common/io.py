@@ -151,8 +151,8 @@ def read_npz(path: str | os.PathLike, *keys: str) -> dict[str, np.ndarray]:
         with np.load(path, allow_pickle=False) as data:
             arrays = {k: data[k] for k in (keys or data.files) if k in data.files}
             found = sorted(data.files)
-    except (OSError, ValueError, zipfile.BadZipFile) as error:
-        raise ValueError(f"{path}: not a readable .npz file ({error})") from None
+    except (OSError, EOFError, ValueError, zipfile.BadZipFile) as error:
+        raise ValueError(f"{path}: not a readable .npz file ({error or type(error).__name__})") from None
     missing = [k for k in keys if k not in arrays]
     if missing:
         raise ValueError(f"{path}: missing array(s) {missing}; found {found}")

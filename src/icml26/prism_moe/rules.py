@@ -1,0 +1,404 @@
+"""Rule functions of the prism_moe workflow (workflow/rules/prism_moe.smk); each is one job."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..common.io import read_csv, read_csvs, read_json, read_npz, write_csv, write_json, write_npz
+
+
+def _dataset(path: str) -> dict[str, np.ndarray]:
+    """A scenes file (ours or the user's), validated; one line naming the file if it is not a dataset."""
+    from ..common.sources import fail
+    from . import scenes
+
+    try:
+        arrays = read_npz(path)
+    except ValueError as error:
+        fail(path, str(error).removeprefix(f"{path}: "))
+    problem = scenes.validate(arrays)
+    if problem:
+        fail(path, problem)
+    return arrays
+
+
+def scenes(sources: list[str], train_file: str, test_file: str, *, data: dict) -> None:
+    """The training and test scenes: generated from the seed (the stand-in), or the user's two files copied
+    after validation (``data.source``: a folder with ``train.npz`` and ``test.npz``)."""
+    from ..common.sources import checked
+    from . import scenes as generator
+
+    if sources:
+        train, test = (_dataset(str(checked(p))) for p in sources)
+        if train["images"].shape[1:] != test["images"].shape[1:]:
+            raise ValueError(f"{sources[1]}: images differ in shape from {sources[0]}")
+    else:
+        print(f"generating {data['train']} training and {data['test']} test scenes", flush=True)
+        train = generator.generate(data["train"], data["seed"], data["size"], data["noise"])
+        test = generator.generate(data["test"], data["seed"] + 1, data["size"], data["noise"])
+    write_npz(train_file, **train)
+    write_npz(test_file, **test)
+
+
+def teacher(
+    train_file: str,
+    program: list[str],
+    teacher_folder: str,
+    loss_file: str,
+    *,
+    name: str,
+    teachers: dict,
+    patch: int,
+    seed: int,
+) -> None:
+    """One frozen teacher: trained here with its objective, or the user's ``torch.export`` program (copied);
+    with the per-channel standardisation of its features over the training images."""
+    import os
+    import shutil
+    from pathlib import Path
+
+    from ..common.determinism import seed_everything
+    from ..common.io import temporary_sibling
+    from . import teachers as t
+
+    seed_everything(seed)
+    data = _dataset(train_file)
+    size = data["images"].shape[-1]
+    if program:
+        model = t.load_program(program[0], size)
+        description, losses = {"kind": "program", "image_size": size, "source": Path(program[0]).name}, []
+    else:
+        model, losses = t.train(
+            name,
+            data,
+            channels=teachers["channels"],
+            features=teachers["features"],
+            steps=teachers["steps"],
+            batch_size=teachers["batch_size"],
+            lr=teachers["lr"],
+            seed=seed,
+            log_every=teachers["log_every"],
+            log=lambda line: print(line, flush=True),
+        )
+        description = {"kind": "ours", "channels": teachers["channels"], "features": teachers["features"]}
+    mean, std = t.standardisation(model, data["images"], size // patch)
+    tmp = temporary_sibling(teacher_folder)
+    shutil.rmtree(tmp, ignore_errors=True)
+    t.save(tmp, t.Teacher(model, mean, std, size // patch), description | {"objective": name})
+    if program:
+        shutil.copyfile(program[0], Path(tmp) / "program.pt2")
+    os.replace(tmp, teacher_folder)
+    write_csv(loss_file, pd.DataFrame({"teacher": name, "step": np.arange(1, len(losses) + 1), "loss": losses}))
+
+
+def student(
+    train_file: str,
+    test_file: str,
+    teacher_folders: list[str],
+    model_file: str,
+    stats_file: str,
+    routing_file: str,
+    loss_file: str,
+    conflict_file: str,
+    summary_file: str,
+    timing: str,
+    *,
+    method: str,
+    seed: int,
+    student: dict,
+    training: dict,
+    measure: dict,
+    device: str,
+) -> None:
+    """One student: stage 1 on its teachers (if any), stage 2 on the tasks, then the per-image test stats (also
+    with every task on another task's pathway), the routing counts and the training and inference speed."""
+    import time
+    from pathlib import Path
+
+    import torch
+    from safetensors.torch import save_file
+
+    from ..common.determinism import seed_everything
+    from ..common.io import atomic_path
+    from ..common.timing import medians
+    from . import distill
+    from . import student as students
+    from . import teachers as t
+    from .methods import METHODS, conditions
+    from .metrics import TASKS
+    from .teachers import OBJECTIVES
+
+    rng = seed_everything(seed)
+    spec = METHODS[method]
+    train, test = _dataset(train_file), _dataset(test_file)
+    size = train["images"].shape[-1]
+    settings = students.StudentSettings(image_size=size, **student)
+    settings = students.matched_width(settings, spec.kind, len(OBJECTIVES), len(TASKS))
+    net = students.Student(settings, spec.kind, len(OBJECTIVES), len(TASKS))
+    ids = conditions()
+    loaded = {Path(folder).name: t.load(folder, settings.image_size // settings.patch) for folder in teacher_folders}
+    s = distill.TrainSettings(**training)
+    log = lambda line: print(f"{method} seed {seed}: {line}", flush=True)  # noqa: E731
+    log(f"{students.parameter_count(net):,} parameters ({spec.description})")
+    losses, cosines, seconds = [], [], {}
+    if spec.teachers:
+        projectors = torch.nn.ModuleDict(
+            {n: distill.Projector(settings.dim, int(loaded[n].mean.numel())) for n in spec.teachers}
+        )
+        start = time.perf_counter()
+        chosen = {n: loaded[n] for n in spec.teachers}
+        losses, cosines = distill.stage1(net, projectors, chosen, ids, train, s, rng, log)
+        seconds["stage1"] = (time.perf_counter() - start, s.stage1_steps * s.batch_size)
+    stage1_routing = distill.routing_counts(net, [ids[n] for n in OBJECTIVES], test["images"], settings.experts)
+    heads = torch.nn.ModuleDict(
+        {task: distill.Linear2d(settings.dim, distill.OUTPUTS[task], settings.patch) for task in TASKS}
+    )
+    steps = s.stage2_steps if spec.teachers else s.stage1_steps + s.stage2_steps
+    start = time.perf_counter()
+    losses += distill.stage2(net, heads, ids, train, s, rng, steps, log)
+    seconds["stage2"] = (time.perf_counter() - start, steps * s.batch_size)
+    stats = distill.evaluate(net, heads, ids, test)
+    swapped = distill.evaluate(net, heads, ids, test, shift=1)
+    stage2_routing = distill.routing_counts(net, [ids[task] for task in TASKS], test["images"], settings.experts)
+
+    with atomic_path(model_file) as tmp:  # safetensors: the same weights give the same bytes
+        weights = {f"student.{k}": v for k, v in net.state_dict().items()}
+        save_file(weights | {f"heads.{k}": v for k, v in heads.state_dict().items()}, str(tmp))
+    write_npz(stats_file, **stats, **{f"swapped_{k}": v for k, v in swapped.items()})
+    write_npz(routing_file, stage1=stage1_routing, stage2=stage2_routing)
+    write_json(
+        summary_file,
+        {
+            "method": method,
+            "seed": seed,
+            "kind": spec.kind,
+            "teachers": list(spec.teachers),
+            "free_width": settings.width,
+            "parameters": students.parameter_count(net),
+        },
+    )
+    label = {"method": method, "seed": seed}
+    write_csv(loss_file, pd.DataFrame([label | row for row in losses]))
+    write_csv(conflict_file, pd.DataFrame([label | row for row in cosines], columns=[*label, "step", "pair", "cosine"]))
+
+    net.eval()
+    batch = torch.from_numpy(test["images"][: measure["batch"]])
+    order = [ids[task] for task in TASKS]
+
+    @torch.no_grad()
+    def infer():
+        out = net(batch, order)
+        return [heads[task](tokens) for task, tokens in zip(TASKS, out.tokens)]
+
+    from ..common.timing import interleaved
+
+    infer_ms = 1000 * medians(interleaved({"infer": infer}, measure["repeats"]))["infer"] / len(batch)
+    rows = [
+        label | {"stage": stage, "seconds": sec, "images": n, "images_per_s": n / sec}
+        for stage, (sec, n) in seconds.items()
+    ]
+    rows.append(
+        label
+        | {
+            "stage": "inference",
+            "seconds": infer_ms / 1000 * len(batch),
+            "images": len(batch),
+            "images_per_s": 1000 / infer_ms,
+        }
+    )
+    frame = pd.DataFrame(rows).assign(
+        parameters=students.parameter_count(net), ms_per_image=1000 / pd.Series([r["images_per_s"] for r in rows])
+    )
+    write_csv(timing, frame)
+    log("test " + ", ".join(f"{k} {v:.4f}" for k, v in _scores(stats).items()))
+
+
+def _run_key(path: str) -> tuple[str, int]:
+    """(method, seed) from ``.../students/<method>/seed<seed>.<what>``."""
+    from pathlib import Path
+
+    p = Path(path)
+    return p.parent.name, int(p.name.split(".")[0].removeprefix("seed"))
+
+
+COMPARISONS = (  # (method, baseline) pairs of the comparison table: the claims' and the ablation ladder
+    ("prism", "dense"),
+    ("prism", "moe_unconditioned"),
+    ("prism", "adapters"),
+    ("moe_unconditioned", "dense"),
+    ("dense", "single_semantic"),
+    ("dense", "single_geometric"),
+    ("dense", "single_texture"),
+    ("prism", "prism_swapped"),
+)
+
+
+def tables(
+    stats: list[str],
+    routing: list[str],
+    conflicts: list[str],
+    summaries: list[str],
+    metrics_table: str,
+    delta_table: str,
+    comparisons_table: str,
+    specialisation_table: str,
+    routing_table: str,
+    conflict_table: str,
+    parameters_table: str,
+    *,
+    criteria: dict,
+) -> None:
+    """Per-run metrics, Delta_m with bootstrap intervals and the comparisons, routing specialisation against its
+    permutation null, routing shares, teacher gradient conflict and the parameter counts."""
+    from . import analysis
+    from .methods import METHODS, REFERENCE
+    from .metrics import HIGHER_IS_BETTER, TASKS, bootstrap_delta_m, delta_m, scores, weighted
+    from .teachers import OBJECTIVES
+
+    runs: dict[str, list[dict]] = {}
+    rows = []
+    for path in sorted(stats, key=_run_key):
+        method, seed = _run_key(path)
+        arrays = read_npz(path)
+        own = {k: v for k, v in arrays.items() if not k.startswith("swapped_")}
+        runs.setdefault(method, []).append(own)
+        rows.append({"method": method, "seed": seed, "pathway": "own", **_scores(own)})
+        if method == "prism":
+            swapped = {k.removeprefix("swapped_"): v for k, v in arrays.items() if k.startswith("swapped_")}
+            runs.setdefault("prism_swapped", []).append(swapped)
+            rows.append({"method": method, "seed": seed, "pathway": "another task's", **_scores(swapped)})
+    per_run = pd.DataFrame(rows)
+    own = per_run[per_run["pathway"] == "own"]
+    reference = {m: own.loc[own["method"] == REFERENCE, m].mean() for m in HIGHER_IS_BETTER}
+    per_run["delta_m"] = delta_m({m: per_run[m].to_numpy() for m in HIGHER_IS_BETTER}, reference)
+    write_csv(metrics_table, per_run)
+
+    draws = bootstrap_delta_m(runs, REFERENCE, resamples=criteria["resamples"], seed=criteria["seed"])
+    summary = []
+    for method, per_seed in runs.items():
+        pooled = [scores(weighted(s, np.ones(len(s["pixels"])))) for s in per_seed]
+        means = {m: float(np.mean([p[m] for p in pooled])) for m in HIGHER_IS_BETTER}
+        low, high = analysis.interval(draws[method], criteria["confidence"])
+        summary.append(
+            {
+                "method": method,
+                "seeds": len(per_seed),
+                **means,
+                "delta_m": float(delta_m(means, reference)),
+                "low": low,
+                "high": high,
+            }
+        )
+    order = {m: i for i, m in enumerate([*METHODS, "prism_swapped"])}
+    write_csv(delta_table, pd.DataFrame(summary).sort_values("method", key=lambda s: s.map(order)))
+    compared = []
+    for a, b in COMPARISONS:
+        if a in draws and b in draws:
+            low, high = analysis.interval(draws[a] - draws[b], criteria["confidence"])
+            diff = next(r["delta_m"] for r in summary if r["method"] == a) - next(
+                r["delta_m"] for r in summary if r["method"] == b
+            )
+            compared.append({"method": a, "baseline": b, "difference": diff, "low": low, "high": high})
+    write_csv(comparisons_table, pd.DataFrame(compared, columns=["method", "baseline", "difference", "low", "high"]))
+
+    counts = {}
+    for path in sorted(routing, key=_run_key):
+        arrays = read_npz(path)
+        if arrays["stage1"].size:
+            counts[_run_key(path)] = {"stage1": arrays["stage1"], "stage2": arrays["stage2"]}
+    names = {"stage1": list(OBJECTIVES), "stage2": list(TASKS)}
+    columns = ["method", "seed", "stage", "block", "mi_bits", "nmi", "null_p95", "null_max", "experts_used"]
+    special = analysis.specialisation(counts, criteria["permutations"], criteria["seed"]) if counts else None
+    write_csv(specialisation_table, special if special is not None else pd.DataFrame(columns=columns))
+    write_csv(routing_table, analysis.routing_shares(counts, names))
+    write_csv(conflict_table, analysis.conflict(read_csvs(conflicts)))
+    summary_rows = pd.DataFrame([read_json(p) for p in summaries]).drop(columns=["seed", "teachers"])
+    parameters = summary_rows.drop_duplicates("method").sort_values("method", key=lambda s: s.map(order))
+    write_csv(parameters_table, parameters[["method", "kind", "free_width", "parameters"]])
+
+
+def _scores(stats: dict) -> dict[str, float]:
+    from .metrics import scores, weighted
+
+    return {k: float(v) for k, v in scores(weighted(stats, np.ones(len(stats["pixels"])))).items()}
+
+
+def timing(runs: list[str], throughput_table: str, machine: str) -> None:
+    """Training images per second per stage and inference milliseconds per image, per method (medians over seeds),
+    beside the parameter counts (docs/ARCHITECTURE.md, "Measured outputs")."""
+    from ..common.timing import write_machine
+
+    frame = read_csvs(runs)
+    table = frame.groupby(["method", "stage"], sort=True).agg(
+        images_per_s=("images_per_s", "median"),
+        ms_per_image=("ms_per_image", "median"),
+        parameters=("parameters", "first"),
+        seeds=("seed", "count"),
+    )
+    write_csv(throughput_table, table.reset_index())
+    write_machine(machine)
+
+
+def figures(
+    metrics_table: str,
+    delta_table: str,
+    specialisation_table: str,
+    routing_table: str,
+    conflict_files: list[str],
+    **outputs: str,
+) -> None:
+    """Delta_m per method with intervals, the per-task metrics, the routing heat maps (expert x teacher, expert x
+    task), MI against its permutation null, and the teachers' gradient cosines during stage 1."""
+    from ..common.figures import figure_set, save_figure
+    from . import plots
+
+    with figure_set(outputs) as paths:
+        save_figure(plots.delta_m(read_csv(delta_table)), *paths("delta_m"))
+        save_figure(plots.task_metrics(read_csv(metrics_table)), *paths("task_metrics"))
+        save_figure(plots.routing(read_csv(routing_table)), *paths("routing"))
+        save_figure(plots.specialisation(read_csv(specialisation_table)), *paths("specialisation"))
+        save_figure(plots.conflict(read_csvs(conflict_files)), *paths("conflict"))
+
+
+def verdict(
+    comparisons_table: str,
+    delta_table: str,
+    specialisation_table: str,
+    conflict_table: str,
+    claims: str,
+    metrics: str,
+) -> None:
+    from ..common.claims import write_claims
+    from . import verdict as v
+
+    comparisons, delta = read_csv(comparisons_table), read_csv(delta_table)
+    specialisation = read_csv(specialisation_table)
+    write_claims(
+        claims,
+        [
+            v.teachers_conflict(read_csv(conflict_table)),
+            v.prism_beats_dense(comparisons, delta),
+            v.experts_specialise(specialisation),
+            v.task_pathways(specialisation, comparisons),
+        ],
+    )
+    write_json(
+        metrics,
+        {
+            "delta_m": {r.method: r.delta_m for r in delta.itertuples()},
+            "metrics": {
+                r.method: {
+                    "miou": r.miou,
+                    "depth_rmse": r.depth_rmse,
+                    "edge_f1": r.edge_f1,
+                    "normal_angle": r.normal_angle,
+                }
+                for r in delta.itertuples()
+            },
+            "specialisation_nmi": {
+                f"{stage}/{method}": float(g["nmi"].mean())
+                for (stage, method), g in specialisation.groupby(["stage", "method"], sort=True)
+            },
+        },
+    )
