@@ -110,6 +110,7 @@ CROSS_KEY = {  # one broken cross-key constraint per paper that has them, and th
     "coins": (lambda c: c.update(problems=[0]), "problems: HumanEval/0 has no gold spec"),
     "crl_bpt": (lambda c: c["search"].update(best_human=50), "search.best_human: 50 exceeds search.references (10)"),
     "focus_dllm": (lambda c: c["compare"].update(dense="focus_a1"), "compare.dense: focus_a1 is FOCUS decoding"),
+    "prism_moe": (lambda c: c["student"].update(top_k=9), "student.top_k: 9 exceeds student.experts (4)"),
     "cox_subgroups": (
         lambda c: c.update(methods=["base", "dg"], survival_views={"method": "prim"}),
         "survival_views.method 'prim' must be one of cox_subgroups.methods",

@@ -96,6 +96,7 @@ def test_a_ring_shows_what_lies_behind_its_hole():
         (lambda d: d.update(depth=d["depth"][:, :5]), "depth must have shape"),
         (lambda d: d.update(images=d["images"].astype(np.float32)), "images must be uint8"),
         (lambda d: d.update(seg=d["seg"] + 7), "seg holds class"),
+        (lambda d: d.update(images=d["images"][:, :, :30]), "images must be square"),
     ],
 )
 def test_a_wrong_dataset_fails_naming_the_file(tmp_path, change, message):

@@ -95,18 +95,25 @@ def task_loss(task: str, output: torch.Tensor, batch: dict[str, torch.Tensor], e
     if task == "depth":
         return F.l1_loss(output[:, 0], batch["depth"])
     if task == "edges":
-        return F.binary_cross_entropy_with_logits(output[:, 0], batch["edges"], pos_weight=torch.tensor(edge_weight))
+        return F.binary_cross_entropy_with_logits(
+            output[:, 0], batch["edges"], pos_weight=torch.tensor(edge_weight, device=output.device)
+        )
     return (1 - F.cosine_similarity(output, batch["normals"], dim=1)).mean()
 
 
-def as_batch(data: dict[str, np.ndarray], index: np.ndarray) -> dict[str, torch.Tensor]:
-    return {
+def as_batch(data: dict[str, np.ndarray], index: np.ndarray, device: torch.device) -> dict[str, torch.Tensor]:
+    batch = {
         "images": torch.from_numpy(data["images"][index]),
         "seg": torch.from_numpy(data["seg"][index]).long(),
         "depth": torch.from_numpy(data["depth"][index]),
         "edges": torch.from_numpy(data["edges"][index]).float(),
         "normals": torch.from_numpy(data["normals"][index]),
     }
+    return {k: v.to(device) for k, v in batch.items()}
+
+
+def _device(module: nn.Module) -> torch.device:
+    return next(module.parameters()).device
 
 
 def _schedule(optimiser, steps: int, warmup: int):
@@ -141,7 +148,8 @@ def stage1(
     shared = [p for p in student.parameters() if p.requires_grad]
     losses, cosines, start = [], [], time.perf_counter()
     for step in range(1, s.stage1_steps + 1):
-        images = torch.from_numpy(data["images"][rng.integers(len(data["images"]), size=s.batch_size)])
+        index = rng.integers(len(data["images"]), size=s.batch_size)
+        images = torch.from_numpy(data["images"][index]).to(_device(student))
         out = student(images, [conditions[t] for t in names])
         per_teacher = {
             t: distillation_loss(projectors[t](tokens), teachers[t](images), s.decorrelation)
@@ -182,7 +190,7 @@ def stage2(
     scheduler = _schedule(optimiser, steps, s.warmup)
     rows, start = [], time.perf_counter()
     for step in range(1, steps + 1):
-        batch = as_batch(data, rng.integers(len(data["images"]), size=s.batch_size))
+        batch = as_batch(data, rng.integers(len(data["images"]), size=s.batch_size), _device(student))
         out = student(batch["images"], [conditions[t] for t in TASKS])
         per_task = [task_loss(t, heads[t](tokens), batch, s.edge_weight) for t, tokens in zip(TASKS, out.tokens)]
         loss = sum(per_task) + s.balance * out.balance
@@ -198,10 +206,10 @@ def stage2(
 
 def predict(outputs: dict[str, torch.Tensor]) -> dict[str, np.ndarray]:
     return {
-        "seg": outputs["seg"].argmax(1).numpy(),
-        "depth": outputs["depth"][:, 0].numpy(),
-        "edges": torch.sigmoid(outputs["edges"][:, 0]).numpy(),
-        "normals": F.normalize(outputs["normals"], dim=1).numpy(),
+        "seg": outputs["seg"].argmax(1).cpu().numpy(),
+        "depth": outputs["depth"][:, 0].cpu().numpy(),
+        "edges": torch.sigmoid(outputs["edges"][:, 0]).cpu().numpy(),
+        "normals": F.normalize(outputs["normals"], dim=1).cpu().numpy(),
     }
 
 
@@ -214,7 +222,7 @@ def evaluate(student, heads, conditions: dict[str, int], data, *, shift: int = 0
     parts = []
     for start in range(0, len(data["images"]), batch):
         index = np.arange(start, min(start + batch, len(data["images"])))
-        out = student(torch.from_numpy(data["images"][index]), order)
+        out = student(torch.from_numpy(data["images"][index]).to(_device(student)), order)
         prediction = predict({t: heads[t](tokens) for t, tokens in zip(TASKS, out.tokens)})
         parts.append(image_stats(prediction, {k: data[k][index] for k in TASKS}, OUTPUTS["seg"]))
     student.train()
@@ -227,14 +235,14 @@ def routing_counts(student, conditions: list[int], images: np.ndarray, experts: 
     student.eval()
     total = None
     for start in range(0, len(images), batch):
-        out = student(torch.from_numpy(images[start : start + batch]), conditions)
+        out = student(torch.from_numpy(images[start : start + batch]).to(_device(student)), conditions)
         if not out.routes:
             return np.zeros((0, len(conditions), experts), np.int64)
         counts = np.stack(
             [
                 np.stack(
                     [
-                        np.bincount(route[min(c, len(route) - 1), ..., 0].flatten().numpy(), minlength=experts)
+                        np.bincount(route[min(c, len(route) - 1), ..., 0].flatten().cpu().numpy(), minlength=experts)
                         for c in range(len(conditions))
                     ]
                 )

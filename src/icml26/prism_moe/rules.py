@@ -26,13 +26,13 @@ def _dataset(path: str) -> dict[str, np.ndarray]:
 def scenes(sources: list[str], train_file: str, test_file: str, *, data: dict) -> None:
     """The training and test scenes: generated from the seed (the stand-in), or the user's two files copied
     after validation (``data.source``: a folder with ``train.npz`` and ``test.npz``)."""
-    from ..common.sources import checked
+    from ..common.sources import checked, fail
     from . import scenes as generator
 
     if sources:
         train, test = (_dataset(str(checked(p))) for p in sources)
         if train["images"].shape[1:] != test["images"].shape[1:]:
-            raise ValueError(f"{sources[1]}: images differ in shape from {sources[0]}")
+            fail(sources[1], f"images of shape {list(test['images'].shape[1:])} differ from {sources[0]}'s")
     else:
         print(f"generating {data['train']} training and {data['test']} test scenes", flush=True)
         train = generator.generate(data["train"], data["seed"], data["size"], data["noise"])
@@ -120,8 +120,9 @@ def student(
     from safetensors.torch import save_file
 
     from ..common.determinism import seed_everything
+    from ..common.device import resolve_device
     from ..common.io import atomic_path
-    from ..common.timing import medians
+    from ..common.sources import fail
     from . import distill
     from . import student as students
     from . import teachers as t
@@ -130,30 +131,32 @@ def student(
     from .teachers import OBJECTIVES
 
     rng = seed_everything(seed)
+    device = torch.device(resolve_device(device))
     spec = METHODS[method]
     train, test = _dataset(train_file), _dataset(test_file)
-    size = train["images"].shape[-1]
-    settings = students.StudentSettings(image_size=size, **student)
+    if train["images"].shape[-1] % student["patch"]:
+        fail(train_file, f"{train['images'].shape[-1]}-pixel images do not split into patches of student.patch")
+    settings = students.StudentSettings(image_size=train["images"].shape[-1], **student)
     settings = students.matched_width(settings, spec.kind, len(OBJECTIVES), len(TASKS))
-    net = students.Student(settings, spec.kind, len(OBJECTIVES), len(TASKS))
+    net = students.Student(settings, spec.kind, len(OBJECTIVES), len(TASKS)).to(device)
     ids = conditions()
-    loaded = {Path(folder).name: t.load(folder, settings.image_size // settings.patch) for folder in teacher_folders}
+    grid = settings.image_size // settings.patch
+    loaded = {Path(folder).name: t.load(folder, grid).to(device) for folder in teacher_folders}
     s = distill.TrainSettings(**training)
     log = lambda line: print(f"{method} seed {seed}: {line}", flush=True)  # noqa: E731
-    log(f"{students.parameter_count(net):,} parameters ({spec.description})")
+    log(f"{students.parameter_count(net):,} parameters ({spec.description}) on {device}")
     losses, cosines, seconds = [], [], {}
     if spec.teachers:
+        chosen = {n: loaded[n] for n in spec.teachers}
         projectors = torch.nn.ModuleDict(
-            {n: distill.Projector(settings.dim, int(loaded[n].mean.numel())) for n in spec.teachers}
+            {n: distill.Projector(settings.dim, int(chosen[n].mean.numel())) for n in chosen}
         )
         start = time.perf_counter()
-        chosen = {n: loaded[n] for n in spec.teachers}
-        losses, cosines = distill.stage1(net, projectors, chosen, ids, train, s, rng, log)
+        losses, cosines = distill.stage1(net, projectors.to(device), chosen, ids, train, s, rng, log)
         seconds["stage1"] = (time.perf_counter() - start, s.stage1_steps * s.batch_size)
     stage1_routing = distill.routing_counts(net, [ids[n] for n in OBJECTIVES], test["images"], settings.experts)
-    heads = torch.nn.ModuleDict(
-        {task: distill.Linear2d(settings.dim, distill.OUTPUTS[task], settings.patch) for task in TASKS}
-    )
+    heads = torch.nn.ModuleDict({t: distill.Linear2d(settings.dim, distill.OUTPUTS[t], settings.patch) for t in TASKS})
+    heads = heads.to(device)
     steps = s.stage2_steps if spec.teachers else s.stage1_steps + s.stage2_steps
     start = time.perf_counter()
     losses += distill.stage2(net, heads, ids, train, s, rng, steps, log)
@@ -167,6 +170,7 @@ def student(
         save_file(weights | {f"heads.{k}": v for k, v in heads.state_dict().items()}, str(tmp))
     write_npz(stats_file, **stats, **{f"swapped_{k}": v for k, v in swapped.items()})
     write_npz(routing_file, stage1=stage1_routing, stage2=stage2_routing)
+    parameters = students.parameter_count(net)
     write_json(
         summary_file,
         {
@@ -175,43 +179,51 @@ def student(
             "kind": spec.kind,
             "teachers": list(spec.teachers),
             "free_width": settings.width,
-            "parameters": students.parameter_count(net),
+            "parameters": parameters,
         },
     )
     label = {"method": method, "seed": seed}
     write_csv(loss_file, pd.DataFrame([label | row for row in losses]))
     write_csv(conflict_file, pd.DataFrame([label | row for row in cosines], columns=[*label, "step", "pair", "cosine"]))
+    seconds["inference"] = _inference_seconds(net, heads, ids, test["images"][: measure["batch"]], measure["repeats"])
+    rows = [
+        label
+        | {
+            "stage": stage,
+            "seconds": sec,
+            "images": n,
+            "images_per_s": n / sec,
+            "ms_per_image": 1000 * sec / n,
+            "parameters": parameters,
+        }
+        for stage, (sec, n) in seconds.items()
+    ]
+    write_csv(timing, pd.DataFrame(rows))
+    log("test " + ", ".join(f"{k} {v:.4f}" for k, v in _scores(stats).items()))
 
+
+def _inference_seconds(net, heads, ids: dict[str, int], images: np.ndarray, repeats: int) -> tuple[float, int]:
+    """Median seconds of one evaluation forward (every task's pathway and head) on ``images``, after a warm-up."""
+    import torch
+
+    from ..common.timing import interleaved, medians
+    from .metrics import TASKS
+
+    device = next(net.parameters()).device
+    batch, order = torch.from_numpy(images).to(device), [ids[task] for task in TASKS]
     net.eval()
-    batch = torch.from_numpy(test["images"][: measure["batch"]])
-    order = [ids[task] for task in TASKS]
 
     @torch.no_grad()
     def infer():
         out = net(batch, order)
-        return [heads[task](tokens) for task, tokens in zip(TASKS, out.tokens)]
+        maps = [heads[task](tokens) for task, tokens in zip(TASKS, out.tokens)]
+        if device.type == "cuda":
+            torch.cuda.synchronize()
+        return maps
 
-    from ..common.timing import interleaved
-
-    infer_ms = 1000 * medians(interleaved({"infer": infer}, measure["repeats"]))["infer"] / len(batch)
-    rows = [
-        label | {"stage": stage, "seconds": sec, "images": n, "images_per_s": n / sec}
-        for stage, (sec, n) in seconds.items()
-    ]
-    rows.append(
-        label
-        | {
-            "stage": "inference",
-            "seconds": infer_ms / 1000 * len(batch),
-            "images": len(batch),
-            "images_per_s": 1000 / infer_ms,
-        }
-    )
-    frame = pd.DataFrame(rows).assign(
-        parameters=students.parameter_count(net), ms_per_image=1000 / pd.Series([r["images_per_s"] for r in rows])
-    )
-    write_csv(timing, frame)
-    log("test " + ", ".join(f"{k} {v:.4f}" for k, v in _scores(stats).items()))
+    seconds = medians(interleaved({"infer": infer}, repeats))["infer"]
+    net.train()
+    return seconds, len(images)
 
 
 def _run_key(path: str) -> tuple[str, int]:
@@ -312,10 +324,17 @@ def tables(
     special = analysis.specialisation(counts, criteria["permutations"], criteria["seed"]) if counts else None
     write_csv(specialisation_table, special if special is not None else pd.DataFrame(columns=columns))
     write_csv(routing_table, analysis.routing_shares(counts, names))
-    write_csv(conflict_table, analysis.conflict(read_csvs(conflicts)))
+    write_csv(conflict_table, analysis.conflict(_cosines(conflicts)))
     summary_rows = pd.DataFrame([read_json(p) for p in summaries]).drop(columns=["seed", "teachers"])
     parameters = summary_rows.drop_duplicates("method").sort_values("method", key=lambda s: s.map(order))
     write_csv(parameters_table, parameters[["method", "kind", "free_width", "parameters"]])
+
+
+def _cosines(paths: list[str]) -> pd.DataFrame:
+    """The gradient cosines of every student with several teachers (the others' files have no rows)."""
+    frames = [frame for frame in map(read_csv, paths) if len(frame)]
+    columns = ["method", "seed", "step", "pair", "cosine"]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
 
 
 def _scores(stats: dict) -> dict[str, float]:
@@ -358,7 +377,7 @@ def figures(
         save_figure(plots.task_metrics(read_csv(metrics_table)), *paths("task_metrics"))
         save_figure(plots.routing(read_csv(routing_table)), *paths("routing"))
         save_figure(plots.specialisation(read_csv(specialisation_table)), *paths("specialisation"))
-        save_figure(plots.conflict(read_csvs(conflict_files)), *paths("conflict"))
+        save_figure(plots.conflict(_cosines(conflict_files)), *paths("conflict"))
 
 
 def verdict(

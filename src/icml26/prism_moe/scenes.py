@@ -157,6 +157,8 @@ def validate(arrays: dict[str, np.ndarray]) -> str | None:
     if images.ndim != 4 or images.shape[1] != 3 or images.dtype != np.uint8:
         return f"images must be uint8 [n, 3, H, W], got {images.dtype} {list(images.shape)}"
     n, _, h, w = images.shape
+    if h != w:
+        return f"images must be square, got {h} x {w}"
     shapes = {
         "seg": (n, h, w),
         "depth": (n, h, w),
