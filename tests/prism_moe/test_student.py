@@ -29,6 +29,17 @@ def test_every_baseline_has_prisms_parameter_count_within_one_percent(scale):
         assert abs(count - prism) / prism < 0.01, (kind, count, prism)
 
 
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_student_saves_as_safetensors_and_reloads(tmp_path, kind):
+    from safetensors.torch import load_file, save_file
+
+    net = Student(matched_width(_settings("quick"), kind, 3, 4), kind, 3, 4)
+    save_file(net.state_dict(), str(tmp_path / "student.safetensors"))
+    again = Student(matched_width(_settings("quick"), kind, 3, 4), kind, 3, 4)
+    again.load_state_dict(load_file(str(tmp_path / "student.safetensors")))
+    assert all(torch.equal(a, b) for a, b in zip(net.state_dict().values(), again.state_dict().values()))
+
+
 def test_the_unmatched_baselines_would_differ():
     s = _settings("quick")
     prism = parameter_count(Student(s, "prism", 3, 4))

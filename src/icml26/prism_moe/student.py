@@ -98,7 +98,7 @@ class AdapterBlock(nn.Module):
         self.block = _standard(s, s.mlp_hidden)
         self.norm = nn.LayerNorm(s.dim)
         self.adapters = nn.ModuleList(Mlp(s.dim, s.width or s.expert_hidden) for _ in range(mix.shape[1]))
-        self.register_buffer("mix", mix)
+        self.register_buffer("mix", mix.clone())  # one per block: safetensors refuses shared storage
 
     def forward(self, x: torch.Tensor, conditions: torch.Tensor):
         x = self.block(x)
