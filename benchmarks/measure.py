@@ -42,6 +42,7 @@ TARGETS = {
     "complex_mcp": ("<= 30 s", "<= 10 min"),
     "coins": ("<= 30 s", "<= 15 min"),
     "generalization_spectrum": ("<= 30 s", "<= 30 min"),
+    "prism_moe": ("<= 30 s", "<= 25 min"),
     "text_feedback_rl": ("<= 30 s", "<= 25 min"),
 }
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
