@@ -146,14 +146,15 @@ class Student(nn.Module):
             x = block(x)
         batch, copies = x.shape[0], len(conditions) if self.conditioned else 1
         ids = torch.tensor(conditions, device=x.device).repeat_interleave(batch)[: copies * batch]
-        embedding = self.condition(ids) if self.kind == "prism" else None
+        # what the last blocks read: PRISM's router the condition embedding, the adapters the condition ids
+        condition = self.condition(ids) if self.kind == "prism" else ids if self.kind == "adapters" else None
         x = x.repeat(copies, 1, 1)
         balances, routes = [], []
         for block in self.last:
             if self.kind == "dense":
                 x = block(x)
                 continue
-            x, balance, indices = block(x, embedding if self.kind == "prism" else ids)
+            x, balance, indices = block(x, condition)
             if balance is not None:
                 balances.append(balance)
                 routes.append(indices.reshape(copies, batch, *indices.shape[1:]))
