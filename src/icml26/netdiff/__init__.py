@@ -1,5 +1,5 @@
 """netdiff: diffusion-generated directional link topologies for MANETs (NetDiff with ACAM tokens, partial diffusion;
 spec ``shared/papers/netdiff.md``). Not yet registered: so far the simulator (``simulator``: placements, sectors,
 the two-slot parity schedule, SINR, throughput and the spec's metrics) and the heuristic baselines
-(``heuristics``); the target generator, the exact MILP, the calibration, the denoiser and the rules follow.
+(``heuristics``) and the exact MILP for small N (``milp``); the target generator, the calibration, the denoiser and the rules follow.
 """
