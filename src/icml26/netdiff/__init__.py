@@ -1,6 +1,6 @@
 """netdiff: diffusion-generated directional link topologies for MANETs (NetDiff with ACAM tokens, partial diffusion;
 spec ``shared/papers/netdiff.md``). Not yet registered. So far: the simulator (``simulator``: placements, sectors,
 the two-slot parity schedule, SINR, throughput and the spec's metrics), the heuristic baselines (``heuristics``)
-the exact MILP for small N (``milp``), the target generator (``target``) and the calibration sweep
-(``calibration``); the denoiser, partial diffusion and the rules follow.
+the exact MILP for small N (``milp``), the target generator (``target``), the calibration sweep (``calibration``)
+and the discrete diffusion with its (partial) sampler (``diffusion``); the denoiser and the rules follow.
 """
