@@ -2,5 +2,6 @@
 spec ``shared/papers/netdiff.md``). Not yet registered. So far: the simulator (``simulator``: placements, sectors,
 the two-slot parity schedule, SINR, throughput and the spec's metrics), the heuristic baselines (``heuristics``)
 the exact MILP for small N (``milp``), the target generator (``target``), the calibration sweep (``calibration``)
-and the discrete diffusion with its (partial) sampler (``diffusion``); the denoiser and the rules follow.
+the discrete diffusion with its (partial) sampler (``diffusion``) and the denoiser with and without ACAM tokens
+(``denoiser``); training with the auxiliary losses, the mobility trace and the rules follow.
 """
