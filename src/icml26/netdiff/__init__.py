@@ -4,5 +4,5 @@ the two-slot parity schedule, SINR, throughput, the spec's metrics), the heurist
 exact MILP for small N (``milp``), the target generator (``target``), the calibration sweep (``calibration``), the
 discrete diffusion with its (partial) sampler (``diffusion``), the denoiser with and without ACAM tokens
 (``denoiser``) and its inputs (``features``), training with the auxiliary losses, generation and repair
-(``training``). The mobility trace, the experiments and the rules follow.
+(``training``), the mobility trace and link churn (``mobility``). The experiments and the rules follow.
 """
