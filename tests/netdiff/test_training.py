@@ -37,7 +37,7 @@ def _model():
 
 def test_the_loss_falls_over_a_few_steps(data):
     batch = training.encode(data, CHANNEL)
-    edge_m, parity_m = training.marginals(batch)
+    edge_m, parity_m = training.marginals(data)
     edge_q, parity_q = MarginalTransitions(edge_m, 20), MarginalTransitions(parity_m, 20)
     model, generator = _model(), torch.Generator().manual_seed(0)
     optimiser = torch.optim.Adam(model.parameters(), lr=0.01)
@@ -67,7 +67,7 @@ def test_the_parity_loss_is_the_same_for_both_colourings():
 
 def test_generation_is_repeatable_and_repair_leaves_a_feasible_topology(data):
     batch = training.encode(data[:2], CHANNEL)
-    edge_m, parity_m = training.marginals(batch)
+    edge_m, parity_m = training.marginals(data[:2])
     edge_q, parity_q = MarginalTransitions(edge_m, 10), MarginalTransitions(parity_m, 10)
     model = _model()
     runs = [training.generate(model, batch, edge_q, parity_q, torch.Generator().manual_seed(3)) for _ in range(2)]
@@ -101,3 +101,11 @@ def test_partial_diffusion_with_a_certain_model_keeps_the_previous_topology(data
         from_step=5,
     )
     assert torch.equal(edges, batch.edges) and torch.equal(parity, batch.parity)
+
+
+def test_marginals_count_links_among_in_range_pairs_and_halve_the_parities():
+    from icml26.netdiff.simulator import Instance, Topology
+
+    instance = Instance(np.array([[0.1, 0.5], [0.3, 0.5], [0.5, 0.5]]), np.zeros(3), 0.5)  # all three pairs in range
+    edge_m, parity_m = training.marginals([(instance, Topology.of([(0, 1), (1, 2)], [0, 1, 0]))])
+    assert edge_m.tolist() == pytest.approx([1 / 3, 2 / 3]) and parity_m.tolist() == [0.5, 0.5]

@@ -55,12 +55,8 @@ def train(
     for example in data:
         by_n.setdefault(example[0].n, []).append(example)
     encoded = {n: training.encode(group, channel) for n, group in sorted(by_n.items())}
-    # marginals over the whole training set: links among in-range pairs; parities 1/2 each (a colouring and
-    # its swap are the same topology)
-    links = sum(len(t.links) for _, t in data)
-    pairs = sum(int(np.triu(x.in_range(), 1).sum()) for x, _ in data)
-    edge_q = MarginalTransitions(torch.tensor([1 - links / pairs, links / pairs], dtype=torch.float64), diffusion_steps)
-    parity_q = MarginalTransitions(torch.tensor([0.5, 0.5], dtype=torch.float64), diffusion_steps)
+    edge_m, parity_m = training.marginals(data)
+    edge_q, parity_q = MarginalTransitions(edge_m, diffusion_steps), MarginalTransitions(parity_m, diffusion_steps)
     sizes = np.array([len(by_n[n]) for n in encoded], float)
     optimiser = torch.optim.Adam(model.parameters(), lr=lr)
     losses, start = [], time.perf_counter()

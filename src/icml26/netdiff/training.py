@@ -101,12 +101,13 @@ def losses(model, batch: Encoded, edge_q, parity_q, t: int, generator: torch.Gen
     return {"total": total, "edge": edge, "parity": parity, "sector": sector, "half_duplex": half_duplex}
 
 
-def marginals(batch: Encoded) -> tuple[torch.Tensor, torch.Tensor]:
-    """Class frequencies of links (over in-range pairs) and of parities in the training targets."""
-    upper = torch.triu(batch.in_range, diagonal=1)
-    link = batch.edges[upper].double().mean()
-    ones = batch.parity.double().mean()
-    return torch.stack([1 - link, link]), torch.stack([1 - ones, ones])
+def marginals(examples: list[tuple[Instance, Topology]]) -> tuple[torch.Tensor, torch.Tensor]:
+    """The diffusion's marginals: the share of links among the in-range pairs of the training targets, and 1/2
+    for each parity (a colouring and its swap are the same topology)."""
+    links = sum(len(topology.links) for _, topology in examples)
+    pairs = sum(int(np.triu(instance.in_range(), 1).sum()) for instance, _ in examples)
+    half = torch.tensor([0.5, 0.5], dtype=torch.float64)
+    return torch.tensor([1 - links / pairs, links / pairs], dtype=torch.float64), half
 
 
 @torch.no_grad()
