@@ -10,7 +10,7 @@ import torch
 from icml26.netdiff import features, training
 from icml26.netdiff.denoiser import Denoiser, DenoiserSettings
 from icml26.netdiff.diffusion import MarginalTransitions
-from icml26.netdiff.simulator import Channel, place, violations
+from icml26.netdiff.simulator import Channel, metrics, place, violations
 from icml26.netdiff.target import target
 
 CHANNEL = Channel(sectors=4)
@@ -76,8 +76,8 @@ def test_generation_is_repeatable_and_repair_leaves_a_feasible_topology(data):
     assert torch.equal(edges, edges.transpose(1, 2)) and not (edges.bool() & ~batch.in_range).any()
     instance = data[0][0]
     raw, repaired = training.repair(instance, CHANNEL, edges[0].numpy(), parity[0].numpy(), link[0].numpy())
-    assert repaired.links <= raw.links
     assert violations(instance, repaired, CHANNEL) == {"range": 0, "sector": 0, "parity": 0}
+    assert metrics(instance, repaired, CHANNEL)["connected"]
 
 
 def test_partial_diffusion_with_a_certain_model_keeps_the_previous_topology(data):
@@ -109,3 +109,18 @@ def test_marginals_count_links_among_in_range_pairs_and_halve_the_parities():
     instance = Instance(np.array([[0.1, 0.5], [0.3, 0.5], [0.5, 0.5]]), np.zeros(3), 0.5)  # all three pairs in range
     edge_m, parity_m = training.marginals([(instance, Topology.of([(0, 1), (1, 2)], [0, 1, 0]))])
     assert edge_m.tolist() == pytest.approx([1 / 3, 2 / 3]) and parity_m.tolist() == [0.5, 0.5]
+
+
+def test_repair_joins_components_with_feasible_links_and_flips_a_component_when_needed():
+    from icml26.netdiff.simulator import Instance
+
+    instance = Instance(np.array([[0.1, 0.5], [0.3, 0.5], [0.5, 0.5], [0.7, 0.5]]), np.zeros(4), 0.25)
+    edges = np.zeros((4, 4), int)
+    edges[0, 1] = edges[1, 0] = edges[2, 3] = edges[3, 2] = 1  # two components: 0-1 and 2-3
+    parity = np.array([0, 1, 1, 0])  # joining 1 and 2 needs one side flipped
+    link = np.full((4, 4), 0.5)
+    raw, repaired = training.repair(instance, CHANNEL, edges, parity, link)
+    assert raw.links == frozenset({(0, 1), (2, 3)}) and not metrics(instance, raw, CHANNEL)["connected"]
+    assert repaired.links == frozenset({(0, 1), (1, 2), (2, 3)})
+    assert violations(instance, repaired, CHANNEL) == {"range": 0, "sector": 0, "parity": 0}
+    assert metrics(instance, repaired, CHANNEL)["connected"]

@@ -153,14 +153,33 @@ def generate(
 
 def repair(instance: Instance, channel: Channel, edges: np.ndarray, parity: np.ndarray, link: np.ndarray):
     """The generated topology as is, and repaired: out-of-range links, all but the most likely link of an
-    over-full (node, sector) and links between equal parities dropped. Returns (raw, repaired)."""
+    over-full (node, sector) and links between equal parities dropped; then, while the graph is disconnected, the
+    most likely feasible link between two components added (flipping the parities of the smaller component when
+    both ends share one, which keeps every existing link valid). Returns (raw, repaired)."""
+    import networkx as nx
+
     chosen = [(int(i), int(j)) for i, j in zip(*np.nonzero(np.triu(edges, 1)))]
     raw = Topology.of(chosen, parity)
     sector, in_range = sector_of(instance, channel.sectors), instance.in_range()
+    parity = np.array(parity, int)
     kept, used = [], set()
+    ends = lambda i, j: {(i, int(sector[i, j])), (j, int(sector[j, i]))}  # noqa: E731
     for i, j in sorted(chosen, key=lambda e: (-link[e], e)):
-        ends = {(i, int(sector[i, j])), (j, int(sector[j, i]))}
-        if in_range[i, j] and parity[i] != parity[j] and not ends & used:
+        if in_range[i, j] and parity[i] != parity[j] and not ends(i, j) & used:
             kept.append((i, j))
-            used |= ends
-    return raw, Topology.of(kept, parity)
+            used |= ends(i, j)
+    graph = nx.Graph(kept)
+    graph.add_nodes_from(range(instance.n))
+    pairs = sorted(((int(i), int(j)) for i, j in zip(*np.nonzero(np.triu(in_range, 1)))), key=lambda e: (-link[e], e))
+    while not nx.is_connected(graph):
+        component = {node: c for c, members in enumerate(nx.connected_components(graph)) for node in members}
+        joining = [(i, j) for i, j in pairs if component[i] != component[j] and not ends(i, j) & used]
+        if not joining:
+            break  # the sectors leave no way to join the components: reported as disconnected
+        i, j = joining[0]
+        if parity[i] == parity[j]:
+            smaller = min(nx.node_connected_component(graph, i), nx.node_connected_component(graph, j), key=len)
+            parity[list(smaller)] = 1 - parity[list(smaller)]
+        graph.add_edge(i, j)
+        used |= ends(i, j)
+    return raw, Topology.of(graph.edges, parity)
