@@ -9,7 +9,7 @@ import pytest
 
 from icml26.netdiff import experiments, features
 from icml26.netdiff.denoiser import Denoiser, DenoiserSettings
-from icml26.netdiff.simulator import Channel
+from icml26.netdiff.simulator import Channel, Topology
 
 CHANNEL = Channel(sectors=4)
 
@@ -71,3 +71,23 @@ def test_the_dataset_draws_node_counts_from_the_range():
     assert {x.n for x, _ in data} <= {5, 7} and len({x.n for x, _ in data}) == 2
     with pytest.raises(ValueError):
         experiments.dataset([40], 1, 0.01, CHANNEL, seed=0)
+
+
+def test_partial_diffusion_sweep_rows_per_frame_and_restart():
+    import torch
+
+    from icml26.netdiff.mobility import trace
+    from icml26.netdiff.simulator import place
+
+    _, trained = _run()
+    frames = trace(place(8, 0.5, np.random.default_rng(4)), 3, speed=0.02, turn=0.2, rng=np.random.default_rng(5))
+    rows = pd.DataFrame(experiments.partial_sweep(trained, frames, CHANNEL, restarts=[2, 8], seed=0, rounds=5))
+    assert rows[["restart", "frame"]].values.tolist() == [[2, 1], [2, 2], [8, 1], [8, 2]]
+    assert rows.loc[rows["restart"] == 8, "denoising_steps"].tolist() == [8, 8]  # T = 8: from noise
+    assert rows.loc[rows["restart"] == 2, "denoising_steps"].tolist() == [2, 2]
+    assert ((rows["churn"] >= 0) & (rows["churn"] <= 1)).all()
+    again = pd.DataFrame(experiments.partial_sweep(trained, frames, CHANNEL, restarts=[2, 8], seed=0, rounds=5))
+    pd.testing.assert_frame_equal(rows, again)
+    edges, parity = experiments._topology_tensors(Topology.of([(0, 1), (1, 3)], [0, 1, 0, 0]), 4)
+    assert edges[0].tolist() == [[0, 1, 0, 0], [1, 0, 0, 1], [0, 0, 0, 0], [0, 1, 0, 0]]
+    assert parity.tolist() == [[0, 1, 0, 0]] and torch.is_tensor(edges)

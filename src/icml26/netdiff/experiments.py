@@ -108,3 +108,60 @@ def evaluate(trained: Trained, data: list[tuple[Instance, Topology]], channel: C
                 }
             )
     return rows
+
+
+def _topology_tensors(topology: Topology, n: int) -> tuple[torch.Tensor, torch.Tensor]:
+    edges = torch.zeros(1, n, n, dtype=torch.long)
+    for i, j in topology.links:
+        edges[0, i, j] = edges[0, j, i] = 1
+    return edges, torch.as_tensor(topology.parity, dtype=torch.long)[None]
+
+
+def partial_sweep(
+    trained: Trained,
+    frames: list[Instance],
+    channel: Channel,
+    restarts: list[int],
+    seed: int,
+    rounds: int = 20,
+) -> list[dict]:
+    """Partial diffusion over a mobility trace: at every frame after the first, each restart step ``k`` re-noises
+    the previous frame's topology (its own chain's) to ``k`` and denoises ``k`` steps; ``k = T`` is full diffusion
+    from noise. Rows: frame, restart, share of the frame's target throughput, churn against the previous
+    topology, connectivity (repaired topologies)."""
+    from .mobility import churn
+
+    rows = []
+    steps = trained.edge_q.steps
+    targets = [target(frame, channel, rounds)[0] for frame in frames]
+    for k in restarts:
+        generator = torch.Generator().manual_seed(seed)
+        previous = None
+        for index, (frame, best) in enumerate(zip(frames, targets)):
+            batch = training.encode([(frame, best)], channel)
+            start = None if previous is None or k >= steps else _topology_tensors(previous, frame.n)
+            edges, parity, link = training.generate(
+                trained.model,
+                batch,
+                trained.edge_q,
+                trained.parity_q,
+                generator,
+                start=start,
+                from_step=None if start is None else k,
+            )
+            _, repaired = training.repair(frame, channel, edges[0].numpy(), parity[0].numpy(), link[0].numpy())
+            found = metrics(frame, repaired, channel)
+            reference = metrics(frame, best, channel)["throughput"]
+            if previous is not None:
+                rows.append(
+                    {
+                        "restart": k,
+                        "frame": index,
+                        "share": found["throughput"] / reference,
+                        "churn": churn(previous, repaired),
+                        "connected": found["connected"],
+                        "denoising_steps": steps if start is None else k,
+                    }
+                )
+            previous = repaired
+    return rows
