@@ -32,3 +32,9 @@ def test_churn_by_hand():
     b = Topology.of([(0, 1), (1, 2), (1, 4)], [0, 1, 0, 1, 0])
     assert churn(a, b) == pytest.approx(2 / 4) and churn(a, a) == 0
     assert churn(Topology.of([], [0]), Topology.of([], [0])) == 0
+
+
+def test_a_long_trace_does_not_get_stuck_on_a_node_heading_away():
+    start = place(16, 0.35, np.random.default_rng(7))  # a placement whose trace once stuck at frame 9
+    frames = trace(start, 30, speed=0.01, turn=0.3, rng=np.random.default_rng(8))
+    assert len(frames) == 30 and all(nx.is_connected(range_graph(f)) for f in frames)

@@ -2,8 +2,8 @@
 
 Random-direction motion: every node keeps a heading and moves ``speed`` per frame, reflecting off the walls of the
 unit square; headings turn by a Gaussian angle (``turn`` radians, standard deviation) and antennas rotate with the
-node's heading change. A frame whose range graph is disconnected is redrawn from the previous one (up to
-``max_tries``), so every frame is a valid instance.
+node's heading change. A frame whose range graph is disconnected is redrawn from the previous one with fresh
+headings (up to ``max_tries``), so every frame is a valid instance.
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ def trace(
     out, heading = [start], rng.uniform(0, 2 * np.pi, start.n)
     for _ in range(frames - 1):
         previous = out[-1]
-        for _ in range(max_tries):
+        for attempt in range(max_tries):
+            if attempt:  # headings that keep breaking the range graph are redrawn (else a node heading away is stuck)
+                heading = rng.uniform(0, 2 * np.pi, previous.n)
             change = rng.normal(0, turn, previous.n)
             new_heading = heading + change
             step = speed * np.column_stack([np.cos(new_heading), np.sin(new_heading)])
