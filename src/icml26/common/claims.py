@@ -51,6 +51,23 @@ class Claim:
             raise ValueError(f"claim {self.id}: an unevaluated claim needs a note saying why")
 
 
+def not_evaluated(
+    claim_id: str, statement: str, paper_value: Any, note: str, evidence: list[str], comparator: str = "all"
+) -> Claim:
+    """A claim this scale could not evaluate (e.g. its method was not run): ``holds`` None, ``note`` saying why."""
+    return Claim(
+        id=claim_id,
+        statement=statement,
+        paper_value=paper_value,
+        measured={},
+        comparator=comparator,
+        holds=None,
+        note=note,
+        headline=f"not evaluated: {note}",
+        evidence=evidence,
+    )
+
+
 EVIDENCE_FOLDERS = ("tables/", "figures/", "timing/")
 
 

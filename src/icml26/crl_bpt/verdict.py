@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..common.claims import Claim
+from ..common.claims import Claim, not_evaluated
 from ..common.tolerance import Tolerance
 
 # How far the committed numbers may move on another machine (make verify). Measured at quick scale: one standard
@@ -124,18 +124,7 @@ PAPER_VARIANCE = "relative reward calibration stabilises training (lower reward 
 
 
 def _not_run(claim_id: str, statement: str, paper_value: str, method: str, evidence: str) -> Claim:
-    note = f"{method} was not run at this scale"
-    return Claim(
-        id=claim_id,
-        statement=statement,
-        paper_value=paper_value,
-        measured={},
-        comparator="all",
-        holds=None,
-        note=note,
-        headline=f"not evaluated: {note}",
-        evidence=[evidence],
-    )
+    return not_evaluated(claim_id, statement, paper_value, f"{method} was not run at this scale", [evidence])
 
 
 def readable(readability: pd.DataFrame) -> Claim:

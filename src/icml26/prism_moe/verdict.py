@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..common.claims import Claim
+from ..common.claims import Claim, not_evaluated
 from ..common.tolerance import Tolerance
 
 SPECIALISED = 0.1  # ours: mean NMI of at least a tenth of the condition entropy counts as "well above chance"
@@ -65,20 +65,6 @@ def _comparison(comparisons: pd.DataFrame, a: str, b: str):
     return None if rows.empty else rows.iloc[0]
 
 
-def _not_evaluated(claim_id, statement, paper_value, note, evidence) -> Claim:
-    return Claim(
-        id=claim_id,
-        statement=statement,
-        paper_value=paper_value,
-        measured={},
-        comparator=">",
-        holds=None,
-        note=note,
-        headline=f"not evaluated: {note}",
-        evidence=evidence,
-    )
-
-
 def teachers_conflict(conflict: pd.DataFrame) -> Claim:
     statement = (
         "The teachers conflict: in the second half of stage 1 of the monolithic (dense) student, the gradients of at "
@@ -87,7 +73,7 @@ def teachers_conflict(conflict: pd.DataFrame) -> Claim:
     evidence = ["tables/conflict.csv", "figures/conflict.png"]
     rows = conflict[(conflict["method"] == DENSE) & (conflict["phase"] == "second half")]
     if rows.empty:
-        return _not_evaluated("teachers_conflict", statement, PAPER_CONFLICT, "dense was not run", evidence)
+        return not_evaluated("teachers_conflict", statement, PAPER_CONFLICT, "dense was not run", evidence, ">")
     worst = rows.groupby("pair")["mean"].max()  # a pair conflicts if even its highest seed mean is negative
     means = rows.groupby("pair")["mean"].mean()
     holds = bool((worst < 0).any())
@@ -115,7 +101,7 @@ def prism_beats_dense(comparisons: pd.DataFrame, delta: pd.DataFrame) -> Claim:
     row = _comparison(comparisons, PRISM, DENSE)
     if row is None:
         note = "prism or dense was not run"
-        return _not_evaluated("prism_beats_dense_distillation", statement, PAPER_DELTA, note, evidence)
+        return not_evaluated("prism_beats_dense_distillation", statement, PAPER_DELTA, note, evidence, ">")
     by = delta.set_index("method")["delta_m"]
     singles = {m: float(v) for m, v in by.items() if m.startswith("single_")}
     return Claim(
@@ -151,7 +137,9 @@ def experts_specialise(specialisation: pd.DataFrame) -> Claim:
     evidence = ["tables/specialisation.csv", "tables/routing.csv", "figures/routing.png", "figures/specialisation.png"]
     rows = specialisation[(specialisation["method"] == PRISM) & (specialisation["stage"] == "stage1")]
     if rows.empty:
-        return _not_evaluated("experts_specialise_by_teacher", statement, PAPER_TEACHER, "prism was not run", evidence)
+        return not_evaluated(
+            "experts_specialise_by_teacher", statement, PAPER_TEACHER, "prism was not run", evidence, ">"
+        )
     holds, nmi, above = _specialised(rows)
     return Claim(
         id="experts_specialise_by_teacher",
@@ -184,7 +172,7 @@ def task_pathways(specialisation: pd.DataFrame, comparisons: pd.DataFrame) -> Cl
     rows = specialisation[(specialisation["method"] == PRISM) & (specialisation["stage"] == "stage2")]
     swap = _comparison(comparisons, PRISM, SWAPPED)
     if rows.empty or swap is None:
-        return _not_evaluated("task_specific_pathways", statement, PAPER_TASK, "prism was not run", evidence)
+        return not_evaluated("task_specific_pathways", statement, PAPER_TASK, "prism was not run", evidence, ">")
     specialised, nmi, above = _specialised(rows)
     holds = specialised and bool(swap.low > 0)
     return Claim(
