@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from icml26.netdiff import experiments, features
-from icml26.netdiff.denoiser import Denoiser, DenoiserSettings
+from icml26.netdiff import experiments, training
+from icml26.netdiff.denoiser import Denoiser
 from icml26.netdiff.simulator import Channel, Topology
 
 CHANNEL = Channel(sectors=4)
@@ -20,16 +20,7 @@ def _run():
     torch.manual_seed(0)
     train = experiments.dataset([6, 8], 8, 0.5, CHANNEL, seed=0, rounds=5)
     test = experiments.dataset([8], 2, 0.5, CHANNEL, seed=1, rounds=5)
-    model = Denoiser(
-        DenoiserSettings(
-            node_features=features.NODE_FEATURES + 2,
-            edge_features=features.edge_features(4) + 2,
-            dim=16,
-            edge_dim=8,
-            heads=2,
-            layers=1,
-        )
-    )
+    model = Denoiser(training.denoiser_settings(4, dim=16, edge_dim=8, heads=2, layers=1))
     trained = experiments.train(
         model,
         train,

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 import torch
 
-from icml26.netdiff import features, training
-from icml26.netdiff.denoiser import Denoiser, DenoiserSettings
+from icml26.netdiff import training
+from icml26.netdiff.denoiser import Denoiser
 from icml26.netdiff.diffusion import MarginalTransitions
 from icml26.netdiff.simulator import Channel, metrics, place, violations
 from icml26.netdiff.target import target
@@ -24,15 +24,7 @@ def data():
 
 def _model():
     torch.manual_seed(0)
-    settings = DenoiserSettings(
-        node_features=features.NODE_FEATURES + 2,
-        edge_features=features.edge_features(4) + 2,
-        dim=16,
-        edge_dim=8,
-        heads=2,
-        layers=2,
-    )
-    return Denoiser(settings)
+    return Denoiser(training.denoiser_settings(4, dim=16, edge_dim=8, heads=2, layers=2))
 
 
 def test_the_loss_falls_over_a_few_steps(data):

@@ -21,6 +21,7 @@ import torch
 from torch.nn import functional as F
 
 from . import features
+from .denoiser import DenoiserSettings
 from .diffusion import MarginalTransitions
 from .simulator import Channel, Instance, Topology, sector_of
 
@@ -65,10 +66,20 @@ def symmetric(classes: torch.Tensor, in_range: torch.Tensor) -> torch.Tensor:
     return (upper + upper.transpose(1, 2)) * in_range
 
 
+STATE = 2  # the one-hot noisy state appended to every node (parity) and pair (edge class)
+
+
+def denoiser_settings(sectors: int, **sizes) -> DenoiserSettings:
+    """Settings whose input widths fit :func:`model_inputs` for ``sectors`` sectors; ``sizes``: the rest."""
+    return DenoiserSettings(
+        node_features=features.NODE_FEATURES + STATE, edge_features=features.edge_features(sectors) + STATE, **sizes
+    )
+
+
 def model_inputs(batch: Encoded, edges: torch.Tensor, parity: torch.Tensor):
     return (
-        torch.cat([batch.nodes, F.one_hot(parity, 2).float()], dim=-1),
-        torch.cat([batch.pairs, F.one_hot(edges, 2).float()], dim=-1),
+        torch.cat([batch.nodes, F.one_hot(parity, STATE).float()], dim=-1),
+        torch.cat([batch.pairs, F.one_hot(edges, STATE).float()], dim=-1),
     )
 
 
