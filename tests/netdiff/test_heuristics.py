@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from icml26.netdiff import heuristics
-from icml26.netdiff.simulator import Channel, metrics, place, violations
+from icml26.netdiff.simulator import Channel, candidates, metrics, place, violations
 
 CHANNEL = Channel(sectors=4)
 
@@ -42,7 +42,7 @@ def test_omnidirectional_is_the_range_graphs_minimum_spanning_tree(instance):
 
 def test_greedy_is_maximal_no_feasible_candidate_is_left_out(instance):
     topology = heuristics.greedy(instance, CHANNEL)
-    once_more = heuristics._add_feasible(instance, CHANNEL, sorted(topology.links) + heuristics._candidates(instance))
+    once_more = heuristics._add_feasible(instance, CHANNEL, sorted(topology.links) + candidates(instance))
     assert once_more.links == topology.links
 
 

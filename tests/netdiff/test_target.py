@@ -8,7 +8,7 @@ import pytest
 
 from icml26.netdiff import milp
 from icml26.netdiff import target as t
-from icml26.netdiff.simulator import Channel, metrics, place, violations
+from icml26.netdiff.simulator import Channel, candidates, metrics, place, violations
 
 CHANNEL = Channel(sectors=4)
 
@@ -37,7 +37,7 @@ def test_local_search_stops_at_a_local_optimum(instance):
     assert passes < 50  # it stopped because no move improves, not because the passes ran out
     state = t._State(instance, CHANNEL, topology.links, topology.parity)
     best = state.value()
-    for links, parity in t._moves(state, t.candidates(instance)):
+    for links, parity in t._moves(state, candidates(instance)):
         assert t._State(instance, CHANNEL, links, parity).value() <= best + 1e-9
 
 

@@ -17,19 +17,12 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
-from .simulator import Channel, Instance, Topology, range_graph, sector_of
+from .simulator import Channel, Instance, Topology, candidates, range_graph, sector_of
 
 
 def _parity(graph: nx.Graph, n: int) -> np.ndarray:
     colour = nx.bipartite.color(graph) if graph.number_of_edges() else {}
     return np.array([colour.get(i, 0) for i in range(n)], int)
-
-
-def _candidates(instance: Instance) -> list[tuple[int, int]]:
-    """In-range pairs, nearest first (ties by index, so the order is deterministic)."""
-    d = instance.distances()
-    pairs = [(int(i), int(j)) for i, j in zip(*np.nonzero(np.triu(instance.in_range())))]
-    return sorted(pairs, key=lambda p: (d[p], p))
 
 
 def _add_feasible(instance: Instance, channel: Channel, order: list[tuple[int, int]]) -> Topology:
@@ -57,12 +50,12 @@ def omnidirectional(instance: Instance) -> Topology:
 
 
 def greedy(instance: Instance, channel: Channel) -> Topology:
-    return _add_feasible(instance, channel, _candidates(instance))
+    return _add_feasible(instance, channel, candidates(instance))
 
 
 def random_feasible(instance: Instance, channel: Channel, rng: np.random.Generator) -> Topology:
-    candidates = _candidates(instance)
-    return _add_feasible(instance, channel, [candidates[k] for k in rng.permutation(len(candidates))])
+    pairs = candidates(instance)
+    return _add_feasible(instance, channel, [pairs[k] for k in rng.permutation(len(pairs))])
 
 
 def mutual_nearest(instance: Instance, channel: Channel) -> Topology:

@@ -65,6 +65,13 @@ def range_graph(instance: Instance) -> nx.Graph:
     return graph
 
 
+def candidates(instance: Instance) -> list[tuple[int, int]]:
+    """In-range pairs ``(i, j)``, ``i < j``, nearest (highest SNR) first; ties by index, so the order is fixed."""
+    d = instance.distances()
+    pairs = [(int(i), int(j)) for i, j in zip(*np.nonzero(np.triu(instance.in_range())))]
+    return sorted(pairs, key=lambda p: (d[p], p))
+
+
 def place(n: int, radius: float, rng: np.random.Generator, max_tries: int = 1000) -> Instance:
     """Nodes uniform in the unit square with a connected range graph (redrawn until it is)."""
     for _ in range(max_tries):

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 import networkx as nx
 import numpy as np
 
-from .simulator import Channel, Instance, Topology, sector_of, sinr, throughput
+from .simulator import Channel, Instance, Topology, candidates, sector_of, sinr, throughput
 
 
 class _State:
@@ -54,12 +54,6 @@ class _State:
         graph = nx.Graph(list(self.links))
         graph.add_nodes_from(range(self.instance.n))
         return nx.is_connected(graph)
-
-
-def candidates(instance: Instance) -> list[tuple[int, int]]:
-    d = instance.distances()
-    pairs = [(int(i), int(j)) for i, j in zip(*np.nonzero(np.triu(instance.in_range())))]
-    return sorted(pairs, key=lambda p: (d[p], p))
 
 
 def spanning_tree(instance: Instance, channel: Channel) -> Topology:
