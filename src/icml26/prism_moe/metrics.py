@@ -69,6 +69,11 @@ def scores(totals: dict) -> dict[str, np.ndarray]:
     }
 
 
+def overall(stats: dict) -> dict[str, float]:
+    """The four metrics over every image of ``stats``."""
+    return {k: float(v) for k, v in scores(weighted(stats, np.ones(len(stats["pixels"])))).items()}
+
+
 def delta_m(values: dict[str, np.ndarray], reference: dict[str, np.ndarray]) -> np.ndarray:
     """Multi-task Delta_m in percent of ``values`` against ``reference`` (same metric keys)."""
     terms = [(1 if HIGHER_IS_BETTER[m] else -1) * (values[m] - reference[m]) / reference[m] for m in HIGHER_IS_BETTER]

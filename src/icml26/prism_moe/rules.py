@@ -127,7 +127,7 @@ def student(
     from . import student as students
     from . import teachers as t
     from .methods import METHODS, conditions
-    from .metrics import TASKS
+    from .metrics import TASKS, overall
     from .teachers import OBJECTIVES
 
     rng = seed_everything(seed)
@@ -199,7 +199,7 @@ def student(
         for stage, (sec, n) in seconds.items()
     ]
     write_csv(timing, pd.DataFrame(rows))
-    log("test " + ", ".join(f"{k} {v:.4f}" for k, v in _scores(stats).items()))
+    log("test " + ", ".join(f"{k} {v:.4f}" for k, v in overall(stats).items()))
 
 
 def _inference_seconds(net, heads, ids: dict[str, int], images: np.ndarray, repeats: int) -> tuple[float, int]:
@@ -265,7 +265,7 @@ def tables(
     permutation null, routing shares, teacher gradient conflict and the parameter counts."""
     from . import analysis
     from .methods import METHODS, REFERENCE
-    from .metrics import HIGHER_IS_BETTER, TASKS, bootstrap_delta_m, delta_m, scores, weighted
+    from .metrics import HIGHER_IS_BETTER, TASKS, bootstrap_delta_m, delta_m, overall
     from .teachers import OBJECTIVES
 
     runs: dict[str, list[dict]] = {}
@@ -275,11 +275,11 @@ def tables(
         arrays = read_npz(path)
         own = {k: v for k, v in arrays.items() if not k.startswith("swapped_")}
         runs.setdefault(method, []).append(own)
-        rows.append({"method": method, "seed": seed, "pathway": "own", **_scores(own)})
+        rows.append({"method": method, "seed": seed, "pathway": "own", **overall(own)})
         if method == "prism":
             swapped = {k.removeprefix("swapped_"): v for k, v in arrays.items() if k.startswith("swapped_")}
             runs.setdefault("prism_swapped", []).append(swapped)
-            rows.append({"method": method, "seed": seed, "pathway": "another task's", **_scores(swapped)})
+            rows.append({"method": method, "seed": seed, "pathway": "another task's", **overall(swapped)})
     per_run = pd.DataFrame(rows)
     own = per_run[per_run["pathway"] == "own"]
     reference = {m: own.loc[own["method"] == REFERENCE, m].mean() for m in HIGHER_IS_BETTER}
@@ -289,7 +289,7 @@ def tables(
     draws = bootstrap_delta_m(runs, REFERENCE, resamples=criteria["resamples"], seed=criteria["seed"])
     summary = []
     for method, per_seed in runs.items():
-        pooled = [scores(weighted(s, np.ones(len(s["pixels"])))) for s in per_seed]
+        pooled = [overall(s) for s in per_seed]
         means = {m: float(np.mean([p[m] for p in pooled])) for m in HIGHER_IS_BETTER}
         low, high = analysis.interval(draws[method], criteria["confidence"])
         summary.append(
@@ -335,12 +335,6 @@ def _cosines(paths: list[str]) -> pd.DataFrame:
     frames = [frame for frame in map(read_csv, paths) if len(frame)]
     columns = ["method", "seed", "step", "pair", "cosine"]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
-
-
-def _scores(stats: dict) -> dict[str, float]:
-    from .metrics import scores, weighted
-
-    return {k: float(v) for k, v in scores(weighted(stats, np.ones(len(stats["pixels"])))).items()}
 
 
 def timing(runs: list[str], throughput_table: str, machine: str) -> None:
