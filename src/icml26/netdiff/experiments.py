@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 import torch
 
 from . import heuristics, training
@@ -76,70 +77,132 @@ def train(
     return Trained(model, edge_q, parity_q, losses)
 
 
-def evaluate(trained: Trained, data: list[tuple[Instance, Topology]], channel: Channel, seed: int) -> list[dict]:
-    """Per test instance and method: the metrics and the share of the target's throughput."""
-    rows = []
+def _row(index: int, instance: Instance, method: str, topology: Topology, channel: Channel, reference: float):
+    found = metrics(instance, topology, channel)
+    return {"instance": index, "nodes": instance.n, "method": method, **found, "share": found["throughput"] / reference}
+
+
+def evaluate(
+    trained: Trained, data: list[tuple[Instance, Topology]], channel: Channel, seed: int, name: str = "netdiff"
+) -> list[dict]:
+    """Per test instance: the metrics of the model's topology as generated (``<name>_raw``) and repaired
+    (``<name>``), with its share of the target's throughput. Instances of one N are generated as one batch."""
     generator = torch.Generator().manual_seed(seed)
+    rows = []
+    by_n: dict[int, list[int]] = {}
+    for index, (instance, _) in enumerate(data):
+        by_n.setdefault(instance.n, []).append(index)
+    for n, indices in sorted(by_n.items()):
+        batch = training.encode([data[i] for i in indices], channel)
+        edges, parity, link = training.generate(trained.model, batch, trained.edge_q, trained.parity_q, generator)
+        for k, index in enumerate(indices):
+            instance, best = data[index]
+            raw, repaired = training.repair(instance, channel, edges[k].numpy(), parity[k].numpy(), link[k].numpy())
+            reference = metrics(instance, best, channel)["throughput"]
+            rows.append(_row(index, instance, f"{name}_raw", raw, channel, reference))
+            rows.append(_row(index, instance, name, repaired, channel, reference))
+    return sorted(rows, key=lambda r: r["instance"])
+
+
+def baselines(data: list[tuple[Instance, Topology]], channel: Channel, seed: int) -> list[dict]:
+    """Per test instance: the target and every heuristic, with their shares of the target's throughput."""
     rng = np.random.default_rng(seed)
     omni = Channel(sectors=1, side_db=channel.side_db, alpha=channel.alpha, power=channel.power, noise=channel.noise)
+    rows = []
     for index, (instance, best) in enumerate(data):
-        batch = training.encode([(instance, best)], channel)
-        edges, parity, link = training.generate(trained.model, batch, trained.edge_q, trained.parity_q, generator)
-        raw, repaired = training.repair(instance, channel, edges[0].numpy(), parity[0].numpy(), link[0].numpy())
         reference = metrics(instance, best, channel)["throughput"]
         built = {
             "target": (best, channel),
-            "netdiff_raw": (raw, channel),
-            "netdiff": (repaired, channel),
             "greedy": (heuristics.greedy(instance, channel), channel),
             "mutual_nearest": (heuristics.mutual_nearest(instance, channel), channel),
             "random_feasible": (heuristics.random_feasible(instance, channel, rng), channel),
             "omnidirectional": (heuristics.omnidirectional(instance), omni),
         }
-        for method, (topology, used) in built.items():
-            found = metrics(instance, topology, used)
-            rows.append(
-                {
-                    "instance": index,
-                    "nodes": instance.n,
-                    "method": method,
-                    **found,
-                    "share": found["throughput"] / reference,
-                }
-            )
+        rows += [_row(index, instance, method, t, used, reference) for method, (t, used) in built.items()]
     return rows
 
 
-def _topology_tensors(topology: Topology, n: int) -> tuple[torch.Tensor, torch.Tensor]:
-    edges = torch.zeros(1, n, n, dtype=torch.long)
-    for i, j in topology.links:
-        edges[0, i, j] = edges[0, j, i] = 1
-    return edges, torch.as_tensor(topology.parity, dtype=torch.long)[None]
+def save(trained: Trained, path: str, description: dict) -> None:
+    """The denoiser's weights and the diffusion's marginals in safetensors (same weights, same bytes), its
+    settings and ``description`` in the metadata."""
+    import json
+    from dataclasses import asdict
+
+    from safetensors.torch import save_file
+
+    tensors = {f"model.{k}": v.contiguous() for k, v in trained.model.state_dict().items()}
+    tensors |= {"edge_marginal": trained.edge_q.m, "parity_marginal": trained.parity_q.m}
+    metadata = {
+        "settings": json.dumps(asdict(trained.model.settings), sort_keys=True),
+        "diffusion_steps": str(trained.edge_q.steps),
+        "description": json.dumps(description, sort_keys=True),
+    }
+    save_file(tensors, path, metadata=metadata)
+
+
+def load(path: str) -> Trained:
+    """A model written by :func:`save`; a file that is not one raises ``ValueError`` naming what is missing."""
+    import json
+
+    from safetensors import safe_open
+
+    from .denoiser import DenoiserSettings
+
+    try:
+        with safe_open(path, framework="pt") as f:
+            metadata = f.metadata() or {}
+            tensors = {k: f.get_tensor(k) for k in f.keys()}
+    except Exception as error:  # safetensors raises its own error types for a garbled header
+        raise ValueError(f"not a safetensors file ({type(error).__name__}: {error})") from None
+    missing = [k for k in ("settings", "diffusion_steps") if k not in metadata]
+    missing += [k for k in ("edge_marginal", "parity_marginal") if k not in tensors]
+    if missing:
+        raise ValueError(f"not a netdiff model (no {', '.join(missing)})")
+    model = Denoiser(DenoiserSettings(**json.loads(metadata["settings"])))
+    try:
+        model.load_state_dict({k.removeprefix("model."): v for k, v in tensors.items() if k.startswith("model.")})
+    except RuntimeError as error:
+        raise ValueError(f"weights do not fit its settings ({str(error).splitlines()[0]})") from None
+    steps = int(metadata["diffusion_steps"])
+    edge_q = MarginalTransitions(tensors["edge_marginal"], steps)
+    return Trained(model.eval(), edge_q, MarginalTransitions(tensors["parity_marginal"], steps), [])
+
+
+def _topology_tensors(topologies: list[Topology], n: int) -> tuple[torch.Tensor, torch.Tensor]:
+    edges = torch.zeros(len(topologies), n, n, dtype=torch.long)
+    for b, topology in enumerate(topologies):
+        for i, j in topology.links:
+            edges[b, i, j] = edges[b, j, i] = 1
+    return edges, torch.as_tensor(np.stack([t.parity for t in topologies]), dtype=torch.long)
 
 
 def partial_sweep(
     trained: Trained,
-    frames: list[Instance],
+    traces: list[list[Instance]],
     channel: Channel,
     restarts: list[int],
     seed: int,
     rounds: int = 20,
+    log: Callable[[str], None] = print,
 ) -> list[dict]:
-    """Partial diffusion over a mobility trace: at every frame after the first, each restart step ``k`` re-noises
-    the previous frame's topology (its own chain's) to ``k`` and denoises ``k`` steps; ``k = T`` is full diffusion
-    from noise. Rows: frame, restart, share of the frame's target throughput, churn against the previous
-    topology, connectivity (repaired topologies)."""
+    """Partial diffusion over mobility traces (same N and length; generated as one batch per frame): at every
+    frame after the first, each restart step ``k`` re-noises the previous frame's topology (its own chain's) to
+    ``k`` and denoises ``k`` steps; ``k = T`` is full diffusion from noise. Rows: trace, frame, restart, share of
+    the frame's target throughput, churn against the previous topology, connectivity (repaired topologies)."""
     from .mobility import churn
 
     rows = []
     steps = trained.edge_q.steps
-    targets = [target(frame, channel, rounds)[0] for frame in frames]
+    frames = list(zip(*traces))  # frames[f][trace]
+    targets = [[target(x, channel, rounds)[0] for x in frame] for frame in frames]
+    references = [[metrics(x, t, channel)["throughput"] for x, t in zip(f, ts)] for f, ts in zip(frames, targets)]
+    start_time = time.perf_counter()
     for k in restarts:
         generator = torch.Generator().manual_seed(seed)
-        previous = None
-        for index, (frame, best) in enumerate(zip(frames, targets)):
-            batch = training.encode([(frame, best)], channel)
-            start = None if previous is None or k >= steps else _topology_tensors(previous, frame.n)
+        previous: list[Topology] | None = None
+        for index, frame in enumerate(frames):
+            batch = training.encode(list(zip(frame, targets[index])), channel)
+            start = None if previous is None or k >= steps else _topology_tensors(previous, frame[0].n)
             edges, parity, link = training.generate(
                 trained.model,
                 batch,
@@ -149,19 +212,102 @@ def partial_sweep(
                 start=start,
                 from_step=None if start is None else k,
             )
-            _, repaired = training.repair(frame, channel, edges[0].numpy(), parity[0].numpy(), link[0].numpy())
-            found = metrics(frame, repaired, channel)
-            reference = metrics(frame, best, channel)["throughput"]
+            current = [
+                training.repair(x, channel, edges[b].numpy(), parity[b].numpy(), link[b].numpy())[1]
+                for b, x in enumerate(frame)
+            ]
             if previous is not None:
-                rows.append(
-                    {
-                        "restart": k,
-                        "frame": index,
-                        "share": found["throughput"] / reference,
-                        "churn": churn(previous, repaired),
-                        "connected": found["connected"],
-                        "denoising_steps": steps if start is None else k,
-                    }
-                )
-            previous = repaired
+                for b, (x, topology) in enumerate(zip(frame, current)):
+                    found = metrics(x, topology, channel)
+                    rows.append(
+                        {
+                            "trace": b,
+                            "frame": index,
+                            "restart": k,
+                            "denoising_steps": steps if start is None else k,
+                            "share": found["throughput"] / references[index][b],
+                            "churn": churn(previous[b], topology),
+                            "connected": found["connected"],
+                        }
+                    )
+            previous = current
+        log(f"restart {k}: {len(frames) - 1} frames x {len(traces)} traces ({time.perf_counter() - start_time:.0f} s)")
     return rows
+
+
+def _generator_run(trained: Trained, instance: Instance, channel: Channel) -> Callable[[], tuple]:
+    """One topology from noise (the full reverse chain) and its repair, as the timed unit."""
+
+    def run():
+        batch = training.encode([(instance, Topology.of([], np.zeros(instance.n, int)))], channel)
+        generator = torch.Generator().manual_seed(0)
+        edges, parity, link = training.generate(trained.model, batch, trained.edge_q, trained.parity_q, generator)
+        return training.repair(instance, channel, edges[0].numpy(), parity[0].numpy(), link[0].numpy())
+
+    return run
+
+
+def inference_seconds(
+    models: dict[str, Trained], timing: dict, radius: float, channel: Channel, rounds: int, log: Callable[[str], None]
+) -> pd.DataFrame:
+    """Median seconds to produce one instance's topology, per method and N: every model's full reverse chain
+    (``T`` denoiser calls whatever N) with its repair, each heuristic, and the target generator; the candidates
+    of one instance are timed interleaved (common.timing)."""
+    from ..common.timing import interleaved, medians
+
+    rows = []
+    for n in timing["nodes"]:
+        rng = np.random.default_rng(n)
+        for k in range(timing["instances"]):
+            x = place(n, radius, rng)
+            candidates = {name: _generator_run(trained, x, channel) for name, trained in models.items()}
+            candidates |= {
+                "greedy": lambda: heuristics.greedy(x, channel),
+                "mutual_nearest": lambda: heuristics.mutual_nearest(x, channel),
+                "random_feasible": lambda: heuristics.random_feasible(x, channel, np.random.default_rng(0)),
+                "omnidirectional": lambda: heuristics.omnidirectional(x),
+                "target": lambda: target(x, channel, rounds),
+            }
+            for method, seconds in medians(interleaved(candidates, timing["repeats"])).items():
+                steps = models[method].edge_q.steps if method in models else 0
+                rows.append({"method": method, "nodes": n, "instance": k, "seconds": seconds, "denoiser_calls": steps})
+        log(f"N={n}: " + ", ".join(f"{r['method']} {r['seconds'] * 1000:.1f} ms" for r in rows[-len(candidates) :]))
+    frame = pd.DataFrame(rows)
+    table = frame.groupby(["method", "nodes"], sort=True).agg(
+        seconds=("seconds", "median"), denoiser_calls=("denoiser_calls", "first"), instances=("seconds", "size")
+    )
+    return table.reset_index()
+
+
+def partial_seconds(trained: Trained, partial: dict, radius: float, channel: Channel, repeats: int) -> pd.DataFrame:
+    """Median seconds of one partial-diffusion update (re-noise the previous topology to ``k``, denoise ``k``
+    steps, repair) per restart step, at ``partial.nodes`` nodes, interleaved over the restart steps."""
+    from ..common.timing import interleaved, medians
+
+    rng = np.random.default_rng(partial["seed"])
+    instance = place(partial["nodes"], radius, rng)
+    previous = heuristics.greedy(instance, channel)
+    batch = training.encode([(instance, previous)], channel)
+    start = _topology_tensors([previous], instance.n)
+
+    def update(k: int):
+        def run():
+            generator = torch.Generator().manual_seed(0)
+            full = k >= trained.edge_q.steps
+            edges, parity, link = training.generate(
+                trained.model,
+                batch,
+                trained.edge_q,
+                trained.parity_q,
+                generator,
+                start=None if full else start,
+                from_step=None if full else k,
+            )
+            return training.repair(instance, channel, edges[0].numpy(), parity[0].numpy(), link[0].numpy())
+
+        return run
+
+    seconds = medians(interleaved({str(k): update(k) for k in partial["restarts"]}, repeats))
+    return pd.DataFrame(
+        [{"restart": k, "nodes": instance.n, "seconds": seconds[str(k)]} for k in partial["restarts"]]
+    )

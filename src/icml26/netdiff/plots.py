@@ -1,0 +1,126 @@
+"""The figures of netdiff, each from one table (matplotlib only; no torch)."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.colors import to_rgba
+
+from .calibration import BANDS
+from .verdict import TARGET_SHARE
+
+COLOURS = {"netdiff": "tab:red", "graph_transformer": "tab:blue", "no_aux": "tab:purple"}
+
+
+def calibration(table: pd.DataFrame) -> plt.Figure:
+    """Each heuristic's share of the target per setting (sector count, side lobe), one panel per N, with the
+    spec's bands shaded; admissible settings are starred."""
+    nodes = sorted(table["nodes"].unique())
+    fig, axes = plt.subplots(1, len(nodes), figsize=(4.2 * len(nodes), 3.6), sharey=True, squeeze=False)
+    for ax, n in zip(axes[0], nodes):
+        rows = table[table["nodes"] == n].reset_index(drop=True)
+        x = np.arange(len(rows))
+        for k, (name, colour) in enumerate(zip(BANDS, ("tab:orange", "tab:green", "0.5"))):
+            ax.bar(x + (k - 1) * 0.27, rows[name], width=0.27, color=colour, label=name)
+        ax.axhspan(*BANDS["greedy"], color="tab:green", alpha=0.1)
+        ax.axhline(BANDS["omnidirectional"][1], color="0.5", ls=":", lw=1)
+        labels = [f"K={r.sectors}\n{r.side_db:g} dB" + (" *" if r.admissible else "") for r in rows.itertuples()]
+        ax.set_xticks(x, labels, fontsize=7)
+        ax.set_title(f"N = {n}")
+    axes[0][0].set_ylabel("share of the target's throughput")
+    axes[0][0].legend(fontsize=7, loc="lower left")
+    fig.suptitle("Calibration: heuristics should reach 75-90 % (shaded), omni < 40 % (dotted); * admissible")
+    fig.tight_layout()
+    return fig
+
+
+def shares(results: pd.DataFrame) -> plt.Figure:
+    """Mean share of the target's throughput per method (repaired and raw samples), 95 % interval, per test N;
+    the paper's 95 % line."""
+    nodes = sorted(results["nodes"].unique())
+    fig, axes = plt.subplots(1, len(nodes), figsize=(5.5 * len(nodes), 3.8), sharex=True, squeeze=False)
+    for ax, n in zip(axes[0], nodes):
+        rows = results[(results["nodes"] == n) & (results["method"] != "target")].sort_values("share")
+        y = np.arange(len(rows))
+        colours = [
+            to_rgba(COLOURS.get(m.removesuffix("_raw"), "0.55"), 0.45 if m.endswith("_raw") else 1)
+            for m in rows["method"]
+        ]
+        ax.barh(y, rows["share"], color=colours)
+        ax.errorbar(
+            rows["share"],
+            y,
+            xerr=[rows["share"] - rows["low"], rows["high"] - rows["share"]],
+            fmt="none",
+            ecolor="k",
+            capsize=2,
+        )
+        ax.axvline(1, color="k", lw=0.8)
+        ax.axvline(TARGET_SHARE, color="tab:red", ls="--", lw=1, label="paper: 95 % of target")
+        ax.set_yticks(y, [f"{m} ({c:.0%} conn.)" for m, c in zip(rows["method"], rows["connected"])], fontsize=7)
+        ax.set_title(f"test N = {n}")
+        ax.set_xlabel("share of the target's throughput")
+    axes[0][0].legend(fontsize=7, loc="lower right")
+    fig.suptitle("NetDiff (red) against its ablations and the heuristics; _raw: before repair (infeasible)")
+    fig.tight_layout()
+    return fig
+
+
+def counts(table: pd.DataFrame) -> plt.Figure:
+    """Absolute error of the raw samples' density and sector usage against the target, per model and N."""
+    names = list(dict.fromkeys(table["count"]))
+    fig, axes = plt.subplots(1, len(names), figsize=(5 * len(names), 3.4), squeeze=False)
+    for ax, count in zip(axes[0], names):
+        rows = table[table["count"] == count]
+        nodes = sorted(rows["nodes"].unique())
+        models = list(dict.fromkeys(rows["model"]))
+        for k, model in enumerate(models):
+            values = [rows[(rows["model"] == model) & (rows["nodes"] == n)]["error"].iloc[0] for n in nodes]
+            x = np.arange(len(nodes)) + (k - (len(models) - 1) / 2) * 0.8 / len(models)
+            ax.bar(x, values, width=0.8 / len(models), color=COLOURS.get(model, "0.5"), label=model)
+        ax.set_xticks(range(len(nodes)), [f"N = {n}" for n in nodes])
+        ax.set_title(f"{count}: |raw sample - target|")
+    axes[0][0].legend(fontsize=7)
+    fig.suptitle("ACAM ablation: global-count error (lower is closer to the target's counts)")
+    fig.tight_layout()
+    return fig
+
+
+def partial(table: pd.DataFrame) -> plt.Figure:
+    """Share of the target and link churn per restart step; the last step is full diffusion from noise."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.4))
+    full = table.iloc[-1]
+    left.plot(table["restart"], table["share"], "o-", color="tab:red")
+    left.axhline(full["share"], color="k", ls=":", lw=1, label=f"full diffusion ({int(full['restart'])} steps)")
+    left.set_xlabel("restart step k (denoising steps)")
+    left.set_ylabel("share of the frame's target")
+    left.legend(fontsize=7)
+    right.plot(table["restart"], table["churn"], "o-", color="tab:blue")
+    right.set_xlabel("restart step k")
+    right.set_ylabel("link churn vs previous frame")
+    for ax in (left, right):
+        ax.set_xscale("log")
+    fig.suptitle("Partial diffusion over mobility traces: quality and churn against steps")
+    fig.tight_layout()
+    return fig
+
+
+def milp(table: pd.DataFrame) -> plt.Figure:
+    """The target and greedy against the exact MILP per N: surrogate objective and true throughput ratios."""
+    fig, ax = plt.subplots(figsize=(6, 3.4))
+    x = np.arange(len(table))
+    series = {
+        "target, surrogate / MILP optimum": ("target_surrogate_ratio", "tab:red", 1.0),
+        "greedy, surrogate / MILP optimum": ("greedy_surrogate_ratio", "tab:orange", 1.0),
+        "target, throughput / MILP solution's": ("throughput_ratio", "tab:red", 0.45),
+        "greedy, throughput / MILP solution's": ("greedy_throughput_ratio", "tab:orange", 0.45),
+    }
+    for k, (label, (column, colour, alpha)) in enumerate(series.items()):
+        ax.bar(x + (k - 1.5) * 0.2, table[column], width=0.2, color=colour, alpha=alpha, label=label)
+    ax.axhline(1, color="k", lw=0.8)
+    ax.set_xticks(x, [f"N = {n}" for n in table["nodes"]])
+    ax.legend(fontsize=7, loc="lower right")
+    ax.set_title("Target check: the MILP's interference-free optimum bounds the surrogate")
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,329 @@
+"""Rule functions of the netdiff workflow (workflow/rules/netdiff.smk); each is one job."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..common.io import read_csv, read_csvs, read_json, read_npz, write_csv, write_json, write_npz
+
+
+def _channel(channel: dict):
+    from .simulator import Channel
+
+    return Channel(**channel)
+
+
+def _log(prefix: str):
+    return lambda line: print(f"{prefix}: {line}", flush=True)
+
+
+def calibration(calibration_table: str, *, calibration: dict, radius: float, rounds: int) -> None:
+    """The calibration sweep: each heuristic's share of the target's throughput per sector count, side lobe and
+    node count, with the rows inside the spec's bands marked ``admissible``."""
+    from . import calibration as c
+
+    table = c.sweep(
+        calibration["sectors"],
+        calibration["side_db"],
+        calibration["nodes"],
+        radius=radius,
+        instances=calibration["instances"],
+        seed=calibration["seed"],
+        rounds=rounds,
+        log=_log("calibration"),
+    )
+    write_csv(calibration_table, table)
+
+
+def _sets(path: str) -> dict[str, np.ndarray]:
+    from ..common.sources import fail
+
+    try:
+        return read_npz(path)
+    except ValueError as error:
+        fail(path, str(error).removeprefix(f"{path}: "))
+
+
+def dataset(placements: list[str], train_file: str, test_file: str, *, data: dict, radius: float, channel: dict):
+    """Training instances (N uniform in ``train_nodes``) and test instances (``test`` per N of ``test_nodes``, or
+    the user's placements), each with its target topology."""
+    from ..common.sources import checked, fail
+    from . import store
+    from .simulator import place
+    from .target import target
+
+    ch, log = _channel(channel), _log("dataset")
+    rng = np.random.default_rng(data["seed"])
+    low, high = data["train_nodes"]["low"], data["train_nodes"]["high"]
+    train = [place(int(rng.integers(low, high + 1)), radius, rng) for _ in range(data["train"])]
+    if placements:
+        arrays = _sets(str(checked(placements[0])))
+        problem = store.validate(arrays, radius)
+        if problem:
+            fail(placements[0], problem)
+        test = store.instances({**arrays, "radius": np.array(radius)}, radius)
+    else:
+        test = [place(n, radius, rng) for n in data["test_nodes"] for _ in range(data["test"])]
+    for name, instances, path in (("training", train, train_file), ("test", test, test_file)):
+        targets = []
+        for k, instance in enumerate(instances):
+            targets.append(target(instance, ch, data["rounds"])[0])
+            if (k + 1) % 500 == 0:
+                log(f"{name} targets {k + 1}/{len(instances)}")
+        write_npz(path, **store.to_arrays(instances, targets))
+        log(f"{len(instances)} {name} instances, N {min(x.n for x in instances)}-{max(x.n for x in instances)}")
+
+
+def milp_check(milp_table: str, *, milp: dict, radius: float, channel: dict, rounds: int) -> None:
+    """The target against the exact MILP on small instances: each one's surrogate objective (interference-free
+    rate) and true throughput, for the MILP's optimum, the target and the greedy heuristic."""
+    from . import heuristics
+    from . import milp as exact
+    from .simulator import metrics, place
+    from .target import target
+
+    ch, rows = _channel(channel), []
+    for n in milp["nodes"]:
+        rng = np.random.default_rng([milp["seed"], n])
+        for k in range(milp["instances"]):
+            instance = place(n, radius, rng)
+            optimum, bound = exact.solve(instance, ch, milp["time_limit"])
+            built = {"milp": optimum, "target": target(instance, ch, rounds)[0]}
+            built["greedy"] = heuristics.greedy(instance, ch)
+            for method, topology in built.items():
+                rows.append(
+                    {
+                        "nodes": n,
+                        "instance": k,
+                        "method": method,
+                        "surrogate": exact.surrogate(instance, topology, ch),
+                        "milp_optimum": bound,
+                        "throughput": metrics(instance, topology, ch)["throughput"],
+                        "connected": metrics(instance, topology, ch)["connected"],
+                    }
+                )
+        _log("milp")(f"N={n}: {milp['instances']} instances solved")
+    write_csv(milp_table, pd.DataFrame(rows))
+
+
+def train(
+    train_file: str,
+    model_file: str,
+    loss_file: str,
+    *,
+    name: str,
+    seed: int,
+    model: dict,
+    training: dict,
+    channel: dict,
+) -> None:
+    """One denoiser (NetDiff or an ablation, settings.MODELS) trained on the training targets."""
+    import torch
+
+    from ..common.determinism import seed_everything
+    from ..common.io import atomic_path
+    from . import experiments, store
+    from . import training as t
+    from .denoiser import Denoiser
+    from .settings import MODELS
+
+    seed_everything(seed)
+    variant, ch = MODELS[name], _channel(channel)
+    data = store.examples(_sets(train_file))
+    net = Denoiser(t.denoiser_settings(ch.sectors, acam=variant.acam, **model))
+    log = _log(f"{name} seed {seed}")
+    log(f"{sum(p.numel() for p in net.parameters()):,} parameters ({variant.description}), {len(data)} instances")
+    trained = experiments.train(
+        net,
+        data,
+        ch,
+        steps=training["steps"],
+        diffusion_steps=training["diffusion_steps"],
+        batch_size=training["batch_size"],
+        lr=training["lr"],
+        aux=training["aux"] if variant.aux else 0.0,
+        seed=seed,
+        log=log,
+        log_every=training["log_every"],
+    )
+    with atomic_path(model_file) as tmp, torch.no_grad():
+        experiments.save(trained, str(tmp), {"model": name, "seed": seed})
+    steps = np.arange(1, len(trained.losses) + 1)
+    write_csv(loss_file, pd.DataFrame({"model": name, "seed": seed, "step": steps, "loss": trained.losses}))
+
+
+def _model(path: str):
+    from ..common.sources import fail
+    from .experiments import load
+
+    try:
+        return load(path)
+    except ValueError as error:
+        fail(path, str(error))
+
+
+def evaluate(test_file: str, model_file: str, evaluation_file: str, *, name: str, seed: int, channel: dict) -> None:
+    """The model's topologies for every test instance, as generated and repaired, with their metrics."""
+    from ..common.determinism import seed_everything
+    from . import experiments, store
+
+    seed_everything(seed)
+    rows = experiments.evaluate(_model(model_file), store.examples(_sets(test_file)), _channel(channel), seed, name)
+    frame = pd.DataFrame(rows).assign(seed=seed)
+    write_csv(evaluation_file, frame)
+    repaired = frame[frame["method"] == name]
+    _log(f"{name} seed {seed}")(f"mean share of target {repaired['share'].mean():.3f} on {len(repaired)} instances")
+
+
+def baselines(test_file: str, baselines_file: str, *, channel: dict, seed: int) -> None:
+    """The target and the heuristics on every test instance."""
+    from . import experiments, store
+
+    rows = experiments.baselines(store.examples(_sets(test_file)), _channel(channel), seed)
+    write_csv(baselines_file, pd.DataFrame(rows).assign(seed=0))
+
+
+def _traces(partial: dict, radius: float):
+    from .mobility import trace
+    from .simulator import place
+
+    rng = np.random.default_rng(partial["seed"])
+    starts = [place(partial["nodes"], radius, rng) for _ in range(partial["traces"])]
+    return [trace(s, partial["frames"], partial["speed"], partial["turn"], rng) for s in starts]
+
+
+def partial(model_file: str, partial_file: str, *, partial: dict, radius: float, channel: dict, rounds: int) -> None:
+    """Partial diffusion over mobility traces with every restart step (NetDiff of the first seed)."""
+    from ..common.determinism import seed_everything
+    from . import experiments
+
+    seed_everything(partial["seed"])
+    traces = _traces(partial, radius)
+    rows = experiments.partial_sweep(
+        _model(model_file), traces, _channel(channel), partial["restarts"], partial["seed"], rounds, _log("partial")
+    )
+    write_csv(partial_file, pd.DataFrame(rows))
+
+
+def _key(path: str) -> tuple[str, int]:
+    """(model, seed) from ``.../evaluations/<model>/seed<seed>.csv``."""
+    from pathlib import Path
+
+    p = Path(path)
+    return p.parent.name, int(p.stem.removeprefix("seed"))
+
+
+def tables(
+    evaluations: list[str],
+    baselines_file: str,
+    partial_file: str,
+    milp_table: str,
+    results_table: str,
+    comparisons_table: str,
+    counts_table: str,
+    partial_table: str,
+    gap_table: str,
+    *,
+    models: list[str],
+    criteria: dict,
+) -> None:
+    """Per method and test N: mean metrics and share of the target with its interval; NetDiff against every
+    other method (paired over instances, over seeds); the global-count errors (density, sector usage) of the
+    generated topologies; partial diffusion per restart step; the target's gap to the MILP."""
+    from . import analysis
+
+    frame = pd.concat([read_csvs(sorted(evaluations, key=_key)), read_csv(baselines_file)], ignore_index=True)
+    write_csv(results_table, analysis.results(frame, criteria))
+    write_csv(comparisons_table, analysis.comparisons(frame, models, criteria))
+    write_csv(counts_table, analysis.count_errors(frame, models, criteria))
+    write_csv(partial_table, analysis.partial(read_csv(partial_file)))
+    write_csv(gap_table, analysis.milp_gap(read_csv(milp_table)))
+
+
+def timing(test_file: str, model_files: list[str], inference_table: str, partial_timing: str, machine: str, **kw):
+    """Inference seconds per instance vs N for every model and heuristic and the target generator, and the time
+    of a partial-diffusion update per restart step (docs/ARCHITECTURE.md, "Measured outputs")."""
+    from ..common.timing import write_machine
+    from . import experiments
+
+    timing_, radius, ch = kw["timing"], kw["radius"], _channel(kw["channel"])
+    loaded = {_key(path)[0]: _model(path) for path in model_files}
+    log = _log("timing")
+    write_csv(inference_table, experiments.inference_seconds(loaded, timing_, radius, ch, kw["rounds"], log))
+    netdiff = loaded["netdiff"]
+    write_csv(partial_timing, experiments.partial_seconds(netdiff, kw["partial"], radius, ch, timing_["repeats"]))
+    write_machine(machine)
+
+
+def timing_verdict(inference_table: str, partial_timing: str, machine: str, claims: str, *, criteria: dict) -> None:
+    """The wall-clock claim, in ``timing/claims.json`` (docs/ARCHITECTURE.md, "Measured outputs")."""
+    from ..common.claims import write_claims
+    from . import verdict as v
+
+    write_claims(claims, [v.constant_inference_time(read_csv(inference_table), criteria["flat"], read_json(machine))])
+
+
+def figures(
+    calibration_table: str,
+    results_table: str,
+    counts_table: str,
+    partial_table: str,
+    gap_table: str,
+    **outputs: str,
+) -> None:
+    """The calibration, the share of the target per method and N, the count errors with and without ACAM, the
+    partial-diffusion trade-off and the target against the MILP."""
+    from ..common.figures import figure_set, save_figure
+    from . import plots
+
+    with figure_set(outputs) as paths:
+        save_figure(plots.calibration(read_csv(calibration_table)), *paths("calibration"))
+        save_figure(plots.shares(read_csv(results_table)), *paths("shares"))
+        save_figure(plots.counts(read_csv(counts_table)), *paths("counts"))
+        save_figure(plots.partial(read_csv(partial_table)), *paths("partial"))
+        save_figure(plots.milp(read_csv(gap_table)), *paths("milp"))
+
+
+def verdict(
+    calibration_table: str,
+    results_table: str,
+    comparisons_table: str,
+    counts_table: str,
+    partial_table: str,
+    gap_table: str,
+    claims: str,
+    metrics: str,
+    *,
+    channel: dict,
+    test_nodes: list[int],
+    criteria: dict,
+) -> None:
+    from ..common.claims import write_claims
+    from . import verdict as v
+
+    results, comparisons, counts = read_csv(results_table), read_csv(comparisons_table), read_csv(counts_table)
+    partial = read_csv(partial_table)
+    write_claims(
+        claims,
+        [
+            v.simulator_calibrated(read_csv(calibration_table), channel, max(test_nodes)),
+            v.reaches_target(results),
+            v.beats_heuristics(comparisons),
+            v.improves_over_graph_transformer(comparisons),
+            v.acam_matches_counts(counts),
+            v.partial_diffusion(partial, criteria["near"]),
+        ],
+    )
+    gap = read_csv(gap_table)
+    write_json(
+        metrics,
+        {
+            "share": {f"{r.method}/N{r.nodes}": r.share for r in results.itertuples()},
+            "connected": {f"{r.method}/N{r.nodes}": r.connected for r in results.itertuples()},
+            "count_error": {f"{r.model}/{r.count}": r.error for r in counts.itertuples()},
+            "partial_share": {int(r.restart): r.share for r in partial.itertuples()},
+            "partial_churn": {int(r.restart): r.churn for r in partial.itertuples()},
+            "target_vs_milp": {f"N{r.nodes}": r.throughput_ratio for r in gap.itertuples()},
+        },
+    )

@@ -1,0 +1,264 @@
+"""The spec's claims, judged from the tables.
+
+The paper's numbers are on its own simulator; ours is documented in ``simulator`` and the criteria are ours,
+fixed before the first quick run (``criteria`` in the config):
+- *the simulator is calibrated* (the premise the spec asks to check first): at the configured sector count and
+  side lobe and the largest test N, greedy and mutual nearest neighbour reach 75-90 % of the target's
+  throughput and omnidirectional less than 40 % (``calibration.BANDS``);
+- *NetDiff reaches over 95 % of the target*: the mean share of the target's throughput of NetDiff's (repaired)
+  topologies is at least 0.95 at every test N (the largest beyond the training range);
+- *it beats the heuristics and omni*: the 95 % interval of NetDiff's share minus each heuristic's lies above
+  zero at every test N;
+- *it improves over the graph-transformer baseline*: the same against the transformer without ACAM tokens
+  (the key metric: share of the target; the raw samples' share and violations are in the details);
+- *ACAM helps match graph-level counts*: NetDiff's absolute error in density and in sector usage (raw samples
+  against the target) is below the baseline's, interval below zero, at every test N;
+- *partial diffusion reaches near full-diffusion quality with a fraction of the steps*: some restart step
+  ``k <= T / 4`` reaches a mean share within ``near`` of full diffusion's (ours: a quarter is "a fraction");
+- *constant inference time* (wall clock, in ``timing/claims.json``): NetDiff's seconds per instance at the
+  largest timed N over those at the smallest is at most ``flat`` (ours: 1.5).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ..common.claims import Claim, not_evaluated
+from ..common.tolerance import Tolerance
+from .calibration import BANDS
+
+TARGET_SHARE = 0.95  # the paper: "over 95 % of target performance"
+FRACTION = 0.25  # ours: a restart at a quarter of T or fewer steps is "a fraction of the steps"
+PAPER_TARGET = "over 95 % of target performance"
+PAPER_HEURISTICS = "outperforms heuristic and omnidirectional baselines"
+PAPER_TRANSFORMER = "improves over a strong diffusion graph-transformer baseline on key metrics"
+PAPER_COUNTS = "ACAM tokens help the model match graph-level counts (e.g. density and sector usage)"
+PAPER_PARTIAL = "partial diffusion updates a topology with a small number of denoising steps"
+PAPER_TIME = "constant inference time"
+PAPER_CALIBRATION = "(the spec) simple heuristics must not come within a few percent of the target"
+
+# How far the committed numbers may move on another machine (make verify). Shares: one standard error of the
+# two-seed mean (set from the first quick run, see docs/papers/netdiff.md); heuristics and the target are exact
+# up to round-off in the SINR sums.
+TOLERANCES = [
+    ("metrics/share/netdiff*", Tolerance(abs=0.02, why="spread over the two quick seeds")),
+    ("metrics/share/graph_transformer*", Tolerance(abs=0.02, why="spread over the two quick seeds")),
+    ("metrics/share/no_aux*", Tolerance(abs=0.02, why="spread over the two quick seeds")),
+    ("metrics/share/*", Tolerance(rel=1e-9, why="round-off in the SINR sums")),
+]
+
+
+def _by_n(values: dict) -> str:
+    return ", ".join(f"N={n} {v:.3f}" for n, v in values.items())
+
+
+def simulator_calibrated(calibration: pd.DataFrame, channel: dict, nodes: int) -> Claim:
+    statement = (
+        f"At the configured setting (K = {channel['sectors']}, side lobe {channel['side_db']} dB, N = {nodes}) "
+        "greedy and mutual nearest neighbour reach 75-90 % of the target's throughput and omnidirectional < 40 %"
+    )
+    evidence = ["tables/calibration.csv", "figures/calibration.png"]
+    rows = calibration[
+        (calibration["sectors"] == channel["sectors"])
+        & (calibration["side_db"] == channel["side_db"])
+        & (calibration["nodes"] == nodes)
+    ]
+    if rows.empty:
+        return not_evaluated("simulator_calibrated", statement, PAPER_CALIBRATION, "setting not swept", evidence)
+    row = rows.iloc[0]
+    measured = {name: float(row[name]) for name in BANDS}
+    return Claim(
+        id="simulator_calibrated",
+        statement=statement,
+        paper_value=PAPER_CALIBRATION,
+        measured=measured,
+        comparator="all",
+        holds=bool(row["admissible"]),
+        details={"bands": {k: list(v) for k, v in BANDS.items()}},
+        headline="share of the target at the configured setting: "
+        + ", ".join(f"{k} {v:.2f}" for k, v in measured.items())
+        + " (bands: greedy and mutual NN 0.75-0.90, omni < 0.40)",
+        evidence=evidence,
+    )
+
+
+def reaches_target(results: pd.DataFrame) -> Claim:
+    statement = (
+        f"NetDiff's repaired topologies reach a mean share >= {TARGET_SHARE} of the target's throughput at every "
+        "test N"
+    )
+    evidence = ["tables/results.csv", "figures/shares.png"]
+    rows = results[results["method"] == "netdiff"].sort_values("nodes")
+    if rows.empty:
+        return not_evaluated("reaches_95_percent_of_target", statement, PAPER_TARGET, "netdiff was not run", evidence)
+    shares = {int(r.nodes): float(r.share) for r in rows.itertuples()}
+    raw = results[results["method"] == "netdiff_raw"].set_index("nodes")
+    return Claim(
+        id="reaches_95_percent_of_target",
+        statement=statement,
+        paper_value=TARGET_SHARE,
+        measured={f"N{n}": v for n, v in shares.items()},
+        comparator=">=",
+        holds=bool(min(shares.values()) >= TARGET_SHARE),
+        details={
+            "interval": {f"N{int(r.nodes)}": [float(r.low), float(r.high)] for r in rows.itertuples()},
+            "raw_share": {f"N{n}": float(raw.loc[n, "share"]) for n in shares if n in raw.index},
+            "raw_connected": {f"N{n}": float(raw.loc[n, "connected"]) for n in shares if n in raw.index},
+        },
+        headline=f"NetDiff share of the target {_by_n(shares)} (paper: over {TARGET_SHARE:.2f})",
+        evidence=evidence,
+    )
+
+
+def _ahead(comparisons: pd.DataFrame, baselines: list[str], metric: str = "share") -> tuple[dict, dict, bool]:
+    rows = comparisons[(comparisons["metric"] == metric) & comparisons["baseline"].isin(baselines)]
+    measured = {f"{r.baseline}/N{r.nodes}": float(r.difference) for r in rows.itertuples()}
+    intervals = {f"{r.baseline}/N{r.nodes}": [float(r.low), float(r.high)] for r in rows.itertuples()}
+    return measured, intervals, bool(len(rows)) and bool((rows["low"] > 0).all())
+
+
+def beats_heuristics(comparisons: pd.DataFrame) -> Claim:
+    heuristics = ["greedy", "mutual_nearest", "random_feasible", "omnidirectional"]
+    statement = (
+        "NetDiff's share of the target exceeds every heuristic's and omnidirectional's (95 % interval of the "
+        "paired difference above zero) at every test N"
+    )
+    evidence = ["tables/comparisons.csv", "tables/results.csv", "figures/shares.png"]
+    measured, intervals, holds = _ahead(comparisons, heuristics)
+    if not measured:
+        return not_evaluated("beats_heuristics", statement, PAPER_HEURISTICS, "netdiff was not run", evidence, ">")
+    closest = min(measured, key=measured.get)
+    return Claim(
+        id="beats_heuristics",
+        statement=statement,
+        paper_value=PAPER_HEURISTICS,
+        measured=measured,
+        comparator=">",
+        holds=holds,
+        details={"interval": intervals},
+        headline=f"closest heuristic {closest}: NetDiff ahead by {measured[closest]:+.3f} "
+        f"[{intervals[closest][0]:+.3f}, {intervals[closest][1]:+.3f}] of the target (paper: NetDiff ahead)",
+        evidence=evidence,
+    )
+
+
+def improves_over_graph_transformer(comparisons: pd.DataFrame) -> Claim:
+    statement = (
+        "NetDiff's share of the target exceeds that of the same graph transformer without ACAM tokens "
+        "(DiGress-style; 95 % interval over seeds and instances above zero) at every test N"
+    )
+    evidence = ["tables/comparisons.csv", "tables/results.csv", "figures/shares.png"]
+    measured, intervals, holds = _ahead(comparisons, ["graph_transformer"])
+    if not measured:
+        note = "graph_transformer was not run"
+        return not_evaluated("improves_over_graph_transformer", statement, PAPER_TRANSFORMER, note, evidence, ">")
+    raw = {m: _ahead(comparisons, ["graph_transformer"], m)[0] for m in ("raw_share", "raw_violations")}
+    by_n = [f"{k.split('/')[1]} {v:+.3f} [{intervals[k][0]:+.3f}, {intervals[k][1]:+.3f}]" for k, v in measured.items()]
+    return Claim(
+        id="improves_over_graph_transformer",
+        statement=statement,
+        paper_value=PAPER_TRANSFORMER,
+        measured=measured,
+        comparator=">",
+        holds=holds,
+        details={"interval": intervals, **raw},
+        headline=f"NetDiff minus the graph transformer without ACAM: {', '.join(by_n)} of the target "
+        "(paper: NetDiff ahead)",
+        evidence=evidence,
+    )
+
+
+def acam_matches_counts(counts: pd.DataFrame) -> Claim:
+    statement = (
+        "ACAM tokens help match graph-level counts: NetDiff's absolute error in density and in sector usage "
+        "(raw samples vs the target) is below the graph transformer's without them (95 % interval of the "
+        "difference below zero) at every test N"
+    )
+    evidence = ["tables/counts.csv", "figures/counts.png"]
+    rows = counts[counts["model"] == "graph_transformer"]
+    if rows.empty:
+        note = "graph_transformer was not run"
+        return not_evaluated("acam_matches_counts", statement, PAPER_COUNTS, note, evidence, "<")
+    key = lambda r: f"{r.count}/N{r.nodes}"  # noqa: E731
+    measured = {key(r): float(r.netdiff_minus) for r in rows.itertuples()}
+    errors = counts.pivot_table(index=["count", "nodes"], columns="model", values="error")
+    return Claim(
+        id="acam_matches_counts",
+        statement=statement,
+        paper_value=PAPER_COUNTS,
+        measured=measured,
+        comparator="<",
+        holds=bool((rows["high"] < 0).all()),
+        details={
+            "interval": {key(r): [float(r.low), float(r.high)] for r in rows.itertuples()},
+            "errors": {f"{c}/N{n}": {m: float(v) for m, v in row.items()} for (c, n), row in errors.iterrows()},
+        },
+        headline="count error NetDiff minus no-ACAM: "
+        + ", ".join(f"{k} {v:+.4f}" for k, v in measured.items())
+        + " (negative: ACAM closer to the target; paper: ACAM helps)",
+        evidence=evidence,
+    )
+
+
+def partial_diffusion(partial: pd.DataFrame, near: float) -> Claim:
+    statement = (
+        f"Partial diffusion: restarting from the previous topology at some k <= T/4 reaches a mean share of the "
+        f"target within {near} of full diffusion's, over the mobility traces"
+    )
+    evidence = ["tables/partial.csv", "figures/partial.png"]
+    steps = int(partial["denoising_steps"].max())
+    full = partial[partial["restart"] >= steps]
+    if full.empty or len(partial) < 2:
+        note = "needs full diffusion and at least one partial restart"
+        return not_evaluated("partial_diffusion_near_full", statement, PAPER_PARTIAL, note, evidence, ">=")
+    reference = float(full["share"].iloc[0])
+    close = partial[(partial["restart"] < steps) & (partial["share"] >= reference - near)]
+    fewest = int(close["restart"].min()) if len(close) else None
+    by_k = {int(r.restart): float(r.share) for r in partial.itertuples()}
+    churn = {int(r.restart): float(r.churn) for r in partial.itertuples()}
+    found = f"fewest steps within {near}: {fewest}" if fewest else f"no restart came within {near}"
+    return Claim(
+        id="partial_diffusion_near_full",
+        statement=statement,
+        paper_value=PAPER_PARTIAL,
+        measured={"fewest_steps": fewest, "fraction": None if fewest is None else fewest / steps},
+        comparator="<=",
+        holds=bool(fewest is not None and fewest <= FRACTION * steps),
+        details={"share_by_restart": by_k, "churn_by_restart": churn, "full_share": reference, "steps": steps},
+        headline=f"full diffusion ({steps} steps) share {reference:.3f}; "
+        + ", ".join(f"k={k} {v:.3f}" for k, v in by_k.items() if k < steps)
+        + f"; {found} (needs <= {FRACTION * steps:g}); churn full {churn[max(churn)]:.2f} vs k={min(churn)} "
+        f"{churn[min(churn)]:.2f}",
+        evidence=evidence,
+    )
+
+
+def constant_inference_time(inference: pd.DataFrame, flat: float, machine: dict) -> Claim:
+    statement = (
+        f"NetDiff's inference time per instance at a fixed number of denoising steps is independent of N: "
+        f"seconds at the largest timed N over those at the smallest <= {flat}"
+    )
+    evidence = ["timing/inference.csv"]
+    rows = inference[inference["method"] == "netdiff"].sort_values("nodes")
+    if len(rows) < 2:
+        return not_evaluated("constant_inference_time", statement, PAPER_TIME, "netdiff timed at < 2 N", evidence)
+    first, last = rows.iloc[0], rows.iloc[-1]
+    ratio = float(last["seconds"] / first["seconds"])
+    target = inference[inference["method"] == "target"].set_index("nodes")["seconds"]
+    return Claim(
+        id="constant_inference_time",
+        statement=statement,
+        paper_value=PAPER_TIME,
+        measured={"ratio": ratio, **{f"N{int(r.nodes)}": float(r.seconds) for r in rows.itertuples()}},
+        comparator="<=",
+        holds=bool(ratio <= flat),
+        details={
+            "machine": machine,
+            "denoiser_calls": int(first["denoiser_calls"]),
+            "target_ratio": float(target.iloc[-1] / target.iloc[0]) if len(target) > 1 else None,
+        },
+        headline=f"NetDiff {first['seconds'] * 1000:.0f} ms at N={int(first['nodes'])} vs "
+        f"{last['seconds'] * 1000:.0f} ms at N={int(last['nodes'])} ({int(first['denoiser_calls'])} denoiser calls each): ratio {ratio:.2f} "
+        f"(needs <= {flat}; paper: constant)",
+        evidence=evidence,
+    )
