@@ -308,6 +308,4 @@ def partial_seconds(trained: Trained, partial: dict, radius: float, channel: Cha
         return run
 
     seconds = medians(interleaved({str(k): update(k) for k in partial["restarts"]}, repeats))
-    return pd.DataFrame(
-        [{"restart": k, "nodes": instance.n, "seconds": seconds[str(k)]} for k in partial["restarts"]]
-    )
+    return pd.DataFrame([{"restart": k, "nodes": instance.n, "seconds": seconds[str(k)]} for k in partial["restarts"]])

@@ -84,8 +84,7 @@ def simulator_calibrated(calibration: pd.DataFrame, channel: dict, nodes: int) -
 
 def reaches_target(results: pd.DataFrame) -> Claim:
     statement = (
-        f"NetDiff's repaired topologies reach a mean share >= {TARGET_SHARE} of the target's throughput at every "
-        "test N"
+        f"NetDiff's repaired topologies reach a mean share >= {TARGET_SHARE} of the target's throughput at every test N"
     )
     evidence = ["tables/results.csv", "figures/shares.png"]
     rows = results[results["method"] == "netdiff"].sort_values("nodes")
@@ -258,7 +257,8 @@ def constant_inference_time(inference: pd.DataFrame, flat: float, machine: dict)
             "target_ratio": float(target.iloc[-1] / target.iloc[0]) if len(target) > 1 else None,
         },
         headline=f"NetDiff {first['seconds'] * 1000:.0f} ms at N={int(first['nodes'])} vs "
-        f"{last['seconds'] * 1000:.0f} ms at N={int(last['nodes'])} ({int(first['denoiser_calls'])} denoiser calls each): ratio {ratio:.2f} "
+        f"{last['seconds'] * 1000:.0f} ms at N={int(last['nodes'])} ({int(first['denoiser_calls'])} denoiser calls "
+        f"each): ratio {ratio:.2f} "
         f"(needs <= {flat}; paper: constant)",
         evidence=evidence,
     )
