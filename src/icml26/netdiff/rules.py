@@ -62,7 +62,7 @@ def dataset(placements: list[str], train_file: str, test_file: str, *, data: dic
         problem = store.validate(arrays, radius)
         if problem:
             fail(placements[0], problem)
-        test = store.instances({**arrays, "radius": np.array(radius)}, radius)
+        test = store.instances(arrays, radius)
     else:
         test = [place(n, radius, rng) for n in data["test_nodes"] for _ in range(data["test"])]
     for name, instances, path in (("training", train, train_file), ("test", test, test_file)):

@@ -24,7 +24,7 @@ def to_arrays(instances: list[Instance], topologies: list[Topology] | None = Non
         "positions": np.zeros((m, size, 2)),
         "orientations": np.zeros((m, size)),
         "nodes": np.array([x.n for x in instances], np.int64),
-        "radius": np.array(instances[0].radius),
+        "radius": np.array([instances[0].radius]),
     }
     for k, x in enumerate(instances):
         out["positions"][k, : x.n], out["orientations"][k, : x.n] = x.positions, x.orientations
@@ -39,7 +39,7 @@ def to_arrays(instances: list[Instance], topologies: list[Topology] | None = Non
 
 
 def instances(arrays: dict[str, np.ndarray], radius: float | None = None) -> list[Instance]:
-    r = float(arrays["radius"]) if radius is None else radius
+    r = float(np.ravel(arrays["radius"])[0]) if radius is None else radius
     count = arrays.get("nodes", np.full(len(arrays["positions"]), arrays["positions"].shape[1]))
     return [
         Instance(arrays["positions"][k, :n].copy(), arrays["orientations"][k, :n].copy(), r)
@@ -73,7 +73,7 @@ def validate(arrays: dict[str, np.ndarray], radius: float) -> str | None:
         return f"nodes must be [M] counts in [2, {positions.shape[1]}]"
     if not (np.isfinite(positions).all() and np.isfinite(orientations).all()):
         return "positions and orientations must be finite"
-    for k, instance in enumerate(instances({**arrays, "nodes": nodes, "radius": np.array(radius)})):
+    for k, instance in enumerate(instances({**arrays, "nodes": nodes}, radius)):
         if (instance.positions < 0).any() or (instance.positions > 1).any():
             return f"instance {k}: positions outside the unit square"
         if not nx.is_connected(range_graph(instance)):
