@@ -241,18 +241,27 @@ def tables(
     write_csv(gap_table, analysis.milp_gap(read_csv(milp_table)))
 
 
-def timing(test_file: str, model_files: list[str], inference_table: str, partial_timing: str, machine: str, **kw):
+def timing(
+    model_files: list[str],
+    inference_table: str,
+    partial_timing: str,
+    machine: str,
+    *,
+    timing: dict,
+    partial: dict,
+    radius: float,
+    channel: dict,
+    rounds: int,
+) -> None:
     """Inference seconds per instance vs N for every model and heuristic and the target generator, and the time
     of a partial-diffusion update per restart step (docs/ARCHITECTURE.md, "Measured outputs")."""
     from ..common.timing import write_machine
     from . import experiments
 
-    timing_, radius, ch = kw["timing"], kw["radius"], _channel(kw["channel"])
+    ch, log = _channel(channel), _log("timing")
     loaded = {_key(path)[0]: _model(path) for path in model_files}
-    log = _log("timing")
-    write_csv(inference_table, experiments.inference_seconds(loaded, timing_, radius, ch, kw["rounds"], log))
-    netdiff = loaded["netdiff"]
-    write_csv(partial_timing, experiments.partial_seconds(netdiff, kw["partial"], radius, ch, timing_["repeats"]))
+    write_csv(inference_table, experiments.inference_seconds(loaded, timing, radius, ch, rounds, log))
+    write_csv(partial_timing, experiments.partial_seconds(loaded["netdiff"], partial, radius, ch, timing["repeats"]))
     write_machine(machine)
 
 

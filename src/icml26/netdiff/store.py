@@ -1,7 +1,7 @@
 """Instances and topologies as arrays (one ``.npz`` per set), and the user's placements by path.
 
 Sets mix node counts, so arrays are padded to the largest ``N`` of the set: ``positions [M, Nmax, 2]``,
-``orientations [M, Nmax]``, ``nodes [M]`` (the real count of each instance), ``radius`` (a scalar) and, for a
+``orientations [M, Nmax]``, ``nodes [M]`` (the real count of each instance), ``radius`` (one value) and, for a
 set with its targets, ``links [M, Nmax, Nmax]`` (0/1, symmetric) and ``parity [M, Nmax]``.
 
 A user's placements (``data.placements`` at paper scale: positions and orientations from a real deployment)
@@ -77,5 +77,5 @@ def validate(arrays: dict[str, np.ndarray], radius: float) -> str | None:
         if (instance.positions < 0).any() or (instance.positions > 1).any():
             return f"instance {k}: positions outside the unit square"
         if not nx.is_connected(range_graph(instance)):
-            return f"instance {k}: the range graph is not connected at radius {radius} (data.radius)"
+            return f"instance {k}: the range graph is not connected at radius {radius} (the config's radius)"
     return None
