@@ -100,8 +100,8 @@ class Topology:
 
 
 def violations(instance: Instance, topology: Topology, channel: Channel) -> dict[str, int]:
-    """Constraint violations: links out of range, (node, sector) pairs with more than one link, links between
-    equal parities (half duplex)."""
+    """Constraint violations: links out of range, (node, sector) pairs with more than one link (none for an
+    omnidirectional antenna, ``K = 1``: it has no sectors to fill), links between equal parities (half duplex)."""
     sector = sector_of(instance, channel.sectors)
     in_range = instance.in_range()
     used: dict[tuple[int, int], int] = {}
@@ -110,7 +110,7 @@ def violations(instance: Instance, topology: Topology, channel: Channel) -> dict
         used[(j, sector[j, i])] = used.get((j, sector[j, i]), 0) + 1
     return {
         "range": sum(not in_range[i, j] for i, j in topology.links),
-        "sector": sum(count - 1 for count in used.values() if count > 1),
+        "sector": sum(count - 1 for count in used.values() if count > 1) if channel.sectors > 1 else 0,
         "parity": sum(topology.parity[i] == topology.parity[j] for i, j in topology.links),
     }
 
