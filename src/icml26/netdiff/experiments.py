@@ -124,7 +124,7 @@ def baselines(data: list[tuple[Instance, Topology]], channel: Channel, seed: int
 
 def save(trained: Trained, path: str, description: dict) -> None:
     """The denoiser's weights and the diffusion's marginals in safetensors (same weights, same bytes), its
-    settings and ``description`` in the metadata."""
+    settings, the number of diffusion steps and ``description`` in the metadata (one JSON value)."""
     import json
     from dataclasses import asdict
 
@@ -132,11 +132,12 @@ def save(trained: Trained, path: str, description: dict) -> None:
 
     tensors = {f"model.{k}": v.contiguous() for k, v in trained.model.state_dict().items()}
     tensors |= {"edge_marginal": trained.edge_q.m, "parity_marginal": trained.parity_q.m}
-    metadata = {
-        "settings": json.dumps(asdict(trained.model.settings), sort_keys=True),
-        "diffusion_steps": str(trained.edge_q.steps),
-        "description": json.dumps(description, sort_keys=True),
+    about = {
+        "settings": asdict(trained.model.settings),
+        "diffusion_steps": trained.edge_q.steps,
+        "description": description,
     }
+    metadata = {"netdiff": json.dumps(about, sort_keys=True)}  # one key: safetensors writes several in hash order
     save_file(tensors, path, metadata=metadata)
 
 
@@ -154,16 +155,16 @@ def load(path: str) -> Trained:
             tensors = {k: f.get_tensor(k) for k in f.keys()}
     except Exception as error:  # safetensors raises its own error types for a garbled header
         raise ValueError(f"not a safetensors file ({type(error).__name__}: {error})") from None
-    missing = [k for k in ("settings", "diffusion_steps") if k not in metadata]
-    missing += [k for k in ("edge_marginal", "parity_marginal") if k not in tensors]
+    missing = [k for k in ("netdiff", "edge_marginal", "parity_marginal") if k not in {**metadata, **tensors}]
     if missing:
         raise ValueError(f"not a netdiff model (no {', '.join(missing)})")
-    model = Denoiser(DenoiserSettings(**json.loads(metadata["settings"])))
+    about = json.loads(metadata["netdiff"])
+    model = Denoiser(DenoiserSettings(**about["settings"]))
     try:
         model.load_state_dict({k.removeprefix("model."): v for k, v in tensors.items() if k.startswith("model.")})
     except RuntimeError as error:
         raise ValueError(f"weights do not fit its settings ({str(error).splitlines()[0]})") from None
-    steps = int(metadata["diffusion_steps"])
+    steps = int(about["diffusion_steps"])
     edge_q = MarginalTransitions(tensors["edge_marginal"], steps)
     return Trained(model.eval(), edge_q, MarginalTransitions(tensors["parity_marginal"], steps), [])
 
