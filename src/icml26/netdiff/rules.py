@@ -316,7 +316,7 @@ def verdict(
     write_claims(
         claims,
         [
-            v.simulator_calibrated(read_csv(calibration_table), channel, max(test_nodes)),
+            v.simulator_calibrated(read_csv(calibration_table), channel, test_nodes),
             v.reaches_target(results),
             v.beats_heuristics(comparisons),
             v.improves_over_graph_transformer(comparisons),

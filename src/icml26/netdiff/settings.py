@@ -27,8 +27,8 @@ def problems(cfg: dict) -> Iterator[str]:
         yield f"calibration.sectors: {calibration['sectors']} must include channel.sectors ({channel['sectors']})"
     if channel["side_db"] not in calibration["side_db"]:
         yield f"calibration.side_db: {calibration['side_db']} must include channel.side_db ({channel['side_db']})"
-    if max(data["test_nodes"]) not in calibration["nodes"]:
-        yield f"calibration.nodes: {calibration['nodes']} must include the largest of data.test_nodes"
+    if not set(data["test_nodes"]) <= set(calibration["nodes"]):
+        yield f"calibration.nodes: {calibration['nodes']} must include every one of data.test_nodes"
     if data["placements"] is not None and not Path(data["placements"]).is_file():
         yield f"data.placements: {data['placements']} is not a file (an .npz of positions and orientations)"
     steps = cfg["training"]["diffusion_steps"]
