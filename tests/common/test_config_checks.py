@@ -67,7 +67,7 @@ RANGES = [
 
 
 def test_the_range_sweep_sees_every_paper_with_ranges():
-    assert {slug for slug, _, _ in RANGES} == {"annealed_langevin", "cox_subgroups", "massart_drift"}
+    assert {slug for slug, _, _ in RANGES} == {"annealed_langevin", "cox_subgroups", "massart_drift", "netdiff"}
 
 
 @pytest.mark.parametrize("slug,scale,path", RANGES, ids=lambda x: x if isinstance(x, str) else ".".join(map(str, x)))
@@ -110,6 +110,7 @@ CROSS_KEY = {  # one broken cross-key constraint per paper that has them, and th
     "coins": (lambda c: c.update(problems=[0]), "problems: HumanEval/0 has no gold spec"),
     "crl_bpt": (lambda c: c["search"].update(best_human=50), "search.best_human: 50 exceeds search.references (10)"),
     "focus_dllm": (lambda c: c["compare"].update(dense="focus_a1"), "compare.dense: focus_a1 is FOCUS decoding"),
+    "netdiff": (lambda c: c["partial"].update(restarts=[5, 50]), "partial.restarts: must include training.diffusion"),
     "prism_moe": (lambda c: c["student"].update(top_k=9), "student.top_k: 9 exceeds student.experts (4)"),
     "cox_subgroups": (
         lambda c: c.update(methods=["base", "dg"], survival_views={"method": "prim"}),
