@@ -50,7 +50,7 @@ def run(tmp_path_factory):
     )  # fmt: skip
     timing = {n: str(d / f"timing.{n}") for n in ("inference", "partial", "machine", "claims")}
     rules.timing(
-        list(models.values()), timing["inference"], timing["partial"], timing["machine"],
+        list(models.values()), tables["partial_table"], timing["inference"], timing["partial"], timing["machine"],
         timing={"nodes": [5, 7], "instances": 1, "repeats": 1}, partial=PARTIAL, radius=0.6, channel=CHANNEL, rounds=2,
     )  # fmt: skip
     rules.timing_verdict(timing["inference"], timing["partial"], timing["machine"], timing["claims"], criteria=CRITERIA)
@@ -89,3 +89,5 @@ def test_the_tables_cover_every_method_and_test_n(run):
     assert set(inference["method"]) == methods - {"netdiff_raw", "graph_transformer_raw"}
     assert (inference.loc[inference["method"] == "netdiff", "denoiser_calls"] == 4).all()
     assert pd.api.types.is_float_dtype(inference["seconds"])
+    trade_off = read_csv(timing["partial"])
+    assert trade_off["restart"].tolist() == [2, 4] and trade_off[["seconds", "share", "churn"]].notna().all().all()

@@ -153,9 +153,8 @@ rule netdiff_tables:
 
 rule netdiff_timing:
     input:
-        model_files=expand(
-            f"{ND.data}/models/{{model}}/seed{ND.cfg['seeds'][0]}.safetensors", model=ND.cfg["models"]
-        ),
+        model_files=expand(f"{ND.data}/models/{{model}}/seed{ND.cfg['seeds'][0]}.safetensors", model=ND.cfg["models"]),
+        partial_table=rules.netdiff_tables.output.partial_table,
     output:
         inference_table=f"{ND.timing}/inference.csv",
         partial_timing=f"{ND.timing}/partial.csv",

@@ -243,6 +243,7 @@ def tables(
 
 def timing(
     model_files: list[str],
+    partial_table: str,
     inference_table: str,
     partial_timing: str,
     machine: str,
@@ -254,14 +255,17 @@ def timing(
     rounds: int,
 ) -> None:
     """Inference seconds per instance vs N for every model and heuristic and the target generator, and the time
-    of a partial-diffusion update per restart step (docs/ARCHITECTURE.md, "Measured outputs")."""
+    of a partial-diffusion update per restart step beside its quality and churn from ``tables/partial.csv``, the
+    time-quality trade-off (docs/ARCHITECTURE.md, "Measured outputs")."""
     from ..common.timing import write_machine
     from . import experiments
 
     ch, log = _channel(channel), _log("timing")
     loaded = {_key(path)[0]: _model(path) for path in model_files}
     write_csv(inference_table, experiments.inference_seconds(loaded, timing, radius, ch, rounds, log))
-    write_csv(partial_timing, experiments.partial_seconds(loaded["netdiff"], partial, radius, ch, timing["repeats"]))
+    seconds = experiments.partial_seconds(loaded["netdiff"], partial, radius, ch, timing["repeats"])
+    quality = read_csv(partial_table)[["restart", "share", "churn", "connected"]]
+    write_csv(partial_timing, seconds.merge(quality, on="restart", how="left"))
     write_machine(machine)
 
 
