@@ -33,7 +33,8 @@ def _run():
         seed=0,
         log=lambda line: None,
     )
-    rows = experiments.evaluate(trained, test, CHANNEL, seed=0) + experiments.baselines(test, CHANNEL, seed=0)
+    quiet = lambda _: None  # noqa: E731
+    rows = experiments.evaluate(trained, test, CHANNEL, 0, log=quiet) + experiments.baselines(test, CHANNEL, seed=0)
     return pd.DataFrame(rows), trained
 
 
@@ -99,8 +100,8 @@ def test_a_saved_model_loads_to_the_same_samples(tmp_path):
     experiments.save(trained, str(tmp_path / "m.safetensors"), {"model": "netdiff"})
     loaded = experiments.load(str(tmp_path / "m.safetensors"))
     test = experiments.dataset([8], 2, 0.5, CHANNEL, seed=1, rounds=5)
-    one = experiments.evaluate(trained, test, CHANNEL, seed=3)
-    assert one == experiments.evaluate(loaded, test, CHANNEL, seed=3)
+    one = experiments.evaluate(trained, test, CHANNEL, seed=3, log=lambda _: None)
+    assert one == experiments.evaluate(loaded, test, CHANNEL, seed=3, log=lambda _: None)
     assert torch.equal(loaded.edge_q.m, trained.edge_q.m) and loaded.edge_q.steps == 8
     experiments.save(loaded, str(tmp_path / "again.safetensors"), {"model": "netdiff"})
     assert (tmp_path / "m.safetensors").read_bytes() == (tmp_path / "again.safetensors").read_bytes()

@@ -83,11 +83,16 @@ def _row(index: int, instance: Instance, method: str, topology: Topology, channe
 
 
 def evaluate(
-    trained: Trained, data: list[tuple[Instance, Topology]], channel: Channel, seed: int, name: str = "netdiff"
+    trained: Trained,
+    data: list[tuple[Instance, Topology]],
+    channel: Channel,
+    seed: int,
+    name: str = "netdiff",
+    log: Callable[[str], None] = print,
 ) -> list[dict]:
     """Per test instance: the metrics of the model's topology as generated (``<name>_raw``) and repaired
     (``<name>``), with its share of the target's throughput. Instances of one N are generated as one batch."""
-    generator = torch.Generator().manual_seed(seed)
+    generator, start = torch.Generator().manual_seed(seed), time.perf_counter()
     rows = []
     by_n: dict[int, list[int]] = {}
     for index, (instance, _) in enumerate(data):
@@ -101,6 +106,7 @@ def evaluate(
             reference = metrics(instance, best, channel)["throughput"]
             rows.append(_row(index, instance, f"{name}_raw", raw, channel, reference))
             rows.append(_row(index, instance, name, repaired, channel, reference))
+        log(f"N={n}: {len(indices)} instances generated and repaired ({time.perf_counter() - start:.0f} s)")
     return sorted(rows, key=lambda r: r["instance"])
 
 

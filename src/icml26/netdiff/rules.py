@@ -169,11 +169,11 @@ def evaluate(test_file: str, model_file: str, evaluation_file: str, *, name: str
     from . import experiments, store
 
     seed_everything(seed)
-    rows = experiments.evaluate(_model(model_file), store.examples(_sets(test_file)), _channel(channel), seed, name)
-    frame = pd.DataFrame(rows).assign(seed=seed)
+    log, trained, data = _log(f"{name} seed {seed}"), _model(model_file), store.examples(_sets(test_file))
+    frame = pd.DataFrame(experiments.evaluate(trained, data, _channel(channel), seed, name, log)).assign(seed=seed)
     write_csv(evaluation_file, frame)
     repaired = frame[frame["method"] == name]
-    _log(f"{name} seed {seed}")(f"mean share of target {repaired['share'].mean():.3f} on {len(repaired)} instances")
+    log(f"mean share of target {repaired['share'].mean():.3f} on {len(repaired)} instances")
 
 
 def baselines(test_file: str, baselines_file: str, *, channel: dict, seed: int) -> None:
