@@ -334,7 +334,7 @@ def verdict(
         {
             "share": {f"{r.method}/N{r.nodes}": r.share for r in results.itertuples()},
             "connected": {f"{r.method}/N{r.nodes}": r.connected for r in results.itertuples()},
-            "count_error": {f"{r.model}/{r.count}": r.error for r in counts.itertuples()},
+            "count_error": {f"{r.model}/{r.count}/N{r.nodes}": r.error for r in counts.itertuples()},
             "partial_share": {int(r.restart): r.share for r in partial.itertuples()},
             "partial_churn": {int(r.restart): r.churn for r in partial.itertuples()},
             "target_vs_milp": {f"N{r.nodes}": r.throughput_ratio for r in gap.itertuples()},
