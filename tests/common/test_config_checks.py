@@ -145,3 +145,18 @@ def test_each_paper_s_cross_key_constraint_names_its_key(slug):
     with pytest.raises(ConfigError, match=f"invalid config: {slug}.") as err:
         check_settings(slug, cfg)
     assert message in str(err.value)
+
+
+def test_checking_every_paper_s_settings_imports_no_torch():
+    """``register`` runs the checks on every Snakemake start (the dry run's budget): a check that imports torch
+    costs about two seconds on each."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys; from icml26.common.registry import papers; from tests.common.test_config_checks import "
+        "check_settings, section; [check_settings(p.slug, section(p.slug)) for p in papers()]; "
+        "print(sorted(m for m in ('torch', 'transformers', 'sklearn') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.split() == ["[]"]

@@ -6,7 +6,7 @@
 
 PM = register("prism_moe")
 PM_RUN = {"method": PM.cfg["methods"], "seed": PM.cfg["seeds"]}
-PM_TEACHERS = ["semantic", "geometric", "texture"]  # icml26.prism_moe.teachers.OBJECTIVES
+PM_TEACHERS = ["semantic", "geometric", "texture"]  # icml26.prism_moe.methods.OBJECTIVES
 PM_FIGURES = ["delta_m", "task_metrics", "routing", "specialisation", "conflict"]
 PM_CAPTIONS = {n: f"{n}_figure" for n in ["delta_m", "routing", "specialisation", "conflict"]}
 

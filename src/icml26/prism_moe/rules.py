@@ -126,9 +126,8 @@ def student(
     from . import distill
     from . import student as students
     from . import teachers as t
-    from .methods import METHODS, conditions
+    from .methods import METHODS, OBJECTIVES, conditions
     from .metrics import TASKS, overall
-    from .teachers import OBJECTIVES
 
     rng = seed_everything(seed)
     device = torch.device(resolve_device(device))
@@ -264,9 +263,8 @@ def tables(
     """Per-run metrics, Delta_m with bootstrap intervals and the comparisons, routing specialisation against its
     permutation null, routing shares, teacher gradient conflict and the parameter counts."""
     from . import analysis
-    from .methods import METHODS, REFERENCE
+    from .methods import METHODS, OBJECTIVES, REFERENCE
     from .metrics import HIGHER_IS_BETTER, TASKS, bootstrap_delta_m, delta_m, overall
-    from .teachers import OBJECTIVES
 
     runs: dict[str, list[dict]] = {}
     rows = []
