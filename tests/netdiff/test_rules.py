@@ -37,10 +37,12 @@ def run(tmp_path_factory):
         evaluations.append(str(d / "evaluations" / name / "seed0.csv"))
         rules.evaluate(p["test.npz"], models[name], evaluations[-1], name=name, seed=0, channel=CHANNEL)
     rules.baselines(p["test.npz"], p["base.csv"], channel=CHANNEL, seed=0)
-    rules.partial(models["netdiff"], str(d / "partial.csv"), partial=PARTIAL, radius=0.6, channel=CHANNEL, rounds=2)
+    rules.partial(
+        models["netdiff"], str(d / "partial.csv"), seed=0, partial=PARTIAL, radius=0.6, channel=CHANNEL, rounds=2
+    )
     tables = {f"{n}_table": str(d / f"{n}.table.csv") for n in ("results", "comparisons", "counts", "partial", "gap")}
     rules.tables(
-        evaluations, p["base.csv"], str(d / "partial.csv"), p["milp.csv"], **tables,
+        evaluations, p["base.csv"], [str(d / "partial.csv")], p["milp.csv"], **tables,
         models=list(models), criteria=CRITERIA,
     )  # fmt: skip
     rules.verdict(

@@ -1,7 +1,7 @@
 # netdiff: NetDiff, diffusion-generated directional link topologies for MANETs, with ACAM tokens and partial
 # diffusion (spec: shared/papers/netdiff.md).
 # calibration (the simulator's settings) and milp (the exact check of the target) beside;
-# dataset (placements and targets) -> train_{model}_{seed} -> evaluate_{model}_{seed}, baselines, partial ->
+# dataset (placements and targets) -> train_{model}_{seed} -> evaluate_{model}_{seed}, baselines, partial_{seed} ->
 # tables -> figures, verdict; timing (inference time vs N, partial-diffusion time) and its verdict beside.
 # Each rule calls one function of icml26.netdiff.rules (see docs/ARCHITECTURE.md).
 
@@ -117,12 +117,15 @@ rule netdiff_baselines:
 
 rule netdiff_partial:
     input:
-        model_file=f"{ND.data}/models/netdiff/seed{ND.cfg['seeds'][0]}.safetensors",
+        model_file=f"{ND.data}/models/netdiff/seed{{seed}}.safetensors",
     output:
-        partial_file=f"{ND.data}/partial.csv",
+        partial_file=f"{ND.data}/partial/seed{{seed}}.csv",
+    wildcard_constraints:
+        seed=r"\d+",
     threads: paper_threads(ND)
     params:
         func="icml26.netdiff.rules:partial",
+        seed=lambda w: int(w.seed),
         partial=ND.cfg["partial"],
         radius=ND.cfg["radius"],
         channel=ND.cfg["channel"],
@@ -135,7 +138,7 @@ rule netdiff_tables:
     input:
         evaluations=expand(f"{ND.data}/evaluations/{{model}}/seed{{seed}}.csv", **ND_RUN),
         baselines_file=rules.netdiff_baselines.output.baselines_file,
-        partial_file=rules.netdiff_partial.output.partial_file,
+        partial_files=expand(f"{ND.data}/partial/seed{{seed}}.csv", seed=ND.cfg["seeds"]),
         milp_table=rules.netdiff_milp.output.milp_table,
     output:
         results_table=table_report(ND, "results"),

@@ -115,7 +115,8 @@ def count_errors(frame: pd.DataFrame, models: list[str], criteria: dict) -> pd.D
 
 
 def partial(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per restart step: mean share of the frame's target, churn against the previous topology, connectivity."""
+    """Per restart step: mean share of the frame's target, churn against the previous topology and connectivity,
+    over every trace, frame and NetDiff seed."""
     table = frame.groupby("restart", sort=True).agg(
         denoising_steps=("denoising_steps", "first"),
         share=("share", "mean"),

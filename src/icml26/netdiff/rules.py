@@ -193,17 +193,21 @@ def _traces(partial: dict, radius: float):
     return [trace(s, partial["frames"], partial["speed"], partial["turn"], rng) for s in starts]
 
 
-def partial(model_file: str, partial_file: str, *, partial: dict, radius: float, channel: dict, rounds: int) -> None:
-    """Partial diffusion over mobility traces with every restart step (NetDiff of the first seed)."""
+def partial(
+    model_file: str, partial_file: str, *, seed: int, partial: dict, radius: float, channel: dict, rounds: int
+) -> None:
+    """Partial diffusion over the mobility traces (the same for every model: ``partial.seed``) with every restart
+    step, by NetDiff of one seed."""
     from ..common.determinism import seed_everything
     from . import experiments
 
     seed_everything(partial["seed"])
     traces = _traces(partial, radius)
+    log = _log(f"partial, netdiff seed {seed}")
     rows = experiments.partial_sweep(
-        _model(model_file), traces, _channel(channel), partial["restarts"], partial["seed"], rounds, _log("partial")
+        _model(model_file), traces, _channel(channel), partial["restarts"], partial["seed"], rounds, log
     )
-    write_csv(partial_file, pd.DataFrame(rows))
+    write_csv(partial_file, pd.DataFrame(rows).assign(seed=seed))
 
 
 def _key(path: str) -> tuple[str, int]:
@@ -217,7 +221,7 @@ def _key(path: str) -> tuple[str, int]:
 def tables(
     evaluations: list[str],
     baselines_file: str,
-    partial_file: str,
+    partial_files: list[str],
     milp_table: str,
     results_table: str,
     comparisons_table: str,
@@ -237,7 +241,7 @@ def tables(
     write_csv(results_table, analysis.results(frame, criteria))
     write_csv(comparisons_table, analysis.comparisons(frame, models, criteria))
     write_csv(counts_table, analysis.count_errors(frame, models, criteria))
-    write_csv(partial_table, analysis.partial(read_csv(partial_file)))
+    write_csv(partial_table, analysis.partial(read_csvs(partial_files)))
     write_csv(gap_table, analysis.milp_gap(read_csv(milp_table)))
 
 

@@ -29,6 +29,7 @@ from .calibration import BANDS
 
 TARGET_SHARE = 0.95  # the paper: "over 95 % of target performance"
 FRACTION = 0.25  # ours: a restart at a quarter of T or fewer steps is "a fraction of the steps"
+
 PAPER_TARGET = "over 95 % of target performance"
 PAPER_HEURISTICS = "outperforms heuristic and omnidirectional baselines"
 PAPER_TRANSFORMER = "improves over a strong diffusion graph-transformer baseline on key metrics"
@@ -37,14 +38,39 @@ PAPER_PARTIAL = "partial diffusion updates a topology with a small number of den
 PAPER_TIME = "constant inference time"
 PAPER_CALIBRATION = "(the spec) simple heuristics must not come within a few percent of the target"
 
-# How far the committed numbers may move on another machine (make verify). Shares: one standard error of the
-# two-seed mean (set from the first quick run, see docs/papers/netdiff.md); heuristics and the target are exact
-# up to round-off in the SINR sums.
+# How far the committed numbers may move on another machine (make verify): the trained models' numbers by one
+# standard error of the three-seed mean over the quick seeds (largest over N = 16, 20; sqrt(2) x for a
+# difference of two models), the heuristics, the target, the MILP and the calibration exactly (numpy and HiGHS,
+# no training). Partial diffusion: its share's and churn's largest standard deviation over the seeds' models
+# (0.024 and 0.118, at k = 5 and 25), over sqrt(3).
+_SEEDS = "spread over the three quick seeds (verdict.py)"
+SHARE_SE = 0.007  # NetDiff's share (0.0066); no_aux's is 0.010, the graph transformer's 0.024
+PARTIAL_SHARE, PARTIAL_CHURN = 0.014, 0.068
 TOLERANCES = [
-    ("metrics/share/netdiff*", Tolerance(abs=0.02, why="spread over the two quick seeds")),
-    ("metrics/share/graph_transformer*", Tolerance(abs=0.02, why="spread over the two quick seeds")),
-    ("metrics/share/no_aux*", Tolerance(abs=0.02, why="spread over the two quick seeds")),
-    ("metrics/share/*", Tolerance(rel=1e-9, why="round-off in the SINR sums")),
+    ("metrics/*/*_raw/*", Tolerance(abs=0.17, why=_SEEDS + ": raw samples (connectivity 0.16, share 0.075)")),
+    ("metrics/share/netdiff/*", Tolerance(abs=SHARE_SE, why=_SEEDS)),
+    ("metrics/share/no_aux/*", Tolerance(abs=0.010, why=_SEEDS)),
+    ("metrics/share/graph_transformer/*", Tolerance(abs=0.024, why=_SEEDS)),
+    ("metrics/connected/netdiff/*", Tolerance(abs=0.012, why=_SEEDS)),
+    ("metrics/connected/no_aux/*", Tolerance(abs=0.012, why=_SEEDS)),
+    ("metrics/connected/graph_transformer/*", Tolerance(abs=0.012, why=_SEEDS)),
+    ("metrics/share/*", Tolerance(rel=1e-9, why="round-off in the SINR sums (heuristics, target)")),
+    ("metrics/target_vs_milp/*", Tolerance(rel=1e-9, why="round-off in the SINR sums")),
+    ("metrics/count_error/*", Tolerance(abs=0.01, why=_SEEDS + ": raw samples' density and sector usage")),
+    ("metrics/partial_share/*", Tolerance(abs=PARTIAL_SHARE, why=_SEEDS)),
+    ("metrics/partial_churn/*", Tolerance(abs=PARTIAL_CHURN, why=_SEEDS)),
+    ("claims/reaches_95_percent_of_target/measured/*", Tolerance(abs=SHARE_SE, why=_SEEDS)),
+    ("claims/reaches_95_percent_of_target/details/interval/*", Tolerance(abs=SHARE_SE, why=_SEEDS)),
+    ("claims/reaches_95_percent_of_target/details/*", Tolerance(abs=0.17, why=_SEEDS + ": raw samples")),
+    ("claims/beats_heuristics/*", Tolerance(abs=SHARE_SE, why=_SEEDS + " (the heuristics are exact)")),
+    ("claims/improves_over_graph_transformer/*/raw_share/*", Tolerance(abs=0.09, why=_SEEDS + ", sqrt(2) x")),
+    ("claims/improves_over_graph_transformer/*/raw_violations/*", Tolerance(abs=1.0, why=_SEEDS + ", sqrt(2) x")),
+    ("claims/improves_over_graph_transformer/*", Tolerance(abs=0.025, why=_SEEDS + ", sqrt(2) x")),
+    ("claims/acam_matches_counts/*", Tolerance(abs=0.01, why=_SEEDS + ": raw samples' counts")),
+    ("claims/partial_diffusion_near_full/measured/fewest_steps", Tolerance(abs=20, why="per seed 5, 10, 5")),
+    ("claims/partial_diffusion_near_full/measured/fraction", Tolerance(abs=0.2, why="per seed 5, 10, 5 steps")),
+    ("claims/partial_diffusion_near_full/details/churn*", Tolerance(abs=PARTIAL_CHURN, why=_SEEDS)),
+    ("claims/partial_diffusion_near_full/details/*", Tolerance(abs=PARTIAL_SHARE, why=_SEEDS)),
 ]
 
 
