@@ -37,6 +37,7 @@ def calibration(calibration_table: str, *, calibration: dict, radius: float, rou
 
 
 def _sets(path: str) -> dict[str, np.ndarray]:
+    """The arrays of an instance-set file (ours or the user's placements); one line naming it if unreadable."""
     from ..common.sources import fail
 
     try:
@@ -45,7 +46,9 @@ def _sets(path: str) -> dict[str, np.ndarray]:
         fail(path, str(error).removeprefix(f"{path}: "))
 
 
-def dataset(placements: list[str], train_file: str, test_file: str, *, data: dict, radius: float, channel: dict):
+def dataset(
+    placements: list[str], train_file: str, test_file: str, *, data: dict, radius: float, channel: dict
+) -> None:
     """Training instances (N uniform in ``train_nodes``) and test instances (``test`` per N of ``test_nodes``, or
     the user's placements), each with its target topology."""
     from ..common.sources import checked, fail
