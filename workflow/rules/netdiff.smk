@@ -200,6 +200,7 @@ rule netdiff_figures:
         **figure_outputs(ND, *ND_FIGURES, captions=ND_CAPTIONS),
     params:
         func="icml26.netdiff.rules:figures",
+        near=ND.cfg["criteria"]["near"],
     script:
         CALL
 

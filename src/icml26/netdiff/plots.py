@@ -8,7 +8,7 @@ import pandas as pd
 from matplotlib.colors import to_rgba
 
 from .calibration import BANDS
-from .verdict import TARGET_SHARE
+from .verdict import FRACTION, TARGET_SHARE
 
 COLOURS = {"netdiff": "tab:red", "graph_transformer": "tab:blue", "no_aux": "tab:purple"}
 
@@ -87,15 +87,20 @@ def counts(table: pd.DataFrame) -> plt.Figure:
     return fig
 
 
-def partial(table: pd.DataFrame) -> plt.Figure:
-    """Share of the target and link churn per restart step; the last step is full diffusion from noise."""
+def partial(table: pd.DataFrame, near: float) -> plt.Figure:
+    """Share of the target and link churn per restart step; the last step is full diffusion from noise. The
+    claim's test is drawn: a restart at or left of the dashed line (a quarter of the steps) inside the shaded band
+    (within ``near`` of full diffusion)."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.4))
     full = table.iloc[-1]
     left.plot(table["restart"], table["share"], "o-", color="tab:red")
     left.axhline(full["share"], color="k", ls=":", lw=1, label=f"full diffusion ({int(full['restart'])} steps)")
+    left.axhspan(full["share"] - near, full["share"], color="tab:green", alpha=0.12, label=f"within {near}")
+    left.axvline(FRACTION * full["restart"], color="k", ls="--", lw=0.8, label="a quarter of the steps")
+    left.set_ylim(min(table["share"].min(), full["share"] - near) - 0.01, max(table["share"].max(), 1.0) + 0.005)
     left.set_xlabel("restart step k (denoising steps)")
     left.set_ylabel("share of the frame's target")
-    left.legend(fontsize=7)
+    left.legend(fontsize=7, loc="lower right")
     right.plot(table["restart"], table["churn"], "o-", color="tab:blue")
     right.set_xlabel("restart step k")
     right.set_ylabel("link churn vs previous frame")

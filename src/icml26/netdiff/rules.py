@@ -290,6 +290,8 @@ def figures(
     counts_table: str,
     partial_table: str,
     gap_table: str,
+    *,
+    near: float,
     **outputs: str,
 ) -> None:
     """The calibration, the share of the target per method and N, the count errors with and without ACAM, the
@@ -301,7 +303,7 @@ def figures(
         save_figure(plots.calibration(read_csv(calibration_table)), *paths("calibration"))
         save_figure(plots.shares(read_csv(results_table)), *paths("shares"))
         save_figure(plots.counts(read_csv(counts_table)), *paths("counts"))
-        save_figure(plots.partial(read_csv(partial_table)), *paths("partial"))
+        save_figure(plots.partial(read_csv(partial_table), near), *paths("partial"))
         save_figure(plots.milp(read_csv(gap_table)), *paths("milp"))
 
 
