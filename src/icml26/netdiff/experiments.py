@@ -183,6 +183,16 @@ def _topology_tensors(topologies: list[Topology], n: int) -> tuple[torch.Tensor,
     return edges, torch.as_tensor(np.stack([t.parity for t in topologies]), dtype=torch.long)
 
 
+def restart(trained: Trained, batch: training.Encoded, previous, k: int, generator: torch.Generator):
+    """Partial diffusion: ``previous`` (edge and parity tensors) re-noised to step ``k`` and denoised ``k`` steps;
+    full diffusion from noise when there is no previous topology or ``k >= T``."""
+    full = previous is None or k >= trained.edge_q.steps
+    start, from_step = (None, None) if full else (previous, k)
+    return training.generate(
+        trained.model, batch, trained.edge_q, trained.parity_q, generator, start=start, from_step=from_step
+    )
+
+
 def partial_sweep(
     trained: Trained,
     traces: list[list[Instance]],
@@ -209,16 +219,8 @@ def partial_sweep(
         previous: list[Topology] | None = None
         for index, frame in enumerate(frames):
             batch = training.encode(list(zip(frame, targets[index])), channel)
-            start = None if previous is None or k >= steps else _topology_tensors(previous, frame[0].n)
-            edges, parity, link = training.generate(
-                trained.model,
-                batch,
-                trained.edge_q,
-                trained.parity_q,
-                generator,
-                start=start,
-                from_step=None if start is None else k,
-            )
+            start = None if previous is None else _topology_tensors(previous, frame[0].n)
+            edges, parity, link = restart(trained, batch, start, k, generator)
             current = [
                 training.repair(x, channel, edges[b].numpy(), parity[b].numpy(), link[b].numpy())[1]
                 for b, x in enumerate(frame)
@@ -231,7 +233,7 @@ def partial_sweep(
                             "trace": b,
                             "frame": index,
                             "restart": k,
-                            "denoising_steps": steps if start is None else k,
+                            "denoising_steps": min(k, steps),
                             "share": found["throughput"] / references[index][b],
                             "churn": churn(previous[b], topology),
                             "connected": found["connected"],
@@ -299,17 +301,7 @@ def partial_seconds(trained: Trained, partial: dict, radius: float, channel: Cha
 
     def update(k: int):
         def run():
-            generator = torch.Generator().manual_seed(0)
-            full = k >= trained.edge_q.steps
-            edges, parity, link = training.generate(
-                trained.model,
-                batch,
-                trained.edge_q,
-                trained.parity_q,
-                generator,
-                start=None if full else start,
-                from_step=None if full else k,
-            )
+            edges, parity, link = restart(trained, batch, start, k, torch.Generator().manual_seed(0))
             return training.repair(instance, channel, edges[0].numpy(), parity[0].numpy(), link[0].numpy())
 
         return run
