@@ -1,7 +1,10 @@
 """Generated tokens per second of each decoder at each batch size, timed interleaved (dense, FOCUS, dense,
 FOCUS, ... over repeats; the median of each) so a change of load hits every decoder alike (docs/ARCHITECTURE.md,
 "Measured outputs"). Only generated tokens count: the prompt's prefill is part of the time, not of the tokens.
-Beside the seconds, the deterministic compute count: rows through the network per generated token."""
+Per-step latency is the median seconds over the batch's block steps (prefill and final clean passes included in
+the seconds, not in the steps). Peak memory is the CUDA allocator's peak during one decode (``peak_mb``); torch
+keeps no allocator statistics on CPU, so there it is left empty rather than guessed. Beside the seconds, the
+deterministic compute count: rows through the network per generated token."""
 
 from __future__ import annotations
 
@@ -35,6 +38,7 @@ def measure(
             return lambda: stats.__setitem__(name, decode(model, batch, blocks, decoders[name])[1])
 
         seconds = medians(interleaved({name: run(name) for name in decoders}, repeats=repeats))
+        peak = {name: _peak_mb(model, run(name)) for name in decoders}
         for name in decoders:
             rows.append(
                 {
@@ -42,8 +46,22 @@ def measure(
                     "decoder": name,
                     "seconds": seconds[name],
                     "tokens_per_s": tokens / seconds[name],
+                    "ms_per_step": 1000 * seconds[name] / stats[name].steps,
+                    "peak_mb": peak[name],
                     "rows_per_token": stats[name].rows / tokens,
                     "steps": stats[name].steps,
                 }
             )
     return rows
+
+
+def _peak_mb(model: BlockDiffusionLM, run) -> float:
+    """Peak CUDA memory allocated during one ``run`` (MiB); NaN on CPU."""
+    device = next(model.parameters()).device
+    if device.type != "cuda":
+        return float("nan")
+    torch.cuda.synchronize(device)
+    torch.cuda.reset_peak_memory_stats(device)
+    run()
+    torch.cuda.synchronize(device)
+    return torch.cuda.max_memory_allocated(device) / 2**20
