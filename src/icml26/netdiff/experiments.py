@@ -1,5 +1,6 @@
-"""The experiment steps the rules will call: a dataset of instances with targets, training, and evaluation of
-NetDiff (raw and repaired) beside the heuristics as shares of the target's throughput."""
+"""The experiment steps the rules call: a dataset of instances with targets, training, saving and loading a
+model, evaluation of NetDiff (raw and repaired) and of the heuristics as shares of the target's throughput,
+partial diffusion over mobility traces, and the inference timings."""
 
 from __future__ import annotations
 

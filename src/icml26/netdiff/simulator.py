@@ -1,6 +1,6 @@
 """The directional MANET simulator: placements, sectors, the two-slot parity schedule, SINR and throughput (ours).
 
-The spec describes the setting; these are our definitions of it (docs/papers/netdiff.md once registered):
+The spec describes the setting; these are our definitions of it (docs/papers/netdiff.md):
 
 - **Placement** (:func:`place`): ``N`` nodes uniform in the unit square, redrawn until the *range graph* (pairs
   closer than ``radius``) is connected; each node gets a uniform antenna orientation ``theta_i``.
