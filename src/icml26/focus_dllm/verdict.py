@@ -17,9 +17,29 @@ from __future__ import annotations
 import pandas as pd
 
 from ..common.claims import Claim
+from ..common.tolerance import Tolerance
 
 FEW = 0.25  # ours: "only a small subset" read as at most a quarter of the masked tokens per step
 QUALITY_DROP = 0.02  # ours: "preserving quality" read as at most 2 points of accuracy lost
+
+# How far the committed numbers may move on another machine (make verify): the quick run rerun with seed 1
+# (examples, initialisation and training all redrawn) moved each number by the amounts below (rounded up), so a
+# machine whose kernels change the training trajectory may move them as far. FOCUS's accuracy moved most: 0.600
+# -> 0.497 against dense's 0.600 -> 0.606, which flips focus_preserves_quality (docs/papers/focus_dllm.md): no
+# tolerance covers a flipped verdict, and a rerun elsewhere may flip it.
+_SEED = "the quick run with another seed (verdict.py)"
+TOLERANCES = [
+    ("metrics/accuracy/dense*", Tolerance(abs=0.01, why=_SEED)),
+    ("metrics/accuracy/focus*", Tolerance(abs=0.11, why=_SEED)),
+    ("metrics/decoded_fraction/*", Tolerance(abs=0.05, why=_SEED)),
+    ("claims/few_tokens_decodable_per_step/measured/*", Tolerance(abs=0.05, why=_SEED)),
+    ("claims/importance_predicts_decodability/measured/auroc", Tolerance(abs=0.08, why=_SEED)),
+    ("claims/importance_predicts_decodability/measured/*", Tolerance(abs=0.02, why=_SEED)),
+    ("claims/focus_preserves_quality/measured/dense", Tolerance(abs=0.01, why=_SEED)),
+    ("claims/focus_preserves_quality/measured/*", Tolerance(abs=0.11, why=_SEED)),
+    ("claims/focus_saves_compute/measured/ratio", Tolerance(abs=0.04, why=_SEED)),
+    ("claims/focus_saves_compute/measured/*", Tolerance(abs=0.7, why=_SEED + ": rows per generated token")),
+]
 
 
 def few_decodable(correlation: pd.DataFrame) -> Claim:

@@ -1,0 +1,36 @@
+"""focus_dllm's declared cross-machine tolerances on its committed quick results (make verify)."""
+
+import copy
+import json
+
+from icml26.common import verify
+from tests.conftest import ROOT
+
+RESULTS = ROOT / "results" / "quick" / "focus_dllm"
+
+
+def _committed():
+    return {name: json.loads((RESULTS / name).read_text()) for name in verify.FILES}
+
+
+def _moved(accuracy: float, rows: float = 0.0):
+    moved = copy.deepcopy(_committed())
+    moved["metrics.json"]["accuracy"]["focus_a1"] += accuracy
+    compute = next(c for c in moved["claims.json"] if c["id"] == "focus_saves_compute")
+    compute["measured"]["dense_rows_per_token"] += rows
+    return moved
+
+
+def test_moves_within_the_other_seeds_spread_pass_and_beyond_it_fail():
+    within = verify.compare("focus_dllm", _committed(), _moved(0.1, 0.6))
+    assert within.ok and len(within.within) == 2
+    beyond = verify.compare("focus_dllm", _committed(), _moved(0.12))
+    assert not beyond.ok and [line.split(":")[0] for line in beyond.outside] == ["metrics/accuracy/focus_a1"]
+    assert not verify.compare("focus_dllm", _committed(), _moved(0.0, 0.8)).ok
+
+
+def test_a_flipped_verdict_fails_whatever_the_tolerance():
+    flipped = copy.deepcopy(_committed())
+    claim = next(c for c in flipped["claims.json"] if c["id"] == "focus_preserves_quality")
+    claim["holds"] = not claim["holds"]
+    assert not verify.compare("focus_dllm", _committed(), flipped).ok
