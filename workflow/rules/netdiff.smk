@@ -201,6 +201,7 @@ rule netdiff_figures:
     params:
         func="icml26.netdiff.rules:figures",
         near=ND.cfg["criteria"]["near"],
+        channel=ND.cfg["channel"],
     script:
         CALL
 

@@ -13,9 +13,9 @@ from .verdict import FRACTION, TARGET_SHARE
 COLOURS = {"netdiff": "tab:red", "graph_transformer": "tab:blue", "no_aux": "tab:purple"}
 
 
-def calibration(table: pd.DataFrame) -> plt.Figure:
+def calibration(table: pd.DataFrame, channel: dict) -> plt.Figure:
     """Each heuristic's share of the target per setting (sector count, side lobe), one panel per N, with the
-    spec's bands shaded; admissible settings are starred."""
+    spec's bands shaded; admissible settings are starred and the configured one (``channel``) is boxed."""
     nodes = sorted(table["nodes"].unique())
     fig, axes = plt.subplots(1, len(nodes), figsize=(4.2 * len(nodes), 3.6), sharey=True, squeeze=False)
     for ax, n in zip(axes[0], nodes):
@@ -27,10 +27,13 @@ def calibration(table: pd.DataFrame) -> plt.Figure:
         ax.axhline(BANDS["omnidirectional"][1], color="0.5", ls=":", lw=1)
         labels = [f"K={r.sectors}\n{r.side_db:g} dB" + (" *" if r.admissible else "") for r in rows.itertuples()]
         ax.set_xticks(x, labels, fontsize=7)
+        chosen = (rows["sectors"] == channel["sectors"]) & (rows["side_db"] == channel["side_db"])
+        for i in np.flatnonzero(chosen.to_numpy()):
+            ax.axvspan(i - 0.45, i + 0.45, fill=False, edgecolor="k", lw=1.2, label="configured")
         ax.set_title(f"N = {n}")
     axes[0][0].set_ylabel("share of the target's throughput")
     axes[0][0].legend(fontsize=7, loc="lower left")
-    fig.suptitle("Calibration: heuristics should reach 75-90 % (shaded), omni < 40 % (dotted); * admissible")
+    fig.suptitle("Calibration: heuristics should reach 75-90 % (shaded), omni < 40 % (dotted); * admissible, box: used")
     fig.tight_layout()
     return fig
 

@@ -292,6 +292,7 @@ def figures(
     gap_table: str,
     *,
     near: float,
+    channel: dict,
     **outputs: str,
 ) -> None:
     """The calibration, the share of the target per method and N, the count errors with and without ACAM, the
@@ -300,7 +301,7 @@ def figures(
     from . import plots
 
     with figure_set(outputs) as paths:
-        save_figure(plots.calibration(read_csv(calibration_table)), *paths("calibration"))
+        save_figure(plots.calibration(read_csv(calibration_table), channel), *paths("calibration"))
         save_figure(plots.shares(read_csv(results_table)), *paths("shares"))
         save_figure(plots.counts(read_csv(counts_table)), *paths("counts"))
         save_figure(plots.partial(read_csv(partial_table), near), *paths("partial"))
