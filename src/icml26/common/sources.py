@@ -29,6 +29,16 @@ def fail(path: str | os.PathLike, problem: str) -> NoReturn:
     raise SourceError(f"{path}: {problem}")
 
 
+def arrays(path: str | os.PathLike) -> dict:
+    """Every array of an ``.npz`` input (ours or the user's); a missing or unreadable file fails naming it."""
+    from .io import read_npz
+
+    try:
+        return read_npz(path)
+    except ValueError as error:
+        fail(path, str(error).removeprefix(f"{path}: "))
+
+
 @functools.cache
 def recorded() -> dict[str, str]:
     """``{path under ../shared/data: sha256}`` from :data:`MANIFEST`."""

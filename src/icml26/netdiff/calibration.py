@@ -36,7 +36,7 @@ def sweep(
     """One row per setting: mean share of the target's throughput per heuristic, and the target's own mean."""
     rows = []
     for k, side, n in itertools.product(sectors, side_db, nodes):
-        channel, omni = Channel(sectors=k, side_db=side), Channel(sectors=1, side_db=side)
+        channel = Channel(sectors=k, side_db=side)
         shares: dict[str, list[float]] = {name: [] for name in (*BANDS, "random_feasible")}
         targets = []
         for i in range(instances):
@@ -44,13 +44,7 @@ def sweep(
             instance = place(n, radius, rng)
             best = metrics(instance, target(instance, channel, rounds)[0], channel)["throughput"]
             targets.append(best)
-            built = {
-                "greedy": (heuristics.greedy(instance, channel), channel),
-                "mutual_nearest": (heuristics.mutual_nearest(instance, channel), channel),
-                "omnidirectional": (heuristics.omnidirectional(instance), omni),
-                "random_feasible": (heuristics.random_feasible(instance, channel, rng), channel),
-            }
-            for name, (topology, used) in built.items():
+            for name, (topology, used) in heuristics.every(instance, channel, rng).items():
                 shares[name].append(metrics(instance, topology, used)["throughput"] / best)
         rows.append(
             {

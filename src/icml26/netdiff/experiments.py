@@ -114,17 +114,10 @@ def evaluate(
 def baselines(data: list[tuple[Instance, Topology]], channel: Channel, seed: int) -> list[dict]:
     """Per test instance: the target and every heuristic, with their shares of the target's throughput."""
     rng = np.random.default_rng(seed)
-    omni = Channel(sectors=1, side_db=channel.side_db, alpha=channel.alpha, power=channel.power, noise=channel.noise)
     rows = []
     for index, (instance, best) in enumerate(data):
         reference = metrics(instance, best, channel)["throughput"]
-        built = {
-            "target": (best, channel),
-            "greedy": (heuristics.greedy(instance, channel), channel),
-            "mutual_nearest": (heuristics.mutual_nearest(instance, channel), channel),
-            "random_feasible": (heuristics.random_feasible(instance, channel, rng), channel),
-            "omnidirectional": (heuristics.omnidirectional(instance), omni),
-        }
+        built = {"target": (best, channel), **heuristics.every(instance, channel, rng)}
         rows += [_row(index, instance, method, t, used, reference) for method, (t, used) in built.items()]
     return rows
 
@@ -177,10 +170,7 @@ def load(path: str) -> Trained:
 
 
 def _topology_tensors(topologies: list[Topology], n: int) -> tuple[torch.Tensor, torch.Tensor]:
-    edges = torch.zeros(len(topologies), n, n, dtype=torch.long)
-    for b, topology in enumerate(topologies):
-        for i, j in topology.links:
-            edges[b, i, j] = edges[b, j, i] = 1
+    edges = torch.as_tensor(np.stack([t.adjacency(n) for t in topologies]), dtype=torch.long)
     return edges, torch.as_tensor(np.stack([t.parity for t in topologies]), dtype=torch.long)
 
 

@@ -67,3 +67,15 @@ def mutual_nearest(instance: Instance, channel: Channel) -> Topology:
             nearest.setdefault((i, int(sector[i, j])), int(j))
     mutual = [(i, j) for (i, s), j in nearest.items() if i < j and nearest.get((j, int(sector[j, i]))) == i]
     return _add_feasible(instance, channel, sorted(mutual, key=lambda p: (d[p], p)))
+
+
+def every(instance: Instance, channel: Channel, rng: np.random.Generator) -> dict[str, tuple[Topology, Channel]]:
+    """Every heuristic's topology with the channel it is judged on (omnidirectional: the same channel, ``K = 1``)."""
+    from dataclasses import replace
+
+    return {
+        "greedy": (greedy(instance, channel), channel),
+        "mutual_nearest": (mutual_nearest(instance, channel), channel),
+        "random_feasible": (random_feasible(instance, channel, rng), channel),
+        "omnidirectional": (omnidirectional(instance), replace(channel, sectors=1)),
+    }

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..common.io import read_csv, read_csvs, read_json, read_npz, write_csv, write_json, write_npz
+from ..common.io import read_csv, read_csvs, read_json, write_csv, write_json, write_npz
+from ..common.sources import arrays
 
 
 def _channel(channel: dict):
@@ -36,16 +37,6 @@ def calibration(calibration_table: str, *, calibration: dict, radius: float, rou
     write_csv(calibration_table, table)
 
 
-def _sets(path: str) -> dict[str, np.ndarray]:
-    """The arrays of an instance-set file (ours or the user's placements); one line naming it if unreadable."""
-    from ..common.sources import fail
-
-    try:
-        return read_npz(path)
-    except ValueError as error:
-        fail(path, str(error).removeprefix(f"{path}: "))
-
-
 def dataset(
     placements: list[str], train_file: str, test_file: str, *, data: dict, radius: float, channel: dict
 ) -> None:
@@ -61,11 +52,11 @@ def dataset(
     low, high = data["train_nodes"]["low"], data["train_nodes"]["high"]
     train = [place(int(rng.integers(low, high + 1)), radius, rng) for _ in range(data["train"])]
     if placements:
-        arrays = _sets(str(checked(placements[0])))
-        problem = store.validate(arrays, radius)
+        given = arrays(str(checked(placements[0])))
+        problem = store.validate(given, radius)
         if problem:
             fail(placements[0], problem)
-        test = store.instances(arrays, radius)
+        test = store.instances(given, radius)
     else:
         test = [place(n, radius, rng) for n in data["test_nodes"] for _ in range(data["test"])]
     for name, instances, path in (("training", train, train_file), ("test", test, test_file)):
@@ -133,7 +124,7 @@ def train(
 
     seed_everything(seed)
     variant, ch = MODELS[name], _channel(channel)
-    data = store.examples(_sets(train_file))
+    data = store.examples(arrays(train_file))
     net = Denoiser(t.denoiser_settings(ch.sectors, acam=variant.acam, **model))
     log = _log(f"{name} seed {seed}")
     log(f"{sum(p.numel() for p in net.parameters()):,} parameters ({variant.description}), {len(data)} instances")
@@ -172,7 +163,7 @@ def evaluate(test_file: str, model_file: str, evaluation_file: str, *, name: str
     from . import experiments, store
 
     seed_everything(seed)
-    log, trained, data = _log(f"{name} seed {seed}"), _model(model_file), store.examples(_sets(test_file))
+    log, trained, data = _log(f"{name} seed {seed}"), _model(model_file), store.examples(arrays(test_file))
     frame = pd.DataFrame(experiments.evaluate(trained, data, _channel(channel), seed, name, log)).assign(seed=seed)
     write_csv(evaluation_file, frame)
     repaired = frame[frame["method"] == name]
@@ -183,7 +174,7 @@ def baselines(test_file: str, baselines_file: str, *, channel: dict, seed: int) 
     """The target and the heuristics on every test instance."""
     from . import experiments, store
 
-    rows = experiments.baselines(store.examples(_sets(test_file)), _channel(channel), seed)
+    rows = experiments.baselines(store.examples(arrays(test_file)), _channel(channel), seed)
     write_csv(baselines_file, pd.DataFrame(rows).assign(seed=0))
 
 

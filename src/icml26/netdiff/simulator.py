@@ -98,6 +98,13 @@ class Topology:
     def of(links, parity) -> Topology:
         return Topology(frozenset((min(a, b), max(a, b)) for a, b in links if a != b), np.asarray(parity, int))
 
+    def adjacency(self, n: int) -> np.ndarray:
+        """``[n, n]`` 0/1, symmetric: the links as a matrix."""
+        a = np.zeros((n, n), np.int64)
+        for i, j in self.links:
+            a[i, j] = a[j, i] = 1
+        return a
+
 
 def violations(instance: Instance, topology: Topology, channel: Channel) -> dict[str, int]:
     """Constraint violations: links out of range, (node, sector) pairs with more than one link (none for an

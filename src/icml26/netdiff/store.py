@@ -32,9 +32,8 @@ def to_arrays(instances: list[Instance], topologies: list[Topology] | None = Non
         out["links"] = np.zeros((m, size, size), np.int8)
         out["parity"] = np.zeros((m, size), np.int64)
         for k, topology in enumerate(topologies):
-            for i, j in topology.links:
-                out["links"][k, i, j] = out["links"][k, j, i] = 1
-            out["parity"][k, : len(topology.parity)] = topology.parity
+            n = len(topology.parity)
+            out["links"][k, :n, :n], out["parity"][k, :n] = topology.adjacency(n), topology.parity
     return out
 
 

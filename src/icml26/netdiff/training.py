@@ -40,14 +40,11 @@ def encode(examples: list[tuple[Instance, Topology]], channel: Channel) -> Encod
     """A batch of instances with the same N and their target topologies."""
     nodes, pairs, ranges, sectors, edges, parity = [], [], [], [], [], []
     for instance, topology in examples:
-        a = np.zeros((instance.n, instance.n), np.int64)
-        for i, j in topology.links:
-            a[i, j] = a[j, i] = 1
         nodes.append(features.node_features(instance))
         pairs.append(features.pair_features(instance, channel))
         ranges.append(instance.in_range())
         sectors.append(sector_of(instance, channel.sectors))
-        edges.append(a)
+        edges.append(topology.adjacency(instance.n))
         parity.append(topology.parity)
     stack = lambda xs, dtype: torch.as_tensor(np.stack(xs), dtype=dtype)  # noqa: E731
     return Encoded(

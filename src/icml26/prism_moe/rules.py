@@ -10,13 +10,11 @@ from ..common.io import read_csv, read_csvs, read_json, read_npz, write_csv, wri
 
 def _dataset(path: str) -> dict[str, np.ndarray]:
     """A scenes file (ours or the user's), validated; one line naming the file if it is not a dataset."""
+    from ..common.sources import arrays as read
     from ..common.sources import fail
     from . import scenes
 
-    try:
-        arrays = read_npz(path)
-    except ValueError as error:
-        fail(path, str(error).removeprefix(f"{path}: "))
+    arrays = read(path)
     problem = scenes.validate(arrays)
     if problem:
         fail(path, problem)
