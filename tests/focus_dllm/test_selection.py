@@ -1,5 +1,5 @@
 """The spec's oracles for FOCUS's token choice: the importance sums to heads·|M|, K and the enforcement rules on
-hand-built vectors."""
+hand-built vectors; and a batch gives each row what that row gives alone."""
 
 import pytest
 import torch
@@ -7,14 +7,28 @@ import torch
 from icml26.focus_dllm import selection as s
 
 
+def _rows(mask: list[int]) -> torch.Tensor:
+    return torch.tensor([mask], dtype=torch.bool)
+
+
+def _kept(keep: torch.Tensor) -> list[list[int]]:
+    return [row.nonzero().flatten().tolist() for row in keep]
+
+
+def test_front_lists_the_selected_positions_first_in_order():
+    index, live = s.front(torch.tensor([[0, 1, 0, 1, 1], [0, 0, 0, 0, 0], [1, 0, 0, 0, 0]], dtype=torch.bool))
+    assert index.tolist() == [[1, 3, 4], [0, 1, 2], [0, 1, 2]]
+    assert live.tolist() == [[True, True, True], [False, False, False], [True, False, False]]
+
+
 def test_importance_sums_to_heads_times_masked_and_is_zero_elsewhere():
     g = torch.Generator().manual_seed(0)
-    q, k = torch.randn(4, 10, 8, generator=g), torch.randn(4, 10, 8, generator=g)
-    masked = torch.tensor([0, 1, 1, 0, 1, 1, 1, 0, 1, 1], dtype=torch.bool)
+    q, k = torch.randn(1, 4, 10, 8, generator=g), torch.randn(1, 4, 10, 8, generator=g)
+    masked = _rows([0, 1, 1, 0, 1, 1, 1, 0, 1, 1])
     found = s.importance(q, k, masked, scale=8**-0.5)
     assert float(found.sum()) == pytest.approx(4 * 7, rel=1e-6)
     assert (found[~masked] == 0).all() and (found[masked] > 0).all()
-    assert s.importance(q, k, torch.zeros(10, dtype=torch.bool), 1.0).abs().sum() == 0
+    assert s.importance(q, k, torch.zeros(1, 10, dtype=torch.bool), 1.0).abs().sum() == 0
 
 
 def test_importance_max_pools_over_neighbouring_masked_keys():
@@ -23,36 +37,51 @@ def test_importance_max_pools_over_neighbouring_masked_keys():
     q = torch.tensor([[[1.0, 0.0], [1.0, 0.0]]])
     k = torch.tensor([[[10.0, 0.0], [0.0, 0.0], [0.0, 0.0]]])
     q = torch.cat([q, q[:, :1]], dim=1)  # three positions, all masked
-    found = s.importance(q, k, torch.ones(3, dtype=torch.bool), scale=1.0)
+    found = s.importance(q[None], k[None], _rows([1, 1, 1]), scale=1.0)[0]
     assert found[0] == pytest.approx(found[1]) and found[2] < found[1]
+
+
+def test_a_batch_gives_each_row_what_it_gives_alone():
+    g = torch.Generator().manual_seed(1)
+    q, k = torch.randn(3, 2, 8, 4, generator=g), torch.randn(3, 2, 8, 4, generator=g)
+    masked = torch.tensor([[1, 1, 0, 1, 1, 1, 0, 1], [0, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 1, 0, 1, 1, 0]]).bool()
+    together = s.importance(q, k, masked, scale=0.5)
+    delta = torch.randn(3, 8, generator=g)
+    k_row = s.retain_target(masked.sum(dim=1), mean_decoded=1.2, alpha=1.5)
+    kept = s.enforce(s.select(delta, masked, k_row), masked)
+    for b in range(3):
+        alone = s.importance(q[b : b + 1], k[b : b + 1], masked[b : b + 1], scale=0.5)
+        torch.testing.assert_close(together[b : b + 1], alone, rtol=1e-6, atol=1e-7)
+        keep = s.enforce(s.select(delta[b : b + 1], masked[b : b + 1], k_row[b : b + 1]), masked[b : b + 1])
+        assert keep.tolist() == kept[b : b + 1].tolist()
+    assert not kept[1].any()  # a finished block retains nothing
 
 
 def test_retain_target():
     assert s.retain_target(masked=10, mean_decoded=2.3, alpha=1.5) == 4  # ceil(3.45)
     assert s.retain_target(masked=3, mean_decoded=2.3, alpha=2.0) == 3  # capped at |M|
     assert s.retain_target(masked=10, mean_decoded=0.0, alpha=1.0) == 1  # at least one
-    with pytest.raises(ValueError):
-        s.retain_target(0, 1.0, 1.0)
+    assert s.retain_target(torch.tensor([10, 3, 0]), 2.3, 2.0).tolist() == [5, 3, 0]  # 0: a finished block
 
 
 def test_select_uses_the_threshold_when_it_keeps_enough_else_top_k():
-    masked = torch.ones(6, dtype=torch.bool)
-    delta = torch.tensor([0.0, 5.0, 0.0, 4.0, 0.0, 0.0])  # mean 1.5, std 2.14: threshold 3.64 keeps 1 and 3
-    assert s.select(delta, masked, k=2).nonzero().flatten().tolist() == [1, 3]
-    assert s.select(delta, masked, k=3).nonzero().flatten().tolist() == [0, 1, 3]  # top-3: tie at 0 -> leftmost
-    partly = torch.tensor([1, 1, 0, 1, 1, 1], dtype=torch.bool)
-    assert s.select(delta, partly, k=1).nonzero().flatten().tolist() == [1]  # position 2 is not masked
+    masked = _rows([1] * 6)
+    delta = torch.tensor([[0.0, 5.0, 0.0, 4.0, 0.0, 0.0]])  # mean 1.5, std 2.14: threshold 3.64 keeps 1 and 3
+    assert _kept(s.select(delta, masked, torch.tensor([2]))) == [[1, 3]]
+    assert _kept(s.select(delta, masked, torch.tensor([3]))) == [[0, 1, 3]]  # top-3: tie at 0 -> leftmost
+    partly = _rows([1, 1, 0, 1, 1, 1])
+    assert _kept(s.select(delta, partly, torch.tensor([1]))) == [[1]]  # position 2 is not masked
 
 
 def test_enforcement_rules():
-    masked = torch.tensor([0, 1, 1, 1, 1, 1, 1, 1], dtype=torch.bool)
-    none = torch.zeros(8, dtype=torch.bool)
-    assert s.enforce(none, masked).nonzero().flatten().tolist() == [1, 2]  # never none: first masked + neighbour
-    keep = torch.zeros(8, dtype=torch.bool)
-    keep[4] = True
+    masked = _rows([0, 1, 1, 1, 1, 1, 1, 1])
+    none = torch.zeros(1, 8, dtype=torch.bool)
+    assert _kept(s.enforce(none, masked)) == [[1, 2]]  # never none: first masked + neighbour
+    keep = torch.zeros(1, 8, dtype=torch.bool)
+    keep[0, 4] = True
     # 4's right neighbour 5; then every masked token from the progress (1) to the rightmost retained (5)
-    assert s.enforce(keep, masked).nonzero().flatten().tolist() == [1, 2, 3, 4, 5]
-    gap = torch.tensor([0, 0, 1, 0, 1, 1, 0, 1], dtype=torch.bool)
-    keep = torch.zeros(8, dtype=torch.bool)
-    keep[7] = True
-    assert s.enforce(keep, gap).nonzero().flatten().tolist() == [2, 4, 5, 7]  # decoded positions never retained
+    assert _kept(s.enforce(keep, masked)) == [[1, 2, 3, 4, 5]]
+    gap = _rows([0, 0, 1, 0, 1, 1, 0, 1])
+    keep = torch.zeros(1, 8, dtype=torch.bool)
+    keep[0, 7] = True
+    assert _kept(s.enforce(keep, gap)) == [[2, 4, 5, 7]]  # decoded positions never retained

@@ -1,5 +1,7 @@
-"""FOCUS's choice of the block tokens worth computing, as pure functions on one block (spec:
-``shared/papers/focus_dllm.md``, "Decoding").
+"""FOCUS's choice of the block tokens worth computing, as pure batched functions: every argument has a leading
+batch dimension, one row per sequence's block (spec: ``shared/papers/focus_dllm.md``, "Decoding"). Batched so a
+step's selection costs a few tensor operations whatever the batch size: per-sequence Python loops here made
+FOCUS slower than the rows it saves.
 
 At layers 0 and 1 every masked token ``j`` gets an importance from the attention of the masked tokens,
 ``I_j = Σ_h Σ_i softmax_j(maxpool3(q_i·k_j·scale))``; FOCUS keeps the tokens whose importance grows from layer 0 to
@@ -22,59 +24,70 @@ import math
 import torch
 
 
+def front(select: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Per row the positions where ``select`` ``[batch, n]`` holds, in position order, then the others:
+    ``(index [batch, width], live [batch, width])`` with ``width`` the largest count (at least 1) and ``live``
+    marking the selected ones. Each row of ``index`` is part of a permutation, so scattering through it is safe."""
+    counts = select.sum(dim=1)
+    width = max(1, int(counts.max()))
+    index = torch.argsort((~select).to(torch.uint8), dim=1, stable=True)[:, :width]
+    return index, torch.arange(width, device=select.device) < counts[:, None]
+
+
+def _rows(x: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
+    """Rows ``index`` ``[batch, w]`` of ``x`` ``[batch, heads, n, d]``."""
+    return torch.gather(x, 2, index[:, None, :, None].expand(-1, x.shape[1], -1, x.shape[3]))
+
+
 def importance(q: torch.Tensor, k: torch.Tensor, masked: torch.Tensor, scale: float) -> torch.Tensor:
-    """``I_j`` for every masked position ``j`` (0 elsewhere). ``q``, ``k``: ``[heads, n, d]`` over the block's
-    ``n`` positions; ``masked``: ``[n]`` bool. Each head and query contributes a softmax over the masked keys,
-    so ``Σ_j I_j = heads · |M|``."""
-    index = torch.nonzero(masked, as_tuple=True)[0]
-    out = torch.zeros(masked.shape[0], dtype=q.dtype, device=q.device)
-    if index.numel() == 0:
-        return out
-    scores = torch.einsum("hid,hjd->hij", q[:, index], k[:, index]) * scale  # [H, |M|, |M|]
+    """``I_j`` for every masked row ``j`` (0 elsewhere). ``q``, ``k``: ``[batch, heads, n, d]`` over ``n`` rows in
+    position order; ``masked``: ``[batch, n]`` bool. Each head and masked query contributes a softmax over the
+    masked keys, so a row's importances sum to ``heads · |M|``."""
+    index, live = front(masked)
+    scores = torch.einsum("bhid,bhjd->bhij", _rows(q, index), _rows(k, index)) * scale  # [B, H, w, w]
+    keys = live[:, None, None, :]
+    scores = scores.masked_fill(~keys, -math.inf)
+    width = index.shape[1]
     pooled = torch.nn.functional.max_pool1d(
-        torch.nn.functional.pad(scores, (1, 1), value=-math.inf).reshape(-1, 1, index.numel() + 2), 3, stride=1
+        torch.nn.functional.pad(scores, (1, 1), value=-math.inf).reshape(-1, 1, width + 2), 3, stride=1
     ).reshape(scores.shape)
-    out[index] = torch.softmax(pooled, dim=-1).sum(dim=(0, 1))
-    return out
+    weights = torch.softmax(pooled.masked_fill(~keys, -math.inf), dim=-1)
+    weights = torch.where(live[:, None, :, None] & keys, weights, 0.0)  # no masked token: all -inf, NaN
+    out = torch.zeros(masked.shape, dtype=q.dtype, device=q.device)
+    return out.scatter_(1, index, weights.sum(dim=(1, 2)))
 
 
-def retain_target(masked: int, mean_decoded: float, alpha: float) -> int:
-    """``K = min(|M|, max(1, ⌈α · running mean of tokens decoded per step⌉))``."""
-    if masked < 1:
-        raise ValueError("a block step needs at least one masked token")
-    return min(masked, max(1, math.ceil(alpha * mean_decoded)))
+def retain_target(masked, mean_decoded: float, alpha: float):
+    """``K = min(|M|, max(1, ⌈α · running mean of tokens decoded per step⌉))`` for a masked count ``masked`` (an int,
+    or a tensor of counts ``[batch]``; a count of 0, a finished block, retains nothing)."""
+    cap = max(1, math.ceil(alpha * mean_decoded))
+    return torch.clamp(masked, max=cap) if isinstance(masked, torch.Tensor) else min(masked, cap)
 
 
-def select(delta: torch.Tensor, masked: torch.Tensor, k: int) -> torch.Tensor:
-    """The masked positions kept by ``Δ``: those with ``Δ ≥ mean + std`` if there are at least ``k``, else the
-    ``k`` largest (ties: leftmost). Returns a bool mask over the block."""
-    index = torch.nonzero(masked, as_tuple=True)[0]
-    values = delta[index]
-    keep = torch.zeros_like(masked)
-    threshold = values.mean() + values.std(correction=0)
-    above = index[values >= threshold]
-    if above.numel() >= k:
-        keep[above] = True
-    else:
-        order = sorted(range(index.numel()), key=lambda i: (-float(values[i]), int(index[i])))[:k]
-        keep[index[order]] = True
-    return keep
+def select(delta: torch.Tensor, masked: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
+    """Per row the masked positions kept by ``Δ`` ``[batch, n]``: those with ``Δ ≥ mean + std`` if there are at
+    least ``k`` ``[batch]``, else the ``k`` largest (ties: leftmost). Returns a bool mask over the block."""
+    count = masked.sum(dim=1, keepdim=True).clamp(min=1)
+    mean = torch.where(masked, delta, 0.0).sum(dim=1, keepdim=True) / count
+    std = (torch.where(masked, (delta - mean) ** 2, 0.0).sum(dim=1, keepdim=True) / count).sqrt()
+    above = masked & (delta >= mean + std)
+    order = torch.sort(torch.where(masked, delta, -math.inf), dim=1, descending=True, stable=True).indices
+    rank = torch.empty_like(order).scatter_(1, order, torch.arange(delta.shape[1]).expand_as(order))
+    top = masked & (rank < k[:, None])
+    return torch.where((above.sum(dim=1) >= k)[:, None], above, top)
 
 
 def enforce(keep: torch.Tensor, masked: torch.Tensor) -> torch.Tensor:
-    """The enforcement rules: never retain none (the first masked position, then); retain the right neighbour
-    of every retained token that is masked; retain every masked token from the block progress (the first
-    masked position) to the rightmost retained one."""
+    """The enforcement rules, per row: never retain none (the first masked position, then); retain the right
+    neighbour of every retained token that is masked; retain every masked token from the block progress (the
+    first masked position) to the rightmost retained one. A row with no masked token retains nothing."""
+    n = keep.shape[1]
+    position = torch.arange(n, device=keep.device)
     keep = keep & masked
-    index = torch.nonzero(masked, as_tuple=True)[0]
-    if index.numel() == 0:
-        return keep
-    if not keep.any():
-        keep[index[0]] = True
+    first = torch.where(masked.any(dim=1), masked.to(torch.uint8).argmax(dim=1), n)[:, None]
+    keep = keep | ((~keep.any(dim=1, keepdim=True)) & (position == first))
     right = torch.zeros_like(keep)
-    right[1:] = keep[:-1]
+    right[:, 1:] = keep[:, :-1]
     keep = keep | (right & masked)
-    rightmost = int(torch.nonzero(keep, as_tuple=True)[0].max())
-    span = torch.zeros_like(keep)
-    span[int(index[0]) : rightmost + 1] = True
-    return keep | (span & masked)
+    rightmost = torch.where(keep.any(dim=1), n - 1 - keep.flip(1).to(torch.uint8).argmax(dim=1), -1)[:, None]
+    return keep | (masked & (position >= first) & (position <= rightmost))
