@@ -21,6 +21,6 @@ def test_rows_cover_every_batch_and_decoder_and_count_generated_tokens_only():
         assert r["tokens_per_s"] == r["batch"] * 2 * 4 / r["seconds"]  # the prompt's 8 tokens are not counted
         assert r["steps"] == 2 * 4  # threshold 1: one token per step
         assert r["ms_per_step"] == 1000 * r["seconds"] / r["steps"]
-        assert r["peak_mb"] != r["peak_mb"]  # NaN on CPU: no allocator statistics, nothing guessed
+        assert r["peak_mb"] >= 0  # measured (NaN fails): the decode's own memory, too small here to bound
     dense, focus = rows[2], rows[3]
     assert focus["rows_per_token"] < dense["rows_per_token"]

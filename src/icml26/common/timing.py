@@ -5,11 +5,14 @@ Convention (docs/ARCHITECTURE.md, "Measured outputs"): they live in ``results/<s
 measured; comparisons time the candidates in interleaved order (A B A B ..., after a warm-up) and report
 medians, so drift of the machine's load hits every candidate alike. A claim that rests on wall-clock
 time is written to ``timing/claims.json`` by a rule named ``<slug>_timing_verdict``; the summary shows it
-marked as measured on this machine. Byte-identity checks leave ``timing/`` out.
+marked as measured on this machine. Byte-identity checks leave ``timing/`` out. Peak memory
+(:func:`peak_memory_mb`) is measured the same way: it too depends on the machine and the allocator.
 """
 
 from __future__ import annotations
 
+import ctypes
+import math
 import os
 import platform
 import statistics
@@ -74,3 +77,35 @@ def interleaved(candidates: dict[str, Callable[[], Any]], repeats: int, warmup: 
 
 def medians(seconds: dict[str, list[float]]) -> dict[str, float]:
     return {name: statistics.median(values) for name, values in seconds.items()}
+
+
+def peak_memory_mb(run: Callable[[], Any], device: str = "cpu") -> float:
+    """The memory one call of ``run`` adds at its peak, in MiB. CUDA: the allocator's peak beyond what was
+    allocated before. CPU (Linux with glibc): the resident set's high-water mark beyond the resident set before,
+    after handing glibc's free pages back (``malloc_trim``, so memory kept from earlier calls cannot hide the
+    call's own) and resetting the mark (``/proc/self/clear_refs``). NaN where neither is available: nothing
+    guessed."""
+    if device.startswith("cuda"):
+        import torch
+
+        torch.cuda.synchronize(device)
+        before = torch.cuda.memory_allocated(device)
+        torch.cuda.reset_peak_memory_stats(device)
+        run()
+        torch.cuda.synchronize(device)
+        return (torch.cuda.max_memory_allocated(device) - before) / 2**20
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+        Path("/proc/self/clear_refs").write_text("5")
+        before = _status_kb("VmRSS")
+    except OSError:
+        return math.nan
+    run()
+    return (_status_kb("VmHWM") - before) / 1024
+
+
+def _status_kb(key: str) -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(key + ":"):
+            return int(line.split()[1])
+    raise OSError(f"/proc/self/status has no {key}")

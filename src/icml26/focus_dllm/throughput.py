@@ -2,9 +2,9 @@
 FOCUS, ... over repeats; the median of each) so a change of load hits every decoder alike (docs/ARCHITECTURE.md,
 "Measured outputs"). Only generated tokens count: the prompt's prefill is part of the time, not of the tokens.
 Per-step latency is the median seconds over the batch's block steps (prefill and final clean passes included in
-the seconds, not in the steps). Peak memory is the CUDA allocator's peak during one decode (``peak_mb``); torch
-keeps no allocator statistics on CPU, so there it is left empty rather than guessed. Beside the seconds, the
-deterministic compute count: rows through the network per generated token."""
+the seconds, not in the steps). ``peak_mb`` is the memory one decode adds at its peak, after the timed runs
+(:func:`icml26.common.timing.peak_memory_mb`: the CUDA allocator's peak, or on CPU the resident set's high-water
+mark). Beside the seconds, the deterministic compute count: rows through the network per generated token."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import torch
 
-from ..common.timing import interleaved, medians
+from ..common.timing import interleaved, medians, peak_memory_mb
 from .decoding import DecodeSettings, decode
 from .model import BlockDiffusionLM
 
@@ -38,7 +38,8 @@ def measure(
             return lambda: stats.__setitem__(name, decode(model, batch, blocks, decoders[name])[1])
 
         seconds = medians(interleaved({name: run(name) for name in decoders}, repeats=repeats))
-        peak = {name: _peak_mb(model, run(name)) for name in decoders}
+        device = str(next(model.parameters()).device)
+        peak = {name: peak_memory_mb(run(name), device) for name in decoders}
         for name in decoders:
             rows.append(
                 {
@@ -54,14 +55,3 @@ def measure(
             )
     return rows
 
-
-def _peak_mb(model: BlockDiffusionLM, run) -> float:
-    """Peak CUDA memory allocated during one ``run`` (MiB); NaN on CPU."""
-    device = next(model.parameters()).device
-    if device.type != "cuda":
-        return float("nan")
-    torch.cuda.synchronize(device)
-    torch.cuda.reset_peak_memory_stats(device)
-    run()
-    torch.cuda.synchronize(device)
-    return torch.cuda.max_memory_allocated(device) / 2**20
