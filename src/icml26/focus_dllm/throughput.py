@@ -54,4 +54,3 @@ def measure(
                 }
             )
     return rows
-
