@@ -35,6 +35,7 @@ def test_decoding_quality_rows_per_test_example(trained):
             decoder={"name": name, "threshold": 0.9, "alpha": alpha},
             layout=LAYOUT,
             batch_size=6,
+            seed=0,
         )
     dense, focus = pd.read_csv(out / "dense.csv"), pd.read_csv(out / "focus.csv")
     assert len(dense) == len(focus) == 4 * len(TASKS) and set(dense["correct"]) <= {0, 1}
@@ -115,11 +116,9 @@ def test_tables_verdict_and_timing_verdict(trained):
             decoder={"name": name, "threshold": 0.9, "alpha": alpha},
             layout=LAYOUT,
             batch_size=6,
+            seed=0,
         )
         runs.append(path)
-    rules.tables(runs, str(out / "quality.csv"), str(out / "summary.csv"))
-    summary = pd.read_csv(out / "summary.csv")
-    assert len(summary) == 2 * len(TASKS) and summary["accuracy"].between(0, 1).all()
     rules.observe(
         examples,
         str(out / "model"),
@@ -131,16 +130,34 @@ def test_tables_verdict_and_timing_verdict(trained):
         batch_size=6,
         seed=0,
     )
+    second = out / "seed7"  # a second seed's tables: the first seed's relabelled
+    second.mkdir()
+    for name in ("q_dense", "q_focus", "corr", "recall"):
+        pd.read_csv(out / f"{name}.csv").assign(seed=7).to_csv(second / f"{name}.csv", index=False)
+    tables = [str(out / f"{name}_table.csv") for name in ("quality", "summary", "correlation", "recall")]
+    rules.tables(
+        runs + [str(second / "q_dense.csv"), str(second / "q_focus.csv")],
+        [str(out / "corr.csv"), str(second / "corr.csv")],
+        [str(out / "recall.csv"), str(second / "recall.csv")],
+        *tables,
+    )
+    summary = pd.read_csv(tables[1])
+    assert len(summary) == 2 * 2 * len(TASKS) and summary["accuracy"].between(0, 1).all()
+    first, other = (summary[summary["seed"] == s].drop(columns="seed").reset_index(drop=True) for s in (0, 7))
+    pd.testing.assert_frame_equal(first, other)  # per-seed rows per token and steps, not pooled across seeds
+    assert len(pd.read_csv(tables[3])) == 2 * len(pd.read_csv(out / "recall.csv"))
     rules.verdict(
-        str(out / "quality.csv"),
-        str(out / "corr.csv"),
-        str(out / "recall.csv"),
+        tables[0],
+        tables[2],
+        tables[3],
         str(out / "claims.json"),
         str(out / "metrics.json"),
         dense="dense",
         focus="focus",
         alpha=1.5,
     )
+    metrics = json.loads((out / "metrics.json").read_text())
+    assert set(metrics["accuracy_by_seed"]["focus"]) == {"0", "7"}
     ids = [c["id"] for c in json.loads((out / "claims.json").read_text())]
     assert ids == [
         "few_tokens_decodable_per_step",
@@ -164,6 +181,9 @@ def test_tables_verdict_and_timing_verdict(trained):
     )
     timing = json.loads((out / "tclaims.json").read_text())
     assert timing[0]["id"] == "focus_raises_throughput" and "cpu" in json.dumps(timing[0]["details"]).lower()
+    figures = {f"throughput_{kind}": str(out / f"throughput.{kind}") for kind in ("png", "pdf")}
+    rules.timing_figures(str(out / "tp.csv"), str(out / "machine.json"), dense="dense", focus="focus", **figures)
+    assert (out / "throughput.png").stat().st_size > 0
 
 
 def test_every_scale_passes_the_cross_key_checks_and_each_broken_one_is_named():

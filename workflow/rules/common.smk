@@ -104,21 +104,24 @@ def table_report(paper, name):
     return paper_report(paper, f"tables/{name}.csv", name)
 
 
-def figure_outputs(paper, *names, captions=None):
+def figure_outputs(paper, *names, captions=None, measured=False):
     """The outputs of a paper's one figure job (`<slug>_figures`, whose function draws every figure inside
     `icml26.common.figures.figure_set`): `<name>_png`, in the HTML report with the caption
     workflow/report/<slug>/<caption>.rst (`captions` maps a figure to its caption file where the names
-    differ), and `<name>_pdf`, for results/<scale>/<slug>/figures/<name>.png and .pdf."""
+    differ), and `<name>_pdf`, for results/<scale>/<slug>/figures/<name>.png and .pdf. `measured=True`: the
+    figures of measured outputs, drawn by `<slug>_timing_figures` into timing/figures/ (docs/ARCHITECTURE.md,
+    "Measured outputs"), reported under "measured"."""
+    folder = f"{paper.timing}/figures" if measured else f"{paper.results}/figures"
     outputs = {}
     for name in names:
         caption = (captions or {}).get(name, name)
         outputs[f"{name}_png"] = report(
-            f"{paper.results}/figures/{name}.png",
+            f"{folder}/{name}.png",
             caption=f"../report/{paper.slug}/{caption}.rst",
             category=paper.slug,
-            subcategory="figures",
+            subcategory="measured" if measured else "figures",
         )
-        outputs[f"{name}_pdf"] = f"{paper.results}/figures/{name}.pdf"
+        outputs[f"{name}_pdf"] = f"{folder}/{name}.pdf"
     return outputs
 
 

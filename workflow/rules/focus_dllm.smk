@@ -1,12 +1,15 @@
 # focus_dllm: FOCUS token eviction for block-diffusion LM decoding against dense threshold decoding
 # (spec: shared/papers/focus_dllm.md).
-# examples -> train (a small block-diffusion LM, or the user's model folder) -> decode_{decoder} (quality and
-# compute) and observe (the correlation analysis) -> tables -> figures, verdict; timing (throughput) and its
-# verdict beside. Each rule calls one function of icml26.focus_dllm.rules (see docs/ARCHITECTURE.md).
+# Per seed: examples -> train (a small block-diffusion LM, or the user's model folder) -> decode_{decoder}
+# (quality and compute) and observe (the correlation analysis); over the seeds -> tables -> figures, verdict;
+# timing (throughput, the first seed's model) -> timing_verdict, timing_figures beside. Each rule calls one
+# function of icml26.focus_dllm.rules (see docs/ARCHITECTURE.md).
 
 FD = register("focus_dllm")
 FD_DECODERS = [d["name"] for d in FD.cfg["decoders"]]
 FD_COMPARE = {"dense": FD.cfg["compare"]["dense"], "focus": FD.cfg["compare"]["focus"]}
+FD_SEEDS = FD.cfg["seeds"]
+FD_RUN = f"{FD.data}/seed{{seed}}"  # one seed's examples, model and decodes
 
 
 rule focus_dllm:
@@ -15,18 +18,19 @@ rule focus_dllm:
         paper_outputs(FD),
         expand(f"{FD.results}/figures/{{name}}.png", name=["quality", "recall"]),
         f"{FD.timing}/claims.json",
+        f"{FD.timing}/figures/throughput.png",
 
 
 rule focus_dllm_examples:
     output:
-        examples_file=f"{FD.data}/examples.json",
+        examples_file=f"{FD_RUN}/examples.json",
     params:
         func="icml26.focus_dllm.rules:examples",
         tasks=FD.cfg["tasks"],
         lengths=FD.cfg["lengths"],
         counts=FD.cfg["examples"],
         layout=FD.cfg["layout"],
-        seed=FD.cfg["seed"],
+        seed=lambda w: int(w.seed),
     script:
         CALL
 
@@ -36,8 +40,8 @@ rule focus_dllm_train:
         examples_file=rules.focus_dllm_examples.output.examples_file,
         checkpoint=[FD.cfg["model"]["checkpoint"]] if FD.cfg["model"]["checkpoint"] else [],
     output:
-        model_folder=directory(f"{FD.data}/model"),
-        loss_file=f"{FD.data}/train_loss.csv",
+        model_folder=directory(f"{FD_RUN}/model"),
+        loss_file=f"{FD_RUN}/train_loss.csv",
     threads: paper_threads(FD)
     resources:
         **FD.cfg["resources"],
@@ -46,7 +50,7 @@ rule focus_dllm_train:
         layout=FD.cfg["layout"],
         model=FD.cfg["model"],
         training=FD.cfg["training"],
-        seed=FD.cfg["seed"],
+        seed=lambda w: int(w.seed),
     script:
         CALL
 
@@ -56,15 +60,17 @@ rule focus_dllm_decode:
         examples_file=rules.focus_dllm_examples.output.examples_file,
         model_folder=rules.focus_dllm_train.output.model_folder,
     output:
-        results_file=f"{FD.data}/runs/{{decoder}}.csv",
+        results_file=f"{FD_RUN}/runs/{{decoder}}.csv",
     wildcard_constraints:
         decoder="|".join(FD_DECODERS),
+        seed=r"\d+",
     threads: paper_threads(FD)
     params:
         func="icml26.focus_dllm.rules:decode_quality",
         decoder=lambda w: next(d for d in FD.cfg["decoders"] if d["name"] == w.decoder),
         layout=FD.cfg["layout"],
         batch_size=FD.cfg["decode_batch"],
+        seed=lambda w: int(w.seed),
     script:
         CALL
 
@@ -74,8 +80,8 @@ rule focus_dllm_observe:
         examples_file=rules.focus_dllm_examples.output.examples_file,
         model_folder=rules.focus_dllm_train.output.model_folder,
     output:
-        correlation_file=table_report(FD, "correlation"),
-        recall_file=table_report(FD, "recall"),
+        correlation_file=f"{FD_RUN}/correlation.csv",
+        recall_file=f"{FD_RUN}/recall.csv",
     threads: paper_threads(FD)
     params:
         func="icml26.focus_dllm.rules:observe",
@@ -83,17 +89,21 @@ rule focus_dllm_observe:
         alphas=FD.cfg["analysis"]["alphas"],
         layout=FD.cfg["layout"],
         batch_size=FD.cfg["decode_batch"],
-        seed=FD.cfg["seed"],
+        seed=lambda w: int(w.seed),
     script:
         CALL
 
 
 rule focus_dllm_tables:
     input:
-        quality=expand(f"{FD.data}/runs/{{decoder}}.csv", decoder=FD_DECODERS),
+        quality=expand(f"{FD.data}/seed{{seed}}/runs/{{decoder}}.csv", decoder=FD_DECODERS, seed=FD_SEEDS),
+        correlation=expand(rules.focus_dllm_observe.output.correlation_file, seed=FD_SEEDS),
+        recall=expand(rules.focus_dllm_observe.output.recall_file, seed=FD_SEEDS),
     output:
         quality_table=table_report(FD, "quality"),
         summary_table=table_report(FD, "summary"),
+        correlation_table=table_report(FD, "correlation"),
+        recall_table=table_report(FD, "recall"),
     params:
         func="icml26.focus_dllm.rules:tables",
     script:
@@ -103,7 +113,7 @@ rule focus_dllm_tables:
 rule focus_dllm_figures:
     input:
         summary_table=rules.focus_dllm_tables.output.summary_table,
-        recall_table=rules.focus_dllm_observe.output.recall_file,
+        recall_table=rules.focus_dllm_tables.output.recall_table,
     output:
         **figure_outputs(FD, "quality", "recall", captions={"quality": "quality_figure", "recall": "recall_figure"}),
     params:
@@ -115,8 +125,8 @@ rule focus_dllm_figures:
 rule focus_dllm_verdict:
     input:
         quality_table=rules.focus_dllm_tables.output.quality_table,
-        correlation_table=rules.focus_dllm_observe.output.correlation_file,
-        recall_table=rules.focus_dllm_observe.output.recall_file,
+        correlation_table=rules.focus_dllm_tables.output.correlation_table,
+        recall_table=rules.focus_dllm_tables.output.recall_table,
     output:
         claims=paper_report(FD, "claims.json", "claims", "verdict"),
         metrics=f"{FD.results}/metrics.json",
@@ -130,8 +140,8 @@ rule focus_dllm_verdict:
 
 rule focus_dllm_timing:
     input:
-        examples_file=rules.focus_dllm_examples.output.examples_file,
-        model_folder=rules.focus_dllm_train.output.model_folder,
+        examples_file=expand(rules.focus_dllm_examples.output.examples_file, seed=FD_SEEDS[0]),
+        model_folder=expand(rules.focus_dllm_train.output.model_folder, seed=FD_SEEDS[0]),
     output:
         throughput_table=f"{FD.timing}/throughput.csv",
         machine=f"{FD.timing}/machine.json",
@@ -156,5 +166,18 @@ rule focus_dllm_timing_verdict:
     params:
         **FD_COMPARE,
         func="icml26.focus_dllm.rules:timing_verdict",
+    script:
+        CALL
+
+
+rule focus_dllm_timing_figures:
+    input:
+        throughput_table=rules.focus_dllm_timing.output.throughput_table,
+        machine=rules.focus_dllm_timing.output.machine,
+    output:
+        **figure_outputs(FD, "throughput", captions={"throughput": "throughput_figure"}, measured=True),
+    params:
+        **FD_COMPARE,
+        func="icml26.focus_dllm.rules:timing_figures",
     script:
         CALL

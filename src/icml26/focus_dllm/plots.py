@@ -1,13 +1,15 @@
-"""The paper's figures: accuracy per task and decoder, and how well each selector's retained set covers the
-tokens the decoder then decodes (the leftmost-K, random-K and oracle references beside Δ). Throughput against
-batch size is a measured table (``timing/throughput.csv``), not drawn: the figure job draws from deterministic
-tables only."""
+"""The paper's figures: accuracy per task and decoder (each seed a dot), how well each selector's retained set
+covers the tokens the decoder then decodes (the leftmost-K, random-K and oracle references beside Δ), and the
+measured throughput against batch size (drawn by the timing figure job from ``timing/throughput.csv``, with the
+machine it was measured on)."""
 
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+
+from .verdict import PAPER_SPEEDUP
 
 SELECTOR_COLOURS = {
     "delta": "tab:red",
@@ -21,13 +23,17 @@ SELECTOR_COLOURS = {
 
 
 def quality(summary: pd.DataFrame) -> plt.Figure:
-    """Accuracy per task (groups) and decoder (bars)."""
+    """Accuracy per task (groups) and decoder (bars: mean over seeds; dots: each seed)."""
     tasks, decoders = sorted(summary["task"].unique()), list(dict.fromkeys(summary["decoder"]))
     fig, axis = plt.subplots(figsize=(8, 3.8))
     width = 0.8 / len(decoders)
     for i, decoder in enumerate(decoders):
-        rows = summary[summary["decoder"] == decoder].set_index("task").reindex(tasks)
-        axis.bar(np.arange(len(tasks)) + i * width, rows["accuracy"], width, label=decoder)
+        rows = summary[summary["decoder"] == decoder]
+        mean = rows.groupby("task")["accuracy"].mean().reindex(tasks)
+        x = np.arange(len(tasks)) + i * width
+        axis.bar(x, mean, width, label=decoder)
+        seeds = rows.assign(x=rows["task"].map(dict(zip(tasks, x))))
+        axis.scatter(seeds["x"], seeds["accuracy"], s=9, color="k", zorder=3, label="one seed" if i == 0 else None)
     axis.set_xticks(np.arange(len(tasks)) + 0.4 - width / 2, tasks)
     axis.set_ylabel("accuracy (exact or valid)")
     axis.set_ylim(0, 1.05)
@@ -48,5 +54,29 @@ def recall(table: pd.DataFrame) -> plt.Figure:
         axis.set_title(f"alpha = {alpha:g}", fontsize=9)
         axis.set_ylim(0, 1.02)
     axes[0][0].set_ylabel("recall of decoded tokens in the retained set")
+    fig.tight_layout()
+    return fig
+
+
+def throughput(table: pd.DataFrame, dense: str, focus: str, machine: str) -> plt.Figure:
+    """Generated tokens per second against batch size for every measured decoder (left) and FOCUS's ratio to
+    dense decoding (right, with the claim's line at 1 and the paper's best ratio), measured on ``machine``."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.6))
+    for decoder, rows in table.groupby("decoder", sort=False):
+        left.plot(rows["batch"], rows["tokens_per_s"], marker="o", label=decoder)
+    left.set_xscale("log", base=2)
+    left.set_xlabel("batch size (sequences)")
+    left.set_ylabel("generated tokens per second")
+    left.legend(fontsize=8)
+    at = table.pivot(index="batch", columns="decoder", values="tokens_per_s")
+    right.plot(at.index, at[focus] / at[dense], marker="o", color="tab:red", label=f"{focus} / {dense}")
+    right.axhline(1.0, color="k", linestyle="--", linewidth=1, label="claim: above 1")
+    right.axhline(PAPER_SPEEDUP, color="tab:green", linestyle=":", linewidth=1, label="paper: up to 3.52x")
+    right.set_xscale("log", base=2)
+    right.set_xlabel("batch size (sequences)")
+    right.set_ylabel("throughput ratio")
+    right.set_ylim(0, PAPER_SPEEDUP * 1.1)
+    right.legend(fontsize=8)
+    fig.suptitle(f"measured on {machine}", fontsize=8)
     fig.tight_layout()
     return fig

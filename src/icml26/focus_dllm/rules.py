@@ -1,9 +1,10 @@
 """Rule functions of the focus_dllm pipeline: paths and plain parameters in, files out.
 
-DAG (to be wired in workflow/rules/focus_dllm.smk): examples (the task mixture, train and test) -> train (the
+DAG (workflow/rules/focus_dllm.smk), per seed: examples (the task mixture, train and test) -> train (the
 block-diffusion LM, or the user's model folder) -> decode_{decoder} (quality, steps and rows per token on the test
-prompts) and observe (a dense decoder's per-token importances, confidences and fates: the correlation analysis)
--> tables -> figures, verdict; throughput (timing) beside.
+prompts) and observe (a dense decoder's per-token importances, confidences and fates: the correlation analysis);
+then over every seed -> tables -> figures, verdict; throughput (timing, the first seed's model) -> its verdict and
+figure beside. A seed redraws the examples, the initialisation and the training: the claims are judged over all.
 """
 
 from __future__ import annotations
@@ -97,10 +98,17 @@ def train(
 
 
 def decode_quality(
-    examples_file: str, model_folder: str, results_file: str, *, decoder: dict, layout: dict, batch_size: int
+    examples_file: str,
+    model_folder: str,
+    results_file: str,
+    *,
+    decoder: dict,
+    layout: dict,
+    batch_size: int,
+    seed: int,
 ) -> None:
-    """Decode every test prompt with ``decoder`` (``threshold``, ``alpha``: None for dense) in batches: per example
-    whether the answer is right; per batch the steps and rows."""
+    """Decode every test prompt of ``seed``'s run with ``decoder`` (``threshold``, ``alpha``: None for dense) in
+    batches: per example whether the answer is right; per batch the steps and rows."""
     from . import tasks as mixture
     from .decoding import DecodeSettings, decode
     from .model import load
@@ -116,6 +124,7 @@ def decode_quality(
             rows.append(
                 {
                     "decoder": decoder["name"],
+                    "seed": seed,
                     "example": start + i,
                     "batch": start // batch_size,
                     "task": example.task,
@@ -125,7 +134,7 @@ def decode_quality(
                     "batch_tokens": tokens.numel(),
                 }
             )
-        print(f"{decoder['name']}: {start + len(chunk)}/{len(test)} test prompts", flush=True)
+        print(f"{decoder['name']}, seed {seed}: {start + len(chunk)}/{len(test)} test prompts", flush=True)
     write_csv(results_file, pd.DataFrame(rows))
 
 
@@ -163,9 +172,9 @@ def observe(
             )
             steps += stats.observed
         by_task[task] = steps
-    correlation = [{"task": t, **analysis.correlation(s)} for t, s in by_task.items()]
+    correlation = [{"seed": seed, "task": t, **analysis.correlation(s)} for t, s in by_task.items()]
     recall = [
-        {"task": t, "alpha": a, "selector": sel, "recall": analysis.recall(s, sel, a, seed=seed)}
+        {"seed": seed, "task": t, "alpha": a, "selector": sel, "recall": analysis.recall(s, sel, a, seed=seed)}
         for t, s in by_task.items()
         for a in alphas
         for sel in analysis.SELECTORS
@@ -186,8 +195,7 @@ def throughput(
     layout: dict,
 ) -> None:
     """Generated tokens per second of each decoder at each batch size on the test prompts, interleaved, median of
-    ``repeats`` (a measured output: ``timing/``; no figure, since every figure is drawn by the one figure job
-    from deterministic tables)."""
+    ``repeats``, with the per-step latency and peak memory (a measured output: ``timing/``)."""
     from ..common.timing import write_machine
     from .decoding import DecodeSettings
     from .model import load
@@ -207,19 +215,31 @@ def throughput(
     write_machine(machine)
 
 
-def tables(quality: list[str], quality_table: str, summary_table: str) -> None:
-    """Every decoder's per-example results in one table, and per task and decoder: accuracy, rows per generated
-    token and block steps per batch (the decoder's, over every task)."""
+def tables(
+    quality: list[str],
+    correlation: list[str],
+    recall: list[str],
+    quality_table: str,
+    summary_table: str,
+    correlation_table: str,
+    recall_table: str,
+) -> None:
+    """Every seed's and decoder's per-example results in one table; per decoder, seed and task: accuracy, rows per
+    generated token and block steps per batch (the decoder's over every task of the seed); the seeds' correlation
+    and recall tables in one each."""
     from ..common.io import read_csvs
 
-    frame = read_csvs(quality).sort_values(["decoder", "example"])
+    frame = read_csvs(quality).sort_values(["decoder", "seed", "example"])
     write_csv(quality_table, frame)
-    batches = frame.drop_duplicates(["decoder", "batch"])
-    per_decoder = batches.groupby("decoder")[["batch_steps", "batch_rows", "batch_tokens"]].sum()
-    summary = frame.groupby(["decoder", "task"], sort=True)["correct"].mean().rename("accuracy").reset_index()
-    summary["rows_per_token"] = summary["decoder"].map(per_decoder["batch_rows"] / per_decoder["batch_tokens"])
-    summary["steps_per_batch"] = summary["decoder"].map(batches.groupby("decoder")["batch_steps"].mean())
+    batches = frame.drop_duplicates(["decoder", "seed", "batch"])
+    per_run = batches.groupby(["decoder", "seed"])[["batch_steps", "batch_rows", "batch_tokens"]].sum()
+    summary = frame.groupby(["decoder", "seed", "task"], sort=True)["correct"].mean().rename("accuracy").reset_index()
+    run = pd.MultiIndex.from_frame(summary[["decoder", "seed"]])
+    summary["rows_per_token"] = (per_run["batch_rows"] / per_run["batch_tokens"]).reindex(run).to_numpy()
+    summary["steps_per_batch"] = batches.groupby(["decoder", "seed"])["batch_steps"].mean().reindex(run).to_numpy()
     write_csv(summary_table, summary)
+    write_csv(correlation_table, read_csvs(correlation).sort_values(["seed", "task"]))
+    write_csv(recall_table, read_csvs(recall).sort_values(["seed", "task", "alpha"], kind="stable"))
 
 
 def verdict(
@@ -245,12 +265,13 @@ def verdict(
         v.saves_compute(quality, dense, focus),
     ]
     write_claims(claims, found)
-    accuracy = quality.groupby("decoder")["correct"].mean()
+    by_seed = quality.groupby(["decoder", "seed"])["correct"].mean()
     write_json(
         metrics,
         {
-            "accuracy": accuracy.to_dict(),
-            "decoded_fraction": correlation.set_index("task")["decoded_fraction"].to_dict(),
+            "accuracy": quality.groupby("decoder")["correct"].mean().to_dict(),
+            "accuracy_by_seed": {d: {str(s): a for s, a in by_seed[d].items()} for d in by_seed.index.levels[0]},
+            "decoded_fraction": correlation.groupby("task")["decoded_fraction"].mean().to_dict(),
         },
     )
 
@@ -273,3 +294,15 @@ def figures(summary_table: str, recall_table: str, **outputs: str) -> None:
     with figure_set(outputs) as paths:
         save_figure(plots.quality(read_csv(summary_table)), *paths("quality"))
         save_figure(plots.recall(read_csv(recall_table)), *paths("recall"))
+
+
+def timing_figures(throughput_table: str, machine: str, *, dense: str, focus: str, **outputs: str) -> None:
+    """Throughput against batch size, as measured (docs/ARCHITECTURE.md, "Measured outputs")."""
+    from ..common.figures import figure_set, save_figure
+    from ..common.io import read_csv
+    from ..common.timing import describe
+    from . import plots
+
+    with figure_set(outputs) as paths:
+        figure = plots.throughput(read_csv(throughput_table), dense, focus, describe(read_json(machine)))
+        save_figure(figure, *paths("throughput"))
