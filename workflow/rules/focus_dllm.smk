@@ -140,8 +140,8 @@ rule focus_dllm_verdict:
 
 rule focus_dllm_timing:
     input:
-        examples_file=expand(rules.focus_dllm_examples.output.examples_file, seed=FD_SEEDS[0]),
-        model_folder=expand(rules.focus_dllm_train.output.model_folder, seed=FD_SEEDS[0]),
+        examples_file=f"{FD.data}/seed{FD_SEEDS[0]}/examples.json",
+        model_folder=f"{FD.data}/seed{FD_SEEDS[0]}/model",
     output:
         throughput_table=f"{FD.timing}/throughput.csv",
         machine=f"{FD.timing}/machine.json",
