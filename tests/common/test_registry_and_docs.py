@@ -1,6 +1,7 @@
 """The paper registry: every registered paper has all its parts, and the files generated from the registry
 (dvc.yaml, the README's papers table) are current."""
 
+import json
 import shutil
 
 import pytest
@@ -52,7 +53,40 @@ def test_dvc_yaml_is_generated_from_the_registry():
 def test_readme_papers_table_is_generated_from_measured_files():
     readme = (ROOT / "README.md").read_text()
     assert docs.with_table(readme, docs.papers_table(ROOT)) == readme, "run `make docs` and commit README.md"
+    block = docs.measured_block(ROOT)
+    assert docs.with_table(readme, block, docs.MEASURED_BEGIN, docs.MEASURED_END) == readme, "run `make docs`"
     assert len(readme.splitlines()) <= 250
+
+
+def test_measured_figures_are_copied_with_their_machine_and_kept_without_a_run(tmp_path):
+    (tmp_path / "workflow").mkdir()
+    (tmp_path / "workflow" / "papers.yaml").write_text("p: {timing: true}\n")
+    timing = tmp_path / "results" / "quick" / "p" / "timing"
+    (timing / "figures").mkdir(parents=True)
+    (timing / "figures" / "speed.png").write_bytes(b"png")
+    (timing / "machine.json").write_text('{"cpu": "Z80", "cores": 1, "python": "3.11.7"}')
+    claim = {"id": "fast", "holds": False, "headline": "0.5x", "evidence": ["timing/t.csv", "timing/figures/speed.png"]}
+    (timing / "claims.json").write_text(json.dumps([claim]))
+    record = docs.copy_measured(tmp_path, "p")
+    assert record == {
+        "machine": "Z80, 1 cores, Python 3.11.7",
+        "figures": {"timing/figures/speed.png": {"id": "fast", "holds": False, "headline": "0.5x"}},
+    }
+    assert (tmp_path / "docs/papers/figures/p/measured/speed.png").read_bytes() == b"png"
+    shutil.rmtree(tmp_path / "results")
+    assert docs.copy_measured(tmp_path, "p") is None and docs.measured_record(tmp_path, "p") == record
+    section = docs.figures_section(tmp_path, "p")
+    assert "on Z80, 1 cores" in section and "](figures/p/measured/speed.png)" in section
+    assert "`fast` (does not hold): 0.5x" in section
+    assert "](docs/papers/figures/p/measured/speed.png)" in docs.measured_block(tmp_path)
+
+
+@pytest.mark.parametrize("paper", papers(ROOT), ids=lambda p: p.slug)
+def test_committed_measured_figures_exist_and_name_a_registered_measured_paper(paper):
+    record = docs.measured_record(ROOT, paper.slug)
+    assert record is None or paper.timing
+    for path in (record or {}).get("figures", {}):
+        assert (ROOT / "docs" / "papers" / "figures" / paper.slug / "measured" / path.split("/")[-1]).is_file()
 
 
 def test_durations_and_verdict_counts(tmp_path):
