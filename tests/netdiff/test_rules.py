@@ -72,6 +72,9 @@ def test_every_claim_is_judged_from_the_tables(run):
     ]
     assert all(c.holds is not None and c.headline and c.evidence for c in claims)
     assert [c.id for c in read_claims(timing["claims"])] == ["constant_inference_time"]
+    figures = {f"inference_{kind}": str(d / f"inference.{kind}") for kind in ("png", "pdf")}
+    rules.timing_figures(timing["inference"], timing["machine"], flat=CRITERIA["flat"], **figures)
+    assert (d / "inference.png").stat().st_size > 0
     assert set(read_json(d / "metrics.json")) == {
         "share", "connected", "count_error", "partial_share", "partial_churn", "target_vs_milp"
     }  # fmt: skip

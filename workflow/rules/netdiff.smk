@@ -2,7 +2,7 @@
 # diffusion (spec: shared/papers/netdiff.md).
 # calibration (the simulator's settings) and milp (the exact check of the target) beside;
 # dataset (placements and targets) -> train_{model}_{seed} -> evaluate_{model}_{seed}, baselines, partial_{seed} ->
-# tables -> figures, verdict; timing (inference time vs N, partial-diffusion time) and its verdict beside.
+# tables -> figures, verdict; timing (inference time vs N, partial-diffusion time), its verdict and figure beside.
 # Each rule calls one function of icml26.netdiff.rules (see docs/ARCHITECTURE.md).
 
 ND = register("netdiff")
@@ -18,6 +18,7 @@ rule netdiff:
         paper_outputs(ND),
         expand(f"{ND.results}/figures/{{name}}.png", name=ND_FIGURES),
         f"{ND.timing}/claims.json",
+        f"{ND.timing}/figures/inference.png",
 
 
 rule netdiff_calibration:
@@ -185,6 +186,19 @@ rule netdiff_timing_verdict:
     params:
         func="icml26.netdiff.rules:timing_verdict",
         criteria=ND.cfg["criteria"],
+    script:
+        CALL
+
+
+rule netdiff_timing_figures:
+    input:
+        inference_table=rules.netdiff_timing.output.inference_table,
+        machine=rules.netdiff_timing.output.machine,
+    output:
+        **figure_outputs(ND, "inference", captions={"inference": "inference_figure"}, measured=True),
+    params:
+        func="icml26.netdiff.rules:timing_figures",
+        flat=ND.cfg["criteria"]["flat"],
     script:
         CALL
 

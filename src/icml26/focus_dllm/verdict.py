@@ -92,7 +92,12 @@ def preserves_quality(quality: pd.DataFrame, dense: str, focus: str) -> Claim:
         statement=f"FOCUS loses at most {QUALITY_DROP:.0%} accuracy against dense decoding over all test prompts "
         f"of every seed",
         paper_value="preserving or improving generation quality across benchmarks",
-        measured={"dense": a, "focus": b, "difference": b - a, **{f"difference_seed{s}": d for s, d in per_seed.items()}},
+        measured={
+            "dense": a,
+            "focus": b,
+            "difference": b - a,
+            **{f"difference_seed{s}": d for s, d in per_seed.items()},
+        },
         comparator=">=",
         holds=b - a >= -QUALITY_DROP,
         headline=f"accuracy {b:.3f} with FOCUS, {a:.3f} dense ({b - a:+.3f}; at most -{QUALITY_DROP} allowed; per "

@@ -1,4 +1,5 @@
-"""The figures of netdiff, each from one table (matplotlib only; no torch)."""
+"""The figures of netdiff, each from one table (matplotlib only; no torch); :func:`inference` draws a measured
+one (``timing/``), with the machine it was measured on."""
 
 from __future__ import annotations
 
@@ -130,5 +131,36 @@ def milp(table: pd.DataFrame) -> plt.Figure:
     ax.set_xticks(x, [f"N = {n}" for n in table["nodes"]])
     ax.legend(fontsize=7, loc="lower right")
     ax.set_title("Target check: the MILP's interference-free optimum bounds the surrogate")
+    fig.tight_layout()
+    return fig
+
+
+def inference(table: pd.DataFrame, flat: float, machine: str) -> plt.Figure:
+    """Seconds per instance against N for every timed method (log scale; the trained models solid, NetDiff on
+    top, the target black, the heuristics grey), with the claim's band for NetDiff: from its time at the smallest
+    N to ``flat`` times that (the constant-time claim holds inside it)."""
+    fig, ax = plt.subplots(figsize=(7.6, 3.8))
+    others = iter(zip(("0.3", "0.45", "0.6", "0.75"), ("s", "^", "v", "x")))
+    for method, rows in table.groupby("method", sort=True):
+        if method in COLOURS:
+            style = {"color": COLOURS[method], "marker": "o", "lw": 2.5 if method == "netdiff" else 1.2}
+        elif method == "target":
+            style = {"color": "k", "marker": "D", "ls": "--", "lw": 1}
+        else:
+            colour, marker = next(others, ("0.5", "."))
+            style = {"color": colour, "marker": marker, "ls": ":", "lw": 1}
+        ax.plot(rows["nodes"], rows["seconds"], label=method, zorder=4 if method == "netdiff" else 3, **style)
+    netdiff = table[table["method"] == "netdiff"].sort_values("nodes")
+    if len(netdiff):
+        low, smallest = float(netdiff["seconds"].iloc[0]), int(netdiff["nodes"].iloc[0])
+        ax.axhspan(
+            low, flat * low, color="tab:red", alpha=0.12, label=f"claim: NetDiff within {flat:g}x of N={smallest}"
+        )
+    ax.set_yscale("log")
+    ax.set_xticks(sorted(table["nodes"].unique()))
+    ax.set_xlabel("nodes N")
+    ax.set_ylabel("seconds per instance")
+    ax.set_title(f"measured on {machine}", fontsize=8)
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
     fig.tight_layout()
     return fig

@@ -275,6 +275,16 @@ def timing_verdict(inference_table: str, partial_timing: str, machine: str, clai
     write_claims(claims, [v.constant_inference_time(read_csv(inference_table), criteria["flat"], read_json(machine))])
 
 
+def timing_figures(inference_table: str, machine: str, *, flat: float, **outputs: str) -> None:
+    """Inference time against N, as measured (docs/ARCHITECTURE.md, "Measured outputs")."""
+    from ..common.figures import figure_set, save_figure
+    from ..common.timing import describe
+    from . import plots
+
+    with figure_set(outputs) as paths:
+        save_figure(plots.inference(read_csv(inference_table), flat, describe(read_json(machine))), *paths("inference"))
+
+
 def figures(
     calibration_table: str,
     results_table: str,

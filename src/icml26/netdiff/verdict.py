@@ -265,7 +265,7 @@ def constant_inference_time(inference: pd.DataFrame, flat: float, machine: dict)
         f"NetDiff's inference time per instance at a fixed number of denoising steps is independent of N: "
         f"seconds at the largest timed N over those at the smallest <= {flat}"
     )
-    evidence = ["timing/inference.csv"]
+    evidence = ["timing/inference.csv", "timing/figures/inference.png"]
     rows = inference[inference["method"] == "netdiff"].sort_values("nodes")
     if len(rows) < 2:
         return not_evaluated("constant_inference_time", statement, PAPER_TIME, "netdiff timed at < 2 N", evidence)
