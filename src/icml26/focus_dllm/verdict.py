@@ -24,25 +24,30 @@ FEW = 0.25  # ours: "only a small subset" read as at most a quarter of the maske
 QUALITY_DROP = 0.02  # ours: "preserving quality" read as at most 2 points of accuracy lost
 PAPER_SPEEDUP = 3.52  # the paper's best throughput ratio over LMDeploy (drawn beside ours)
 
-# How far the committed numbers may move on another machine (make verify): the quick run rerun with seed 1
-# (examples, initialisation and training all redrawn) moved each number by the amounts below (rounded up), so a
-# machine whose kernels change the training trajectory may move them as far. FOCUS's accuracy moved most: 0.600
-# -> 0.497 against dense's 0.600 -> 0.606, which flips focus_preserves_quality (docs/papers/focus_dllm.md): no
-# tolerance covers a flipped verdict, and a rerun elsewhere may flip it.
-_SEED = "the quick run with another seed (verdict.py)"
+# How far the committed numbers may move on another machine (make verify), from the spread over the three quick
+# seeds (each redraws examples, initialisation and training; a machine whose kernels change the training
+# trajectory redraws them much as another seed does): a number pooled over the seeds by one standard error of the
+# three-seed mean, a single seed's number by the seeds' standard deviation (rounded up). FOCUS's accuracy spreads
+# most (0.600, 0.497, 0.400: pcfg lost on two seeds), and so do the importance statistics (AUROC 0.44 to 0.61);
+# no tolerance covers a flipped verdict, and importance_predicts_decodability sits within one SE of its threshold
+# (docs/papers/focus_dllm.md).
+_SEEDS = "spread over the three quick seeds (verdict.py)"
 TOLERANCES = [
-    ("metrics/accuracy/dense*", Tolerance(abs=0.01, why=_SEED)),
-    ("metrics/accuracy/focus*", Tolerance(abs=0.11, why=_SEED)),
-    ("metrics/accuracy_by_seed/dense*", Tolerance(abs=0.01, why=_SEED)),
-    ("metrics/accuracy_by_seed/focus*", Tolerance(abs=0.11, why=_SEED)),
-    ("metrics/decoded_fraction/*", Tolerance(abs=0.05, why=_SEED)),
-    ("claims/few_tokens_decodable_per_step/measured/*", Tolerance(abs=0.05, why=_SEED)),
-    ("claims/importance_predicts_decodability/measured/auroc", Tolerance(abs=0.08, why=_SEED)),
-    ("claims/importance_predicts_decodability/measured/*", Tolerance(abs=0.02, why=_SEED)),
-    ("claims/focus_preserves_quality/measured/dense", Tolerance(abs=0.01, why=_SEED)),
-    ("claims/focus_preserves_quality/measured/*", Tolerance(abs=0.11, why=_SEED)),
-    ("claims/focus_saves_compute/measured/ratio", Tolerance(abs=0.04, why=_SEED)),
-    ("claims/focus_saves_compute/measured/*", Tolerance(abs=0.7, why=_SEED + ": rows per generated token")),
+    ("metrics/accuracy/dense*", Tolerance(abs=0.003, why=_SEEDS)),
+    ("metrics/accuracy/focus*", Tolerance(abs=0.06, why=_SEEDS)),
+    ("metrics/accuracy_by_seed/dense*", Tolerance(abs=0.01, why=_SEEDS + ": one seed")),
+    ("metrics/accuracy_by_seed/focus*", Tolerance(abs=0.11, why=_SEEDS + ": one seed")),
+    ("metrics/decoded_fraction/*", Tolerance(abs=0.02, why=_SEEDS)),
+    ("claims/few_tokens_decodable_per_step/measured/*", Tolerance(abs=0.02, why=_SEEDS)),
+    ("claims/importance_predicts_decodability/measured/auroc", Tolerance(abs=0.05, why=_SEEDS)),
+    ("claims/importance_predicts_decodability/measured/spearman", Tolerance(abs=0.09, why=_SEEDS)),
+    ("claims/importance_predicts_decodability/measured/*", Tolerance(abs=0.015, why=_SEEDS + ": recall gap")),
+    ("claims/focus_preserves_quality/measured/dense", Tolerance(abs=0.003, why=_SEEDS)),
+    ("claims/focus_preserves_quality/measured/difference_seed*", Tolerance(abs=0.11, why=_SEEDS + ": one seed")),
+    ("claims/focus_preserves_quality/measured/*", Tolerance(abs=0.06, why=_SEEDS)),
+    ("claims/focus_saves_compute/measured/ratio", Tolerance(abs=0.06, why=_SEEDS)),
+    ("claims/focus_saves_compute/measured/dense*", Tolerance(abs=0.03, why=_SEEDS + ": rows per generated token")),
+    ("claims/focus_saves_compute/measured/focus*", Tolerance(abs=1.2, why=_SEEDS + ": rows per generated token")),
 ]
 
 
