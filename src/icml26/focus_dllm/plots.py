@@ -59,30 +59,30 @@ def recall(table: pd.DataFrame) -> plt.Figure:
 
 
 def throughput(table: pd.DataFrame, dense: str, focus: str, machine: str) -> plt.Figure:
-    """Generated tokens per second against batch size for every measured decoder (left) and FOCUS's ratio to
-    dense decoding (right, with the claim's line at 1, the point it is judged at and the paper's best ratio),
-    measured on ``machine``."""
+    """Generated tokens per second against batch size for every measured decoder (left) and each other decoder's
+    ratio to ``dense`` (right, with the claim's line at 1, the point ``focus`` is judged at and the paper's best
+    ratio), measured on ``machine``."""
     sizes = sorted(table["batch"].unique())
     fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.6))
-    for decoder, rows in table.groupby("decoder", sort=False):
-        left.plot(rows["batch"], rows["tokens_per_s"], marker="o", label=decoder)
-    left.set_ylabel("generated tokens per second")
     at = table.pivot(index="batch", columns="decoder", values="tokens_per_s")
-    ratio = at[focus] / at[dense]
-    right.plot(ratio.index, ratio, marker="o", color="tab:red", label=f"{focus} / {dense}")
-    right.scatter(
-        [sizes[-1]], [ratio[sizes[-1]]], s=160, facecolors="none", edgecolors="k", zorder=3, label="judged here"
-    )
+    for decoder in dict.fromkeys(table["decoder"]):
+        line = left.plot(at.index, at[decoder], marker="o", label=decoder)[0]
+        if decoder != dense:
+            ratio = at[decoder] / at[dense]
+            right.plot(ratio.index, ratio, marker="o", color=line.get_color(), label=f"{decoder} / {dense}")
+    judged = float(at.loc[sizes[-1], focus] / at.loc[sizes[-1], dense])
+    right.scatter([sizes[-1]], [judged], s=160, facecolors="none", edgecolors="k", zorder=3, label=f"judged: {focus}")
     right.axhline(1.0, color="k", linestyle="--", linewidth=1, label="claim: above 1")
     right.axhline(PAPER_SPEEDUP, color="tab:green", linestyle=":", linewidth=1, label="paper: up to 3.52x")
-    right.set_ylabel("throughput ratio")
+    left.set_ylabel("generated tokens per second")
+    right.set_ylabel("throughput ratio to dense")
     right.set_ylim(0, PAPER_SPEEDUP * 1.1)
     for axis in (left, right):
         axis.set_xscale("log", base=2)
         axis.set_xticks(sizes, [str(size) for size in sizes])
         axis.minorticks_off()
         axis.set_xlabel("batch size (sequences)")
-        axis.legend(fontsize=8)
+        axis.legend(fontsize=7)
     fig.suptitle(f"measured on {machine}", fontsize=8)
     fig.tight_layout()
     return fig
