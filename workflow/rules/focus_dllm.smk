@@ -117,6 +117,7 @@ rule focus_dllm_figures:
     output:
         **figure_outputs(FD, "quality", "recall", captions={"quality": "quality_figure", "recall": "recall_figure"}),
     params:
+        **FD_COMPARE,
         func="icml26.focus_dllm.rules:figures",
     script:
         CALL

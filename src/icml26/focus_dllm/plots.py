@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from .verdict import PAPER_SPEEDUP
+from .verdict import PAPER_SPEEDUP, QUALITY_DROP
 
 SELECTOR_COLOURS = {
     "delta": "tab:red",
@@ -22,22 +22,32 @@ SELECTOR_COLOURS = {
 }
 
 
-def quality(summary: pd.DataFrame) -> plt.Figure:
-    """Accuracy per task (groups) and decoder (bars: mean over seeds; dots: each seed)."""
+def quality(summary: pd.DataFrame, dense: str) -> plt.Figure:
+    """Accuracy per task (left: groups) and over all tasks (right) per decoder (bars: the mean over seeds; dots:
+    each seed), with the quality claim's band: within ``QUALITY_DROP`` of ``dense`` over all tasks."""
     tasks, decoders = sorted(summary["task"].unique()), list(dict.fromkeys(summary["decoder"]))
-    fig, axis = plt.subplots(figsize=(8, 3.8))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8), width_ratios=(3, 1), sharey=True)
     width = 0.8 / len(decoders)
+    overall = summary.groupby(["decoder", "seed"])["accuracy"].mean()  # every task has the same test count
     for i, decoder in enumerate(decoders):
         rows = summary[summary["decoder"] == decoder]
-        mean = rows.groupby("task")["accuracy"].mean().reindex(tasks)
         x = np.arange(len(tasks)) + i * width
-        axis.bar(x, mean, width, label=decoder)
-        seeds = rows.assign(x=rows["task"].map(dict(zip(tasks, x))))
-        axis.scatter(seeds["x"], seeds["accuracy"], s=9, color="k", zorder=3, label="one seed" if i == 0 else None)
-    axis.set_xticks(np.arange(len(tasks)) + 0.4 - width / 2, tasks)
-    axis.set_ylabel("accuracy (exact or valid)")
-    axis.set_ylim(0, 1.05)
-    axis.legend(fontsize=7, ncol=3)
+        colour = left.bar(x, rows.groupby("task")["accuracy"].mean().reindex(tasks), width, label=decoder)[0]
+        left.scatter(rows["task"].map(dict(zip(tasks, x))), rows["accuracy"], s=9, color="k", zorder=3)
+        right.bar(i, overall[decoder].mean(), 0.8, color=colour.get_facecolor())
+        right.scatter(np.full(len(overall[decoder]), i), overall[decoder], s=9, color="k", zorder=3)
+    left.scatter([], [], s=9, color="k", label="one seed")
+    reference = overall[dense].mean()
+    right.axhspan(
+        reference - QUALITY_DROP, reference, color="tab:green", alpha=0.25, label=f"claim: within {QUALITY_DROP:g}"
+    )
+    right.set_xticks(range(len(decoders)), decoders, rotation=35, ha="right", fontsize=8)
+    right.set_title(f"all tasks (claim: against {dense})", fontsize=9)
+    right.legend(fontsize=7, loc="lower right")
+    left.set_xticks(np.arange(len(tasks)) + 0.4 - width / 2, tasks)
+    left.set_ylabel("accuracy (exact or valid)")
+    left.set_ylim(0, 1.15)
+    left.legend(fontsize=7, ncol=6, loc="upper center")
     fig.tight_layout()
     return fig
 
