@@ -213,3 +213,20 @@ def test_every_scale_passes_the_cross_key_checks_and_each_broken_one_is_named():
         "model.sizes.hidden_size",
         "training.batch_size",
     ]
+
+
+@pytest.mark.skipif(__import__("torch").cuda.is_available(), reason="a GPU is visible: cuda would be honoured")
+def test_a_cuda_run_without_a_gpu_fails_before_writing_anything(trained, tmp_path):
+    out, examples = trained
+    with pytest.raises(RuntimeError, match="device: cuda was requested but no CUDA GPU is visible"):
+        rules.decode_quality(
+            examples,
+            str(out / "model"),
+            str(tmp_path / "runs.csv"),
+            decoder={"name": "dense", "threshold": 0.9, "alpha": None},
+            layout=LAYOUT,
+            batch_size=6,
+            seed=0,
+            device="cuda",
+        )
+    assert not (tmp_path / "runs.csv").exists()

@@ -51,6 +51,7 @@ rule focus_dllm_train:
         model=FD.cfg["model"],
         training=FD.cfg["training"],
         seed=lambda w: int(w.seed),
+        device=config["device"],
     script:
         CALL
 
@@ -71,6 +72,7 @@ rule focus_dllm_decode:
         layout=FD.cfg["layout"],
         batch_size=FD.cfg["decode_batch"],
         seed=lambda w: int(w.seed),
+        device=config["device"],
     script:
         CALL
 
@@ -90,6 +92,7 @@ rule focus_dllm_observe:
         layout=FD.cfg["layout"],
         batch_size=FD.cfg["decode_batch"],
         seed=lambda w: int(w.seed),
+        device=config["device"],
     script:
         CALL
 
@@ -154,6 +157,7 @@ rule focus_dllm_timing:
         batch_sizes=FD.cfg["throughput"]["batch_sizes"],
         repeats=FD.cfg["throughput"]["repeats"],
         layout=FD.cfg["layout"],
+        device=config["device"],
     script:
         CALL
 

@@ -62,11 +62,12 @@ class _Block:
     def __init__(self, model: BlockDiffusionLM, batch: int, start: int):
         c = model.config
         self.model, self.start, self.size = model, start, c.block_size
-        self.tokens = torch.full((batch, c.block_size), c.mask_token_id, dtype=torch.long)
-        self.settled = torch.zeros((batch, c.block_size), dtype=torch.bool)
+        self.device = device = model.embed.weight.device
+        self.tokens = torch.full((batch, c.block_size), c.mask_token_id, dtype=torch.long, device=device)
+        self.settled = torch.zeros((batch, c.block_size), dtype=torch.bool, device=device)
         shape = (batch, c.heads, c.block_size, c.head_dim)
-        self.keys = [torch.zeros(shape) for _ in range(c.layers)]
-        self.values = [torch.zeros(shape) for _ in range(c.layers)]
+        self.keys = [torch.zeros(shape, device=device) for _ in range(c.layers)]
+        self.values = [torch.zeros(shape, device=device) for _ in range(c.layers)]
 
     @property
     def masked(self) -> torch.Tensor:
@@ -85,8 +86,8 @@ class _Block:
                 keep = keep_from_focus(index, valid)
                 if keep is not None:
                     new_index, new_valid = selection.front(keep)
-                    slots = torch.arange(index.shape[1]).expand_as(index)
-                    slot_of = torch.zeros(self.tokens.shape, dtype=torch.long).scatter_(1, index, slots)  # pos -> row
+                    slots = torch.arange(index.shape[1], device=self.device).expand_as(index)
+                    slot_of = torch.zeros_like(self.tokens).scatter_(1, index, slots)  # block position -> row
                     where = torch.gather(slot_of, 1, new_index)
                     x, index, valid, positions = _gather(x, where), new_index, new_valid, self.start + new_index
             q, k, v = layer.project(x, positions)
@@ -104,7 +105,7 @@ class _Block:
         if cache is not None:
             parts_k.append(cache[layer][0])
             parts_v.append(cache[layer][1])
-            masks.append(torch.ones((batch, cache[layer][0].shape[2]), dtype=torch.bool))
+            masks.append(torch.ones((batch, cache[layer][0].shape[2]), dtype=torch.bool, device=self.device))
         parts_k += [self.keys[layer], k]
         parts_v += [self.values[layer], v]
         masks += [self.settled, valid]
@@ -137,7 +138,7 @@ class _Focus:
     def record(self, layer, q, k, index, valid) -> None:
         row_masked = _gather(self.block.masked, index) & valid
         found = selection.importance(q, k, row_masked, q.shape[-1] ** -0.5)
-        self.importance[layer] = torch.zeros(self.block.masked.shape).scatter_(1, index, found)
+        self.importance[layer] = torch.zeros(self.block.masked.shape, device=found.device).scatter_(1, index, found)
 
     def __call__(self, index, valid) -> torch.Tensor | None:
         if self.alpha is None:
@@ -168,18 +169,19 @@ def _observation(focus: _Focus, b: int, index, valid, masked, confidence, unmask
 
 @torch.no_grad()
 def decode(model: BlockDiffusionLM, prompts: torch.Tensor, blocks: int, settings: DecodeSettings):
-    """Generate ``blocks`` blocks after ``prompts`` ``[batch, P]`` (P a multiple of the block size). Returns the
-    generated tokens ``[batch, blocks·block_size]`` and :class:`DecodeStats`."""
-    c = model.config
+    """Generate ``blocks`` blocks after ``prompts`` ``[batch, P]`` (P a multiple of the block size) on the model's
+    device. Returns the generated tokens ``[batch, blocks·block_size]`` (on the CPU) and :class:`DecodeStats`."""
+    c, device = model.config, model.embed.weight.device
+    prompts = prompts.to(device)
     if prompts.shape[1] % c.block_size:
         raise ValueError(f"prompt length {prompts.shape[1]} is not a multiple of the block size {c.block_size}")
     batch = prompts.shape[0]
     limit = settings.max_steps_per_block or c.block_size
     stats = DecodeStats()
-    positions = torch.arange(prompts.shape[1]).expand(batch, -1)
+    positions = torch.arange(prompts.shape[1], device=device).expand(batch, -1)
     from .model import block_causal_mask
 
-    _, cache = model(prompts, positions, mask=block_causal_mask(prompts.shape[1], c.block_size))
+    _, cache = model(prompts, positions, mask=block_causal_mask(prompts.shape[1], c.block_size, device))
     stats.rows += batch * prompts.shape[1] * c.layers
     out = []
     decoded_history: list[int] = []
@@ -228,9 +230,9 @@ def decode(model: BlockDiffusionLM, prompts: torch.Tensor, blocks: int, settings
                 ]
             stats.steps += 1
             block.settle(saved, decoded_before)
-        positions = (block.start + torch.arange(c.block_size)).expand(batch, -1)
+        positions = (block.start + torch.arange(c.block_size, device=device)).expand(batch, -1)
         _, own = model(block.tokens, positions, cache)
         stats.rows += batch * c.block_size * c.layers
         cache = extend_cache(cache, own)
         out.append(block.tokens)
-    return torch.cat(out, dim=1), stats
+    return torch.cat(out, dim=1).cpu(), stats

@@ -21,6 +21,14 @@ def _codec(layout: dict):
     return Codec(layout["block_size"], layout["prompt_blocks"], layout["answer_blocks"])
 
 
+def _model(model_folder: str, device: str):
+    """The saved model on the config's ``device`` (``auto``: a GPU when torch sees one)."""
+    from ..common.device import resolve_device
+    from .model import load
+
+    return load(model_folder).to(resolve_device(device))
+
+
 def _examples(examples_file: str, part: str) -> list:
     from .tasks import Example
 
@@ -54,13 +62,16 @@ def train(
     model: dict,
     training: dict,
     seed: int,
+    device: str = "cpu",
 ) -> None:
-    """Train the block-diffusion LM on the training examples, or take the user's model folder unchanged."""
+    """Train the block-diffusion LM on the training examples (on ``device``: the config's ``device``), or take the
+    user's model folder unchanged."""
     import time
 
     import torch
 
     from ..common.determinism import seed_everything
+    from ..common.device import resolve_device
     from . import model as bd
     from . import training as trainer
 
@@ -81,7 +92,7 @@ def train(
     )
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
-        net = bd.BlockDiffusionLM(config)
+        net = bd.BlockDiffusionLM(config).to(resolve_device(device))  # initialised on the CPU: the same everywhere
     sequences = codec.batch(_examples(examples_file, "train"))
     print(f"training {sum(p.numel() for p in net.parameters()):,} parameters on {len(sequences)} sequences", flush=True)
     start = time.perf_counter()
@@ -93,7 +104,7 @@ def train(
         log=lambda line: print(f"{line} ({time.perf_counter() - start:.0f} s)", flush=True),
         **training,
     )
-    bd.save(net, model_folder)
+    bd.save(net.cpu(), model_folder)
     write_csv(loss_file, pd.DataFrame({"step": np.arange(1, len(losses) + 1), "loss": losses}))
 
 
@@ -106,14 +117,14 @@ def decode_quality(
     layout: dict,
     batch_size: int,
     seed: int,
+    device: str = "cpu",
 ) -> None:
     """Decode every test prompt of ``seed``'s run with ``decoder`` (``threshold``, ``alpha``: None for dense) in
     batches: per example whether the answer is right; per batch the steps and rows."""
     from . import tasks as mixture
     from .decoding import DecodeSettings, decode
-    from .model import load
 
-    codec, net = _codec(layout), load(model_folder)
+    codec, net = _codec(layout), _model(model_folder, device)
     test = _examples(examples_file, "test")
     settings = DecodeSettings(threshold=decoder["threshold"], alpha=decoder["alpha"])
     rows = []
@@ -149,14 +160,14 @@ def observe(
     layout: dict,
     batch_size: int,
     seed: int,
+    device: str = "cpu",
 ) -> None:
     """Decode the test prompts densely, observing every masked token at every step; per task the correlation of
     Δ with decodability and the recall of each selector at each ``alpha``."""
     from . import analysis
     from .decoding import DecodeSettings, decode
-    from .model import load
 
-    codec, net = _codec(layout), load(model_folder)
+    codec, net = _codec(layout), _model(model_folder, device)
     test = _examples(examples_file, "test")
     by_task: dict[str, list] = {}
     for task in sorted({e.task for e in test}):
@@ -193,15 +204,15 @@ def throughput(
     batch_sizes: list[int],
     repeats: int,
     layout: dict,
+    device: str = "cpu",
 ) -> None:
     """Generated tokens per second of each decoder at each batch size on the test prompts, interleaved, median of
     ``repeats``, with the per-step latency and peak memory (a measured output: ``timing/``)."""
     from ..common.timing import write_machine
     from .decoding import DecodeSettings
-    from .model import load
     from .throughput import measure
 
-    codec, net = _codec(layout), load(model_folder)
+    codec, net = _codec(layout), _model(model_folder, device)
     test = _examples(examples_file, "test")
     tasks = sorted({e.task for e in test})
     by_task = [[e for e in test if e.task == t] for t in tasks]

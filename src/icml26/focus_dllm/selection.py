@@ -72,7 +72,9 @@ def select(delta: torch.Tensor, masked: torch.Tensor, k: torch.Tensor) -> torch.
     std = (torch.where(masked, (delta - mean) ** 2, 0.0).sum(dim=1, keepdim=True) / count).sqrt()
     above = masked & (delta >= mean + std)
     order = torch.sort(torch.where(masked, delta, -math.inf), dim=1, descending=True, stable=True).indices
-    rank = torch.empty_like(order).scatter_(1, order, torch.arange(delta.shape[1]).expand_as(order))
+    rank = torch.empty_like(order).scatter_(
+        1, order, torch.arange(delta.shape[1], device=delta.device).expand_as(order)
+    )
     top = masked & (rank < k[:, None])
     return torch.where((above.sum(dim=1) >= k)[:, None], above, top)
 

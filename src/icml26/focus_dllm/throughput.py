@@ -28,17 +28,21 @@ def measure(
     """One row per batch size and decoder: median seconds, tokens per second, rows per generated token. The
     batch of size ``b`` is the first ``b`` prompts (cycled when there are fewer): order them as the batches
     should mix them (the throughput rule takes the tasks in turn)."""
-    rows = []
+    rows, device = [], str(next(model.parameters()).device)
     for size in batch_sizes:
         batch = prompts[torch.arange(size) % len(prompts)]
         tokens = size * blocks * model.config.block_size
         stats = {}
 
         def run(name: str):
-            return lambda: stats.__setitem__(name, decode(model, batch, blocks, decoders[name])[1])
+            def once():
+                stats[name] = decode(model, batch, blocks, decoders[name])[1]
+                if device.startswith("cuda"):
+                    torch.cuda.synchronize()  # a GPU's queued work belongs to the decode that queued it
+
+            return once
 
         seconds = medians(interleaved({name: run(name) for name in decoders}, repeats=repeats))
-        device = str(next(model.parameters()).device)
         peak = {name: peak_memory_mb(run(name), device) for name in decoders}
         for name in decoders:
             rows.append(

@@ -4,7 +4,8 @@ A step takes a batch of sequences (prompt blocks, then answer blocks), picks one
 keeps everything before it clean, masks each token of block ``b`` with probability ``t ~ U(t_min, 1)`` (at least
 one per sequence), drops everything after it, and minimises ``(1/t) · Σ_masked CE / block_size`` averaged over
 the batch (the spec's objective; the ``1/t`` weight makes it the diffusion ELBO). Ours: ``t_min = 0.05`` keeps
-the weight bounded, and a sequence's prefix attends block-causally, exactly as at decoding time.
+the weight bounded, and a sequence's prefix attends block-causally, exactly as at decoding time. The noise is drawn
+on the CPU whatever the model's device, so a seed gives every device the same masks and the CPU the same weights.
 """
 
 from __future__ import annotations
@@ -32,17 +33,17 @@ def diffusion_loss(
     model: BlockDiffusionLM, sequences: torch.Tensor, first_answer_block: int, block: int, t, generator
 ) -> torch.Tensor:
     """The masked-diffusion loss of answer block ``block`` (counted from the first answer block)."""
-    size = model.config.block_size
+    size, device = model.config.block_size, model.embed.weight.device
     start = (first_answer_block + block) * size
     clean = sequences[:, : start + size]
     noisy, masked = noised_block(clean[:, start:], t, model.config.mask_token_id, generator)
-    ids = torch.cat([clean[:, :start], noisy], dim=1)
-    positions = torch.arange(ids.shape[1]).expand(ids.shape[0], -1)
-    logits, _ = model(ids, positions, mask=block_causal_mask(ids.shape[1], size))
+    ids = torch.cat([clean[:, :start], noisy], dim=1).to(device)
+    positions = torch.arange(ids.shape[1], device=device).expand(ids.shape[0], -1)
+    logits, _ = model(ids, positions, mask=block_causal_mask(ids.shape[1], size, device))
     ce = torch.nn.functional.cross_entropy(
-        logits[:, start:].reshape(-1, logits.shape[-1]), clean[:, start:].reshape(-1), reduction="none"
+        logits[:, start:].reshape(-1, logits.shape[-1]), clean[:, start:].reshape(-1).to(device), reduction="none"
     ).view(masked.shape)
-    return ((ce * masked).sum(dim=1) / (t * size)).mean()
+    return ((ce * masked.to(device)).sum(dim=1) / (t.to(device) * size)).mean()
 
 
 def train(
