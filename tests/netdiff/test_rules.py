@@ -96,3 +96,20 @@ def test_the_tables_cover_every_method_and_test_n(run):
     assert pd.api.types.is_float_dtype(inference["seconds"])
     trade_off = read_csv(timing["partial"])
     assert trade_off["restart"].tolist() == [2, 4] and trade_off[["seconds", "share", "churn"]].notna().all().all()
+
+
+@pytest.mark.skipif(__import__("torch").cuda.is_available(), reason="a GPU is visible: cuda would be honoured")
+def test_a_cuda_run_without_a_gpu_fails_before_writing_anything(run, tmp_path):
+    d, _, _ = run
+    out = tmp_path / "out.csv"
+    with pytest.raises(RuntimeError, match="device: cuda was requested but no CUDA GPU is visible"):
+        rules.evaluate(
+            str(d / "test.npz"),
+            str(d / "netdiff" / "seed0.safetensors"),
+            str(out),
+            name="netdiff",
+            seed=0,
+            channel=CHANNEL,
+            device="cuda",
+        )
+    assert not out.exists()

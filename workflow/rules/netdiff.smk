@@ -75,6 +75,7 @@ rule netdiff_train:
         **ND.cfg["resources"],
     params:
         func="icml26.netdiff.rules:train",
+        device=config["device"],
         name=lambda w: w.model,
         seed=lambda w: int(w.seed),
         model=ND.cfg["model"],
@@ -96,6 +97,7 @@ rule netdiff_evaluate:
     threads: paper_threads(ND)
     params:
         func="icml26.netdiff.rules:evaluate",
+        device=config["device"],
         name=lambda w: w.model,
         seed=lambda w: int(w.seed),
         channel=ND.cfg["channel"],
@@ -126,6 +128,7 @@ rule netdiff_partial:
     threads: paper_threads(ND)
     params:
         func="icml26.netdiff.rules:partial",
+        device=config["device"],
         seed=lambda w: int(w.seed),
         partial=ND.cfg["partial"],
         radius=ND.cfg["radius"],
@@ -167,6 +170,7 @@ rule netdiff_timing:
     threads: paper_threads(ND)
     params:
         func="icml26.netdiff.rules:timing",
+        device=config["device"],
         timing=ND.cfg["timing"],
         partial=ND.cfg["partial"],
         radius=ND.cfg["radius"],

@@ -130,7 +130,7 @@ def save(trained: Trained, path: str, description: dict) -> None:
 
     from safetensors.torch import save_file
 
-    tensors = {f"model.{k}": v.contiguous() for k, v in trained.model.state_dict().items()}
+    tensors = {f"model.{k}": v.detach().cpu().contiguous() for k, v in trained.model.state_dict().items()}
     tensors |= {"edge_marginal": trained.edge_q.m, "parity_marginal": trained.parity_q.m}
     about = {
         "settings": asdict(trained.model.settings),

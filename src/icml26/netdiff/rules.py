@@ -111,11 +111,14 @@ def train(
     model: dict,
     training: dict,
     channel: dict,
+    device: str = "cpu",
 ) -> None:
-    """One denoiser (NetDiff or an ablation, settings.MODELS) trained on the training targets."""
+    """One denoiser (NetDiff or an ablation, settings.MODELS) trained on the training targets, on ``device`` (the
+    config's; initialised on the CPU, so the same everywhere)."""
     import torch
 
     from ..common.determinism import seed_everything
+    from ..common.device import resolve_device
     from ..common.io import atomic_path
     from . import experiments, store
     from . import training as t
@@ -125,7 +128,7 @@ def train(
     seed_everything(seed)
     variant, ch = MODELS[name], _channel(channel)
     data = store.examples(arrays(train_file))
-    net = Denoiser(t.denoiser_settings(ch.sectors, acam=variant.acam, **model))
+    net = Denoiser(t.denoiser_settings(ch.sectors, acam=variant.acam, **model)).to(resolve_device(device))
     log = _log(f"{name} seed {seed}")
     log(f"{sum(p.numel() for p in net.parameters()):,} parameters ({variant.description}), {len(data)} instances")
     trained = experiments.train(
@@ -147,23 +150,29 @@ def train(
     write_csv(loss_file, pd.DataFrame({"model": name, "seed": seed, "step": steps, "loss": trained.losses}))
 
 
-def _model(path: str):
+def _model(path: str, device: str):
+    """A saved model, its denoiser on the config's ``device``; a file that is not one is one line naming it."""
+    from ..common.device import resolve_device
     from ..common.sources import fail
     from .experiments import load
 
     try:
-        return load(path)
+        trained = load(path)
     except ValueError as error:
         fail(path, str(error))
+    trained.model.to(resolve_device(device))
+    return trained
 
 
-def evaluate(test_file: str, model_file: str, evaluation_file: str, *, name: str, seed: int, channel: dict) -> None:
+def evaluate(
+    test_file: str, model_file: str, evaluation_file: str, *, name: str, seed: int, channel: dict, device: str = "cpu"
+) -> None:
     """The model's topologies for every test instance, as generated and repaired, with their metrics."""
     from ..common.determinism import seed_everything
     from . import experiments, store
 
     seed_everything(seed)
-    log, trained, data = _log(f"{name} seed {seed}"), _model(model_file), store.examples(arrays(test_file))
+    log, trained, data = _log(f"{name} seed {seed}"), _model(model_file, device), store.examples(arrays(test_file))
     frame = pd.DataFrame(experiments.evaluate(trained, data, _channel(channel), seed, name, log)).assign(seed=seed)
     write_csv(evaluation_file, frame)
     repaired = frame[frame["method"] == name]
@@ -188,7 +197,15 @@ def _traces(partial: dict, radius: float):
 
 
 def partial(
-    model_file: str, partial_file: str, *, seed: int, partial: dict, radius: float, channel: dict, rounds: int
+    model_file: str,
+    partial_file: str,
+    *,
+    seed: int,
+    partial: dict,
+    radius: float,
+    channel: dict,
+    rounds: int,
+    device: str = "cpu",
 ) -> None:
     """Partial diffusion over the mobility traces (the same for every model: ``partial.seed``) with every restart
     step, by NetDiff of one seed."""
@@ -199,7 +216,7 @@ def partial(
     traces = _traces(partial, radius)
     log = _log(f"partial, netdiff seed {seed}")
     rows = experiments.partial_sweep(
-        _model(model_file), traces, _channel(channel), partial["restarts"], partial["seed"], rounds, log
+        _model(model_file, device), traces, _channel(channel), partial["restarts"], partial["seed"], rounds, log
     )
     write_csv(partial_file, pd.DataFrame(rows).assign(seed=seed))
 
@@ -251,6 +268,7 @@ def timing(
     radius: float,
     channel: dict,
     rounds: int,
+    device: str = "cpu",
 ) -> None:
     """Inference seconds per instance vs N for every model and heuristic and the target generator, and the time
     of a partial-diffusion update per restart step beside its quality and churn from ``tables/partial.csv``, the
@@ -259,7 +277,7 @@ def timing(
     from . import experiments
 
     ch, log = _channel(channel), _log("timing")
-    loaded = {_key(path)[0]: _model(path) for path in model_files}
+    loaded = {_key(path)[0]: _model(path, device) for path in model_files}
     write_csv(inference_table, experiments.inference_seconds(loaded, timing, radius, ch, rounds, log))
     seconds = experiments.partial_seconds(loaded["netdiff"], partial, radius, ch, timing["repeats"])
     quality = read_csv(partial_table)[["restart", "share", "churn", "connected"]]

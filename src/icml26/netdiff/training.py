@@ -80,6 +80,15 @@ def model_inputs(batch: Encoded, edges: torch.Tensor, parity: torch.Tensor):
     )
 
 
+def run_model(model, nodes: torch.Tensor, pairs: torch.Tensor, in_range: torch.Tensor, time: torch.Tensor):
+    """The denoiser's edge and parity logits, computed on the model's device (a GPU at paper scale) and returned on
+    the CPU, where the diffusion's noise, posteriors and losses stay: CPU generators draw the same samples on every
+    device, and on a CPU-only run nothing moves."""
+    device = next(model.parameters(), nodes).device  # a model without parameters runs where its inputs are
+    edge_logits, parity_logits = model(*(x.to(device) for x in (nodes, pairs, in_range, time)))
+    return edge_logits.cpu(), parity_logits.cpu()
+
+
 def parity_loss(logits: torch.Tensor, parity: torch.Tensor) -> torch.Tensor:
     """Cross-entropy of ``[B, N, 2]`` parity logits under the better of each graph's two colourings."""
     per_graph = [
@@ -95,7 +104,7 @@ def losses(model, batch: Encoded, edge_q, parity_q, t: int, generator: torch.Gen
     noisy_parity = parity_q.noise(batch.parity, t, generator)
     nodes, pairs = model_inputs(batch, noisy_edges, noisy_parity)
     time = torch.full((len(batch.nodes),), t / steps)
-    edge_logits, parity_logits = model(nodes, pairs, batch.in_range, time)
+    edge_logits, parity_logits = run_model(model, nodes, pairs, batch.in_range, time)
     upper = torch.triu(batch.in_range, diagonal=1)
     edge = F.cross_entropy(edge_logits[upper], batch.edges[upper])
     parity = parity_loss(parity_logits, batch.parity)
@@ -149,8 +158,8 @@ def generate(
     link = torch.zeros(shape_e)
     for t in range(top, 0, -1):
         nodes, pairs = model_inputs(batch, edges, parity)
-        edge_logits, parity_logits = model(
-            nodes, pairs, batch.in_range, torch.full((len(batch.nodes),), t / edge_q.steps)
+        edge_logits, parity_logits = run_model(
+            model, nodes, pairs, batch.in_range, torch.full((len(batch.nodes),), t / edge_q.steps)
         )
         edge_probs, parity_probs = torch.softmax(edge_logits, -1), torch.softmax(parity_logits, -1)
         link = edge_probs[..., 1] * batch.in_range
