@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import torch
 
 from . import selection
-from .model import KV, BlockDiffusionLM, extend_cache
+from .model import KV, BlockDiffusionLM, block_causal_mask, extend_cache
 
 FOCUS_LAYERS = 2  # layers 0 and 1 see every row; FOCUS compacts from layer 2 on
 
@@ -75,7 +75,8 @@ class _Block:
 
     def run(self, rows: torch.Tensor, cache: list[KV] | None, keep_from_focus) -> tuple[torch.Tensor, list, int]:
         """Hidden states of the processing rows ``rows`` ``[batch, n]`` (bool over the block) through every
-        layer; ``keep_from_focus(layer, q, k, index, valid)`` may return a smaller row mask at layer 2. Returns
+        layer; ``keep_from_focus(index, valid)`` may return a smaller row mask at layer 2 (its ``record`` sees
+        the queries and keys of layers 0 and 1). Returns
         the final hidden states by block position, each layer's (index, k, v), and the real rows processed."""
         index, valid = selection.front(rows)
         positions = self.start + index
@@ -179,8 +180,6 @@ def decode(model: BlockDiffusionLM, prompts: torch.Tensor, blocks: int, settings
     limit = settings.max_steps_per_block or c.block_size
     stats = DecodeStats()
     positions = torch.arange(prompts.shape[1], device=device).expand(batch, -1)
-    from .model import block_causal_mask
-
     _, cache = model(prompts, positions, mask=block_causal_mask(prompts.shape[1], c.block_size, device))
     stats.rows += batch * prompts.shape[1] * c.layers
     out = []
