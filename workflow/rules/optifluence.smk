@@ -34,6 +34,7 @@ rule optifluence_seeds:
         **OF.cfg["resources"],
     params:
         func="icml26.optifluence.rules:seeds",
+        device=config["device"],
         dataset=OF.cfg["dataset"]["name"],
         split=OF.cfg["split"],
         architecture=OF_ARCHITECTURES[OF.cfg["target"]],
@@ -61,6 +62,7 @@ rule optifluence_optimise:
         **OF.cfg["resources"],
     params:
         func="icml26.optifluence.rules:optimise",
+        device=config["device"],
         kind=lambda w: w.kind,
         truncation=lambda w: OF_TRUNCATION[w.kind],
         architecture=OF_ARCHITECTURES[OF.cfg["target"]],
@@ -88,6 +90,7 @@ rule optifluence_audit:
         **OF.cfg["resources"],
     params:
         func="icml26.optifluence.rules:audit",
+        device=config["device"],
         architecture=lambda w: OF_ARCHITECTURES[w.arch],
         training=OF.cfg["training"],
         types=OF_TYPES,
@@ -127,6 +130,7 @@ rule optifluence_timing:
     priority: -1  # after the audits that are ready with it: the verdict comes sooner, the clock sees less load
     params:
         func="icml26.optifluence.rules:timing",
+        device=config["device"],
         architecture=OF_ARCHITECTURES[OF.cfg["target"]],
         training=OF.cfg["training"],
         timing=OF.cfg["timing"],

@@ -30,27 +30,30 @@ def audit(
     base_fraction: float,
     seed: int,
     chunk: int,
+    device: str = "cpu",
 ) -> dict[str, np.ndarray]:
     """``{"scores": hinge of each canary in each model, "test_accuracy": per model, "train_accuracy": per model
-    on its base images}``."""
+    on its base images}``, the models trained on ``device``."""
     models, side = member.shape[0], base_x.shape[-1]
     rng = np.random.default_rng([seed, 2])
     base_member = rng.random((models, len(base_x))) < base_fraction
     model_seeds = [int(s) for s in rng.integers(0, 2**31, models)]
-    x = torch.tensor(np.concatenate([base_x, canary_x]), dtype=torch.float32)
-    y = torch.tensor(np.concatenate([base_y, canary_y]), dtype=torch.int64)
-    weights = torch.tensor(np.concatenate([base_member, member], axis=1), dtype=torch.float32)
-    cx, tx = torch.tensor(canary_x, dtype=torch.float32), torch.tensor(test_x, dtype=torch.float32)
+    x = torch.tensor(np.concatenate([base_x, canary_x]), dtype=torch.float32, device=device)
+    y = torch.tensor(np.concatenate([base_y, canary_y]), dtype=torch.int64, device=device)
+    weights = torch.tensor(np.concatenate([base_member, member], axis=1), dtype=torch.float32, device=device)
+    cx = torch.tensor(canary_x, dtype=torch.float32, device=device)
+    tx = torch.tensor(test_x, dtype=torch.float32, device=device)
+    cy = torch.tensor(canary_y, device=device)
     scores, test_acc, train_acc = [], [], []
     start = time.perf_counter()
     for first in range(0, models, chunk):
         part = slice(first, min(first + chunk, models))
-        skeleton, params = population(arch, side, classes, model_seeds[part])
+        skeleton, params = population(arch, side, classes, model_seeds[part], device)
         params, _ = train(skeleton, params, x, y, weights[part], training)
         with torch.no_grad():
-            scores.append(hinge(logits(skeleton, params, cx), torch.tensor(canary_y)).double().numpy())
-            test_acc.append((logits(skeleton, params, tx).argmax(-1).numpy() == test_y).mean(axis=1))
-            fit = logits(skeleton, params, x[: len(base_x)]).argmax(-1).numpy() == base_y
+            scores.append(hinge(logits(skeleton, params, cx), cy).double().cpu().numpy())
+            test_acc.append((logits(skeleton, params, tx).argmax(-1).cpu().numpy() == test_y).mean(axis=1))
+            fit = logits(skeleton, params, x[: len(base_x)]).argmax(-1).cpu().numpy() == base_y
             train_acc.append((fit * base_member[part]).sum(axis=1) / base_member[part].sum(axis=1))
         print(
             f"{arch.name}: {part.stop}/{models} models trained, mean test accuracy "

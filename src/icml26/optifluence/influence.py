@@ -34,7 +34,7 @@ def self_influence(
     classes = weight.shape[0]
     theta = torch.cat([weight.reshape(-1), bias]).detach()
     h = hessian(_head_loss)(theta, train_features, train_labels, classes)
-    h = h + damping * torch.eye(len(theta), dtype=h.dtype)
+    h = h + damping * torch.eye(len(theta), dtype=h.dtype, device=h.device)
     per_point = vmap(grad(_head_loss), in_dims=(None, 0, 0, None))(
         theta, features.unsqueeze(1), labels.unsqueeze(1), classes
     )
@@ -42,21 +42,24 @@ def self_influence(
     return (per_point * solved).sum(dim=1)
 
 
-def candidate_influence(arch, classes: int, base_x, base_y, cand_x, cand_y, training, damping: float, seed: int):
+def candidate_influence(
+    arch, classes: int, base_x, base_y, cand_x, cand_y, training, damping: float, seed: int, device: str = "cpu"
+):
     """Self-influence of each candidate under a reference model of ``arch`` trained on the whole base pool
-    (as the auditor's own model would be), with the candidate scored as if it were a training point."""
+    (as the auditor's own model would be, on ``device``), with the candidate scored as if it were a training
+    point."""
     import numpy as np
 
     from .models import population, train
 
     side = base_x.shape[-1]
-    bx, by = torch.tensor(base_x), torch.tensor(base_y)
-    skeleton, params = population(arch, side, classes, [seed])
-    params, _ = train(skeleton, params, bx, by, torch.ones(1, len(base_x)), training)
-    model = arch.build(side, classes)
+    bx, by = torch.tensor(base_x, device=device), torch.tensor(base_y, device=device)
+    skeleton, params = population(arch, side, classes, [seed], device)
+    params, _ = train(skeleton, params, bx, by, torch.ones(1, len(base_x), device=device), training)
+    model = arch.build(side, classes).to(device)
     model.load_state_dict({k: v[0] for k, v in params.items()})
     with torch.no_grad():
-        train_features, features = model.features(bx), model.features(torch.tensor(cand_x))
+        train_features, features = model.features(bx), model.features(torch.tensor(cand_x, device=device))
         accuracy = float((model(bx).argmax(-1) == by).float().mean())
     scores = self_influence(
         train_features.double(),
@@ -64,7 +67,7 @@ def candidate_influence(arch, classes: int, base_x, base_y, cand_x, cand_y, trai
         model.head.weight.detach().double(),
         model.head.bias.detach().double(),
         features.double(),
-        torch.tensor(cand_y),
+        torch.tensor(cand_y, device=device),
         damping,
     )
-    return np.asarray(scores.numpy()), accuracy
+    return np.asarray(scores.cpu().numpy()), accuracy

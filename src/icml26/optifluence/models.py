@@ -88,15 +88,18 @@ class Training:
     weight_decay: float = 0.0
 
 
-def population(arch: Architecture, side: int, classes: int, seeds: list[int]) -> tuple[nn.Module, dict]:
-    """``(skeleton, stacked weights)`` of one model per seed (each initialised under its own seed)."""
+def population(
+    arch: Architecture, side: int, classes: int, seeds: list[int], device: str = "cpu"
+) -> tuple[nn.Module, dict]:
+    """``(skeleton, stacked weights on device)`` of one model per seed (each initialised on the CPU under its own
+    seed, so the same weights on every device)."""
     models = []
     for seed in seeds:
         torch.manual_seed(seed)
         models.append(arch.build(side, classes))
     params, _ = stack_module_state(models)
     skeleton = arch.build(side, classes).to("meta")
-    return skeleton, {k: v.detach() for k, v in params.items()}
+    return skeleton, {k: v.detach().to(device) for k, v in params.items()}
 
 
 def weighted_loss(

@@ -40,11 +40,13 @@ def seeds(
     canaries_per_type: int,
     ablation: list[int],
     seed: int,
+    device: str = "cpu",
 ) -> None:
     """Split the images, train the reference model of the target architecture on the base pool, score every
     candidate's self-influence, and draw the canary sets (final for the heuristic types and IF-Init,
     start points for the optimised ones)."""
     from ..common.determinism import seed_everything
+    from ..common.device import resolve_device
     from . import canaries, data, influence
 
     seed_everything(seed)
@@ -60,6 +62,7 @@ def seeds(
         _training(training),
         damping,
         seed,
+        resolve_device(device),
     )
     print(
         f"reference model: training accuracy {accuracy:.3f}; self-influence median {np.median(scores):.3g}, "
@@ -97,9 +100,11 @@ def optimise(
     training: dict,
     unrolling: dict,
     seed: int,
+    device: str = "cpu",
 ) -> None:
     """Unrolled optimisation of one canary set from its seeds (random candidates or IF-Init)."""
     from ..common.determinism import seed_everything
+    from ..common.device import resolve_device
     from .unroll import Unrolling, optimise
 
     seed_everything(seed)
@@ -116,6 +121,7 @@ def optimise(
         settings,
         seed,
         name=kind,
+        device=resolve_device(device),
     )
     write_npz(canaries, x=x.astype(np.float32), y=sets[f"y/{kind}"])
     write_csv(trace, pd.DataFrame(rows).assign(type=kind, truncation=truncation))
@@ -135,9 +141,11 @@ def audit(
     types: list[str],
     audit: dict,
     seed: int,
+    device: str = "cpu",
 ) -> None:
     """Train the audit's models of one architecture with every canary inserted at random; score them."""
     from ..common.determinism import seed_everything
+    from ..common.device import resolve_device
     from .audit import audit as run_audit
     from .canaries import membership
 
@@ -166,6 +174,7 @@ def audit(
         audit["base_fraction"],
         audit["seed"],
         audit["chunk"],
+        resolve_device(device),
     )
     write_npz(scores, member=member, types=np.array(kinds), **out)
 
@@ -212,25 +221,32 @@ def timing(
     architecture: dict,
     training: dict,
     timing: dict,
+    device: str = "cpu",
 ) -> None:
     """Models trained per second with batched weights (vmap) and with a Python loop over the same models,
     interleaved repeats and medians (docs/ARCHITECTURE.md, "Measured outputs"); seconds per canary
     optimisation step, from the optimisation jobs."""
     import torch
 
+    from ..common.device import resolve_device
     from ..common.timing import interleaved, medians, write_machine
     from .models import population, train, train_one_by_one
 
+    device = resolve_device(device)
     parts = read_npz(images, "base_x", "base_y", "classes")
     arch, settings = _architecture(architecture), _training({**training, "steps": timing["steps"]})
-    x, y = torch.tensor(parts["base_x"]), torch.tensor(parts["base_y"])
-    weights = torch.ones(timing["models"], len(x))
-    skeleton, params = population(arch, x.shape[-1], classes(parts), list(range(timing["models"])))
+    x, y = torch.tensor(parts["base_x"], device=device), torch.tensor(parts["base_y"], device=device)
+    weights = torch.ones(timing["models"], len(x), device=device)
+    skeleton, params = population(arch, x.shape[-1], classes(parts), list(range(timing["models"])), device)
+
+    def synced(run):  # a GPU's queued work belongs to the call that queued it
+        return lambda: (run(), torch.cuda.synchronize() if device == "cuda" else None)
+
     seconds = medians(
         interleaved(
             {
-                "vmap": lambda: train(skeleton, params, x, y, weights, settings),
-                "loop": lambda: train_one_by_one(skeleton, params, x, y, weights, settings),
+                "vmap": synced(lambda: train(skeleton, params, x, y, weights, settings)),
+                "loop": synced(lambda: train_one_by_one(skeleton, params, x, y, weights, settings)),
             },
             timing["repeats"],
         )

@@ -92,21 +92,25 @@ def optimise(
     unrolling: Unrolling,
     seed: int,
     name: str = "canaries",
+    device: str = "cpu",
 ):
-    """Optimised canaries from ``init`` (K x H x W in [0, 1]); returns ``(canaries, trace rows, seconds per step)``."""
+    """Optimised canaries from ``init`` (K x H x W in [0, 1]), the inner models on ``device``; returns
+    ``(canaries, trace rows, seconds per step)``."""
     side = init.shape[-1]
-    x = torch.tensor(init, dtype=torch.float32, requires_grad=True)
-    y = torch.tensor(labels, dtype=torch.int64)
-    bx, by = torch.tensor(base_x, dtype=torch.float32), torch.tensor(base_y, dtype=torch.int64)
+    x = torch.tensor(init, dtype=torch.float32, device=device, requires_grad=True)
+    y = torch.tensor(labels, dtype=torch.int64, device=device)
+    bx = torch.tensor(base_x, dtype=torch.float32, device=device)
+    by = torch.tensor(base_y, dtype=torch.int64, device=device)
     optimiser = torch.optim.Adam([x], lr=unrolling.outer_lr)
     models = unrolling.models_in + unrolling.models_out
-    inside = torch.arange(models) < unrolling.models_in
+    inside = torch.arange(models, device=device) < unrolling.models_in
     rows, seconds = [], []
     for it in range(unrolling.outer_steps):
         start = time.perf_counter()
         rng = np.random.default_rng([seed, it])
-        skeleton, params = population(arch, side, classes, [int(s) for s in rng.integers(0, 2**31, models)])
-        base_weights = torch.tensor(rng.random((models, len(base_x))) < unrolling.base_fraction, dtype=torch.float32)
+        skeleton, params = population(arch, side, classes, [int(s) for s in rng.integers(0, 2**31, models)], device)
+        drawn = rng.random((models, len(base_x))) < unrolling.base_fraction
+        base_weights = torch.tensor(drawn, dtype=torch.float32, device=device)
         gap = detectability(
             x, y, bx, by, skeleton, params, base_weights, inside, training, unrolling.truncation, unrolling.checkpoint
         )
@@ -123,4 +127,4 @@ def optimise(
             f"({sum(seconds):.1f} s)",
             flush=True,
         )
-    return x.detach().numpy(), rows, seconds
+    return x.detach().cpu().numpy(), rows, seconds
