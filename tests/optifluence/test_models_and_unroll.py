@@ -101,3 +101,11 @@ def test_truncation_at_the_full_length_equals_plain_full_unrolling_and_shorter_t
     ours = _gradient(canaries, truncation=3, steps=3)
     assert torch.allclose(ours, full.grad, atol=1e-10)
     assert not torch.allclose(_gradient(canaries, truncation=1, steps=3), full.grad, atol=1e-4)
+
+
+def test_a_population_is_initialised_on_the_cpu_and_placed_on_the_device_asked_for():
+    _, cpu = population(Architecture("a", "mlp", 5), 4, 3, [1, 2])
+    _, meta = population(Architecture("a", "mlp", 5), 4, 3, [1, 2], device="meta")  # a device without memory
+    assert all(v.device.type == "meta" and v.shape == cpu[k].shape for k, v in meta.items())
+    _, again = population(Architecture("a", "mlp", 5), 4, 3, [1, 2])
+    assert all(torch.equal(again[k], cpu[k]) for k in cpu)  # the seeds alone decide the weights
