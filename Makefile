@@ -76,7 +76,7 @@ push:
 slurm:  ## the same DAG through SLURM (workflow/profiles/slurm)
 	$(BIN)/snakemake --profile workflow/profiles/slurm $(CONFIG) $(PAPER)
 
-docs:  ## README's papers table from the docs pages, committed verdicts and benchmarks/RESULTS.md
+docs:  ## README's papers table and measured figures, the docs pages' figures (from the quick results)
 	$(BIN)/python -m icml26.common.docs
 
 dvc-stages:  ## dvc.yaml from workflow/papers.yaml
