@@ -34,6 +34,16 @@ def source_files() -> list[str]:
     return [f for f in out if f and (ROOT / f).is_file()]
 
 
+def committed_results(slug: str) -> dict:
+    """A paper's committed quick ``claims.json`` and ``metrics.json``, parsed: what ``make verify`` compares a run
+    with, and what the papers' tolerance tests move."""
+    import json
+
+    from icml26.common.verify import FILES
+
+    return {name: json.loads((ROOT / "results" / "quick" / slug / name).read_text()) for name in FILES}
+
+
 def copy_repository(dest: Path) -> Path:
     """Copy the working tree's source files (no outputs, no caches) to ``dest``.
 

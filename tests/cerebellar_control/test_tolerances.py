@@ -1,17 +1,15 @@
 """cerebellar_control's declared cross-machine tolerances on its committed quick results (make verify)."""
 
 import copy
-import json
 
 from icml26.common import verify
-from tests.conftest import ROOT
+from tests.conftest import committed_results
 
-RESULTS = ROOT / "results" / "quick" / "cerebellar_control"
 ENV = "HalfCheetah-v5"
 
 
 def _committed():
-    return {name: json.loads((RESULTS / name).read_text()) for name in verify.FILES}
+    return committed_results("cerebellar_control")
 
 
 def _moved(gradient_action_bias: float = 0.0, nominal: float = 0.0, base_action_bias_return: float | None = None):

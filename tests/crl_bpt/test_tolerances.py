@@ -1,17 +1,14 @@
 """crl_bpt's declared cross-machine tolerances on its committed quick results (make verify)."""
 
 import copy
-import json
 
 from icml26.common import verify
 from icml26.crl_bpt.verdict import SPREAD
-from tests.conftest import ROOT
-
-RESULTS = ROOT / "results" / "quick" / "crl_bpt"
+from tests.conftest import committed_results
 
 
 def _committed():
-    return {name: json.loads((RESULTS / name).read_text()) for name in verify.FILES}
+    return committed_results("crl_bpt")
 
 
 def _moved(accuracy: float, difference: float):

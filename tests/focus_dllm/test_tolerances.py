@@ -1,16 +1,13 @@
 """focus_dllm's declared cross-machine tolerances on its committed quick results (make verify)."""
 
 import copy
-import json
 
 from icml26.common import verify
-from tests.conftest import ROOT
-
-RESULTS = ROOT / "results" / "quick" / "focus_dllm"
+from tests.conftest import committed_results
 
 
 def _committed():
-    return {name: json.loads((RESULTS / name).read_text()) for name in verify.FILES}
+    return committed_results("focus_dllm")
 
 
 def _moved(accuracy: float, rows: float = 0.0):

@@ -1,17 +1,14 @@
 """netdiff's declared cross-machine tolerances on its committed quick results (make verify)."""
 
 import copy
-import json
 
 from icml26.common import verify
 from icml26.netdiff.verdict import SHARE_SE
-from tests.conftest import ROOT
-
-RESULTS = ROOT / "results" / "quick" / "netdiff"
+from tests.conftest import committed_results
 
 
 def _committed():
-    return {name: json.loads((RESULTS / name).read_text()) for name in verify.FILES}
+    return committed_results("netdiff")
 
 
 def _moved(share: float, heuristic: float = 0.0):

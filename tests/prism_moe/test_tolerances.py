@@ -1,17 +1,14 @@
 """prism_moe's declared cross-machine tolerances on its committed quick results (make verify)."""
 
 import copy
-import json
 
 from icml26.common import verify
 from icml26.prism_moe.verdict import SPREAD
-from tests.conftest import ROOT
-
-RESULTS = ROOT / "results" / "quick" / "prism_moe"
+from tests.conftest import committed_results
 
 
 def _committed():
-    return {name: json.loads((RESULTS / name).read_text()) for name in verify.FILES}
+    return committed_results("prism_moe")
 
 
 def _moved(delta: float, difference: float):

@@ -1,17 +1,14 @@
 """seizure_benchmark's declared cross-machine tolerances on its committed quick results (make verify)."""
 
 import copy
-import json
 
 from icml26.common import verify
 from icml26.seizure_benchmark.verdict import F1_SE
-from tests.conftest import ROOT
-
-RESULTS = ROOT / "results" / "quick" / "seizure_benchmark"
+from tests.conftest import committed_results
 
 
 def _committed():
-    return {name: json.loads((RESULTS / name).read_text()) for name in verify.FILES}
+    return committed_results("seizure_benchmark")
 
 
 def _moved(f1: float, tau: float = 0.0, published: float = 0.0):

@@ -1,17 +1,14 @@
 """text_feedback_rl's declared cross-machine tolerances on its committed quick results (make verify)."""
 
 import copy
-import json
 
 from icml26.common import verify
 from icml26.text_feedback_rl.verdict import SPREAD
-from tests.conftest import ROOT
-
-RESULTS = ROOT / "results" / "quick" / "text_feedback_rl"
+from tests.conftest import committed_results
 
 
 def _committed():
-    return {name: json.loads((RESULTS / name).read_text()) for name in verify.FILES}
+    return committed_results("text_feedback_rl")
 
 
 def _moved(accuracy: float, difference: float):
