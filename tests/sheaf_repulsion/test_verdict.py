@@ -1,16 +1,32 @@
-"""Each claim on hand-built tables: a case where it holds and cases where it does not."""
+"""Each claim on hand-built tables, in every state it can reach: holds, does not hold, inconclusive and premise not
+met (a model that fails the task; discovery that finds no valid circuit even without repulsion)."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from icml26.sheaf_repulsion.verdict import CRITERIA, dispensable_minimal_circuit, grows_with_circuits, low_overlap
+from icml26.common.claims import FAILS, HOLDS, INCONCLUSIVE, NOT_EVALUATED, PREMISE_NOT_MET
+from icml26.sheaf_repulsion.verdict import (
+    CRITERIA,
+    dispensable_minimal_circuit,
+    grows_with_circuits,
+    low_overlap,
+    overlap_premises,
+)
+
+MODEL = 0.98  # the trained model's accuracy: the premise 'the model does the task' met
 
 
-def circuits(accuracy=0.95, density=0.05, complement=0.5, runs=3):
+def circuits(accuracy=0.95, density=0.05, complement=0.5, runs=3, independent_accuracy=None):
     return pd.DataFrame(
         [
-            {"method": m, "run": k, "accuracy": accuracy, "density": density, "complement_accuracy": complement}
+            {
+                "method": m,
+                "run": k,
+                "accuracy": independent_accuracy if m == "independent" and independent_accuracy else accuracy,
+                "density": density,
+                "complement_accuracy": complement,
+            }
             for m in ("oasr", "independent")
             for k in range(runs)
         ]
@@ -27,26 +43,36 @@ def overlap(oasr, independent, chance=0.05):
     return pd.DataFrame(rows)
 
 
-def test_low_overlap_holds_only_with_valid_circuits_near_chance_and_high_overlap_without():
-    assert low_overlap(circuits(), overlap(0.06, 0.4), CRITERIA).holds is True
-    assert low_overlap(circuits(), overlap(0.2, 0.4), CRITERIA).holds is False  # OASR 4x chance
-    assert low_overlap(circuits(), overlap(0.06, 0.1), CRITERIA).holds is False  # independent not high
-    assert low_overlap(circuits(accuracy=0.7), overlap(0.06, 0.4), CRITERIA).holds is False  # not faithful
-    assert low_overlap(circuits(density=0.3), overlap(0.06, 0.4), CRITERIA).holds is False  # not sparse
-    assert low_overlap(circuits(complement=0.9), overlap(0.06, 0.4), CRITERIA).holds is False  # not complete
+def test_low_overlap_states():
+    assert low_overlap(circuits(), overlap(0.06, 0.4), CRITERIA, MODEL).state == HOLDS
+    assert low_overlap(circuits(), overlap(0.2, 0.4), CRITERIA, MODEL).state == FAILS  # OASR 4x chance
+    assert low_overlap(circuits(), overlap(0.06, 0.1), CRITERIA, MODEL).state == FAILS  # independent not high
+    assert low_overlap(circuits(accuracy=0.7, independent_accuracy=0.95), overlap(0.06, 0.4), CRITERIA,
+                       MODEL).state == FAILS  # OASR's circuits not faithful, independent ones are
+    assert low_overlap(circuits(density=0.3), overlap(0.06, 0.4), CRITERIA, MODEL).state == PREMISE_NOT_MET
+    # OASR pairs at 1x, 1x and 3.8x chance: the t interval over the three pairs straddles 2x
+    spread = overlap({(0, 1): 0.05, (0, 2): 0.05, (1, 2): 0.19}, 0.4)
+    assert low_overlap(circuits(), spread, CRITERIA, MODEL).state == INCONCLUSIVE
 
 
-def test_growth_compares_the_gap_among_all_circuits_with_the_gap_among_two():
+def test_overlap_premises_a_model_that_fails_or_discovery_that_finds_nothing_valid():
+    claim = low_overlap(circuits(), overlap(0.06, 0.4), CRITERIA, 0.6)
+    assert claim.state == PREMISE_NOT_MET and [p.met for p in claim.premises] == [False, True]
+    claim = low_overlap(circuits(accuracy=0.87), overlap(0.06, 0.4), CRITERIA, MODEL)  # no valid independent circuit
+    assert claim.state == PREMISE_NOT_MET and claim.holds is None and [p.met for p in claim.premises] == [True, False]
+
+
+def test_growth_has_no_interval_with_one_pair_at_two_runs():
+    met = overlap_premises(circuits(), MODEL, CRITERIA)
     growing = overlap({(0, 1): 0.1, (0, 2): 0.0, (1, 2): 0.0}, 0.4)  # gap 0.3 among 2, 0.367 among 3 (+22 %)
-    assert grows_with_circuits(growing, CRITERIA).holds is True
-    assert grows_with_circuits(growing, {**CRITERIA, "growth": 0.25}).holds is False  # not by 25 %
-    flat = overlap({(0, 1): 0.1, (0, 2): 0.09, (1, 2): 0.09}, 0.4)  # gap 0.3 among 2, 0.307 among 3 (+2 %)
-    assert grows_with_circuits(flat, CRITERIA).holds is False
+    assert grows_with_circuits(growing, CRITERIA, met).state == INCONCLUSIVE  # never 'holds' on one pair
     shrinking = overlap({(0, 1): 0.0, (0, 2): 0.2, (1, 2): 0.2}, 0.4)  # gap 0.4 among 2, 0.267 among 3
-    assert grows_with_circuits(shrinking, CRITERIA).holds is False
+    assert grows_with_circuits(shrinking, CRITERIA, met).state == FAILS  # shrinks by more than the margin
+    unmet = overlap_premises(circuits(accuracy=0.8), MODEL, CRITERIA)
+    assert grows_with_circuits(growing, CRITERIA, unmet).state == PREMISE_NOT_MET
     two_runs = overlap(0.1, 0.4)
     two_runs = two_runs[(two_runs["run_a"] < 2) & (two_runs["run_b"] < 2)]
-    assert grows_with_circuits(two_runs, CRITERIA).holds is None
+    assert grows_with_circuits(two_runs, CRITERIA, met).state == NOT_EVALUATED
 
 
 def test_the_minimal_circuit_claim_needs_a_faithful_circuit_and_an_alternative_for_every_edge():
@@ -55,7 +81,10 @@ def test_the_minimal_circuit_claim_needs_a_faithful_circuit_and_an_alternative_f
             {"edge": [f"e{i}" for i in range(len(without))], "accuracy": accuracy, "best_without": without}
         )
 
-    assert dispensable_minimal_circuit(minimal(0.95, [0.93, 0.95, 0.91]), CRITERIA).holds is True
-    assert dispensable_minimal_circuit(minimal(0.95, [0.93, 0.5, 0.91]), CRITERIA).holds is False
-    assert dispensable_minimal_circuit(minimal(0.6, [0.6, 0.6, 0.6]), CRITERIA).holds is False
-    assert dispensable_minimal_circuit(minimal(0.9, []), CRITERIA).holds is False
+    assert dispensable_minimal_circuit(minimal(0.97, [0.95, 0.97, 0.93]), CRITERIA, MODEL, 512).state == HOLDS
+    assert dispensable_minimal_circuit(minimal(0.97, [0.95, 0.5, 0.93]), CRITERIA, MODEL, 512).state == FAILS
+    assert dispensable_minimal_circuit(minimal(0.6, [0.6, 0.6, 0.6]), CRITERIA, MODEL, 512).state == FAILS
+    # 0.92 of 64 sentences: Clopper-Pearson reaches below 0.9
+    assert dispensable_minimal_circuit(minimal(0.92, [0.92] * 3), CRITERIA, MODEL, 64).state == INCONCLUSIVE
+    assert dispensable_minimal_circuit(minimal(0.97, [0.97] * 3), CRITERIA, 0.5, 512).state == PREMISE_NOT_MET
+    assert dispensable_minimal_circuit(minimal(0.9, []), CRITERIA, MODEL, 512).state == FAILS

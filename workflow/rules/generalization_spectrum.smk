@@ -98,6 +98,7 @@ rule generalization_spectrum_tables:
         spectrum_table=table_report(GS, "spectrum"),
         far_tail_table=table_report(GS, "far_tail"),
         passk_table=table_report(GS, "passk"),
+        matched_table=table_report(GS, "matched"),
     params:
         func="icml26.generalization_spectrum.rules:tables",
         k=GS.cfg["evaluation"]["k"],
@@ -135,6 +136,7 @@ rule generalization_spectrum_verdict:
     input:
         spectrum_table=rules.generalization_spectrum_tables.output.spectrum_table,
         far_tail_table=rules.generalization_spectrum_tables.output.far_tail_table,
+        matched_table=rules.generalization_spectrum_tables.output.matched_table,
     output:
         claims=report(
             f"{GS.results}/claims.json",

@@ -179,5 +179,6 @@ rule sheaf_repulsion_verdict:
     params:
         func="icml26.sheaf_repulsion.rules:verdict",
         criteria=SR.cfg["criteria"],
+        sentences=SR.cfg["held_out"],
     script:
         CALL

@@ -471,7 +471,7 @@ def verdict(
         verdicts.annealing_recovers_mode_weights(err),
     ]
     for claim in judged:
-        print(f"{claim.id}: {verdict_word(claim.holds)} -- {claim.measured}", flush=True)
+        print(f"{claim.id}: {verdict_word(claim)} -- {claim.measured}", flush=True)
     write_claims(claims, judged)
     oracle = read_csv(oracle_table)
     mode_table = read_csv(modes)

@@ -240,7 +240,7 @@ def verdict(specs_table: str, kill_table: str, hostile_table: str, claims: str, 
     numbers = {"specs": len(specs), "problems": int(specs["problem"].nunique())}
     for claim, extra in judged:
         numbers.update(extra)
-        print(f"{claim.id}: {verdict_word(claim.holds)} -- {claim.measured}", flush=True)
+        print(f"{claim.id}: {verdict_word(claim)} -- {claim.measured}", flush=True)
     numbers["kill_rate_by_operator"] = {r.operator: r.kill_rate for r in read_csv(kill_table).itertuples()}
     write_claims(claims, [claim for claim, _ in judged])
     write_json(metrics, numbers)

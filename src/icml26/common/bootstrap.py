@@ -1,11 +1,17 @@
-"""Differences between two methods with a two-level bootstrap interval, over seeds and test items.
+"""Differences between two methods with an interval over both seeds and test items.
 
 Shared by the papers that score every method on the same test items once per seed (text_feedback_rl's test
-problems, crl_bpt's test images). The difference of two methods' mean accuracy gets a percentile bootstrap
-interval that resamples both sources of variation: each method's seeds independently (runs of different
-methods share nothing but the seed number) and the test items jointly (the same items for both, so the
-comparison is paired over items). Ours: scipy's
-``bootstrap`` resamples one level; this two-level scheme is a few lines of numpy.
+problems, crl_bpt's test images, netdiff's instances). The interval accounts for both sources of variation:
+each method's seeds independently (runs of different methods share nothing but the seed number) and the
+test items jointly (the same items for both, so the comparison is paired over items).
+
+- With at least :data:`MIN_BOOTSTRAP_SEEDS` seeds per method: a two-level percentile bootstrap (seeds of
+  each method, items jointly). Ours: scipy's ``bootstrap`` resamples one level; this is a few lines of numpy.
+- With fewer: a bootstrap over two or three seeds has three to ten distinct resamples and shrinks the seed
+  variance (by half for two), so the interval is Student's t instead, its variance the sum of each method's
+  seed variance of the mean (per-seed mean scores) and the items' paired variance of the mean difference,
+  its degrees of freedom Welch-Satterthwaite's. A method with one seed contributes no seed variance (none
+  can be estimated): ``method`` says so.
 """
 
 from __future__ import annotations
@@ -15,11 +21,15 @@ from dataclasses import dataclass
 import numpy as np
 
 
+MIN_BOOTSTRAP_SEEDS = 5
+
+
 @dataclass(frozen=True)
 class Difference:
     mean: float  # mean accuracy of a minus that of b
     low: float
     high: float
+    method: str = "two-level bootstrap over seeds and items"
 
     @property
     def significant(self) -> bool:
@@ -36,6 +46,8 @@ def difference(
         raise ValueError(f"scores must be [seeds, problems] on the same problems, got {a.shape} and {b.shape}")
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    if min(a.shape[0], b.shape[0]) < MIN_BOOTSTRAP_SEEDS:
+        return _t_difference(a, b, confidence)
     rng = np.random.default_rng(seed)
     problems = rng.integers(a.shape[1], size=(resamples, a.shape[1]))
     seeds_a = rng.integers(a.shape[0], size=(resamples, a.shape[0]))
@@ -46,3 +58,26 @@ def difference(
     tail = (1 - confidence) / 2
     low, high = np.quantile(diffs, [tail, 1 - tail])
     return Difference(float(a.mean() - b.mean()), float(low), float(high))
+
+
+def _t_difference(a: np.ndarray, b: np.ndarray, confidence: float) -> Difference:
+    """Student's t with the seeds' and the items' variance of the mean difference (few seeds)."""
+    from scipy import stats
+
+    parts = []  # (variance of the mean, degrees of freedom)
+    for scores in (a, b):
+        if scores.shape[0] >= 2:
+            parts.append((scores.mean(axis=1).var(ddof=1) / scores.shape[0], scores.shape[0] - 1))
+    paired = a.mean(axis=0) - b.mean(axis=0)
+    if paired.size >= 2:
+        parts.append((paired.var(ddof=1) / paired.size, paired.size - 1))
+    variance = sum(v for v, _ in parts)
+    mean = float(a.mean() - b.mean())
+    seeds = f"{a.shape[0]} and {b.shape[0]} seeds"
+    single = " (a single seed: its seed variance unknown, not included)" if min(a.shape[0], b.shape[0]) < 2 else ""
+    method = f"t over {seeds} and {a.shape[1]} items{single}"
+    if variance == 0:
+        return Difference(mean, mean, mean, method)
+    df = variance**2 / sum(v**2 / d for v, d in parts if v > 0)
+    half = float(stats.t.ppf((1 + confidence) / 2, df) * np.sqrt(variance))
+    return Difference(mean, mean - half, mean + half, method)

@@ -1,14 +1,28 @@
-"""Verdicts on a paper's headline claims, in one machine-readable shape.
+"""Verdicts on a paper's headline claims, in one machine-readable shape, with the strength of their evidence.
 
-``claims.json`` is a list of :class:`Claim` records. ``holds`` is computed
-from measured numbers by the paper's own ``verdict`` rule function; a claim
-that does not reproduce is written with ``holds: false`` and its numbers.
-``holds`` is ``None`` only when the claim could not be evaluated at this
-scale, with the reason in ``note``.
+``claims.json`` is a list of :class:`Claim` records. Its ``state`` is the verdict, one of :data:`STATES`:
+
+- ``holds``: every deciding statistic's interval clears the claim's threshold (a deterministic claim: its
+  exact number passes);
+- ``does not hold``: an interval lies wholly on the wrong side of its threshold, or the point estimate
+  misses by more than the practical margin the claim declares;
+- ``inconclusive``: otherwise -- an interval straddles its threshold, and the headline says what would
+  decide it (about how many more seeds or items at this effect size);
+- ``premise not met``: the stand-in lacks a capability the claim presupposes (a :class:`Premise`,
+  measured in the same run, failed), so the run cannot test the claim whichever way the numbers fall;
+- ``not evaluated``: this scale did not run what the claim needs (``note`` says why).
+
+The state is computed, never typed in: :func:`decide` turns the premises and the intervals (or, for a
+deterministic claim, its exact yes/no) into it, and :class:`Claim` refuses a record whose state its own
+intervals and premises contradict. ``holds`` is kept in the written records for old readers (``true``
+only for ``holds``, ``false`` only for ``does not hold``, ``null`` otherwise); it is derived from
+``state``, the one source of truth. A result built into the setup (a scripted agent made to show the
+effect) carries ``by_construction`` (why) and is not counted as a reproduced claim.
 """
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -16,19 +30,149 @@ from typing import Any
 from .io import read_json, write_json
 
 COMPARATORS = ("<=", ">=", "<", ">", "==", "all", "none")
+HOLDS, FAILS, INCONCLUSIVE, PREMISE_NOT_MET, NOT_EVALUATED = STATES = (
+    "holds",
+    "does not hold",
+    "inconclusive",
+    "premise not met",
+    "not evaluated",
+)
+DETERMINISTIC = "deterministic"  # the interval field of a claim whose numbers carry no sampling noise
+WALL_CLOCK = "wall-clock point"  # a claim on one timing measurement of this machine (timing/claims.json)
+POINTS = (DETERMINISTIC, WALL_CLOCK)  # interval fields that are not intervals: the claim keeps a point verdict
+SIDES = (">", ">=", "<", "<=")
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A confidence interval on one deciding statistic, and the threshold the claim puts on it.
+
+    ``statistic`` is the key of the number in the claim's ``measured`` (so ``make verify`` applies that
+    number's tolerance to the interval too); ``side`` is where the claim wants the statistic (``">"``:
+    above ``threshold``); ``method`` says how the interval was made ("t over 3 seeds", "Clopper-Pearson
+    over 128 items", ...). ``margin`` is the practical margin the claim declares: a point estimate on the
+    wrong side by more than it does not hold even when the interval still reaches the threshold.
+    """
+
+    statistic: str
+    estimate: float
+    low: float
+    high: float
+    threshold: float
+    side: str
+    method: str
+    level: float = 0.95
+    margin: float | None = None
+    dof: float | None = None  # a Student's t interval's degrees of freedom (what would decide it uses z)
+
+    def __post_init__(self) -> None:
+        if self.side not in SIDES:
+            raise ValueError(f"interval on {self.statistic}: side must be one of {SIDES}, got {self.side!r}")
+        if not (self.low <= self.estimate <= self.high) and not any(map(math.isnan, (self.low, self.high))):
+            raise ValueError(
+                f"interval on {self.statistic}: estimate {self.estimate:g} outside [{self.low:g}, {self.high:g}]"
+            )
+
+    def _beyond(self, value: float, wanted: bool) -> bool:
+        """``value`` lies on the wanted side of the threshold (``wanted``) or strictly on the other."""
+        above = self.side.startswith(">")
+        strict = not self.side.endswith("=")
+        if wanted:
+            return (value > self.threshold if strict else value >= self.threshold) if above else (
+                value < self.threshold if strict else value <= self.threshold
+            )
+        return (value <= self.threshold if strict else value < self.threshold) if above else (
+            value >= self.threshold if strict else value > self.threshold
+        )
+
+    @property
+    def state(self) -> str:
+        if any(map(math.isnan, (self.estimate, self.low, self.high))):
+            return INCONCLUSIVE
+        near, far = (self.low, self.high) if self.side.startswith(">") else (self.high, self.low)
+        if self._beyond(near, wanted=True):
+            return HOLDS
+        if self._beyond(far, wanted=False):
+            return FAILS
+        if self.margin is not None and self._beyond(self.estimate, wanted=False):
+            if abs(self.estimate - self.threshold) > self.margin:
+                return FAILS
+        return INCONCLUSIVE
+
+    def to_decide(self, units: int, unit: str = "seeds") -> str:
+        """What would settle a straddling interval: about how many ``unit`` (now ``units``) shrink its half
+        width, which falls as one over the square root of the sample, below the estimate's distance to the
+        threshold."""
+        gap = abs(self.estimate - self.threshold)
+        half = (self.high - self.low) / 2
+        if self.dof is not None and math.isfinite(half):  # more units also shrink t's quantile towards z
+            from scipy import stats
+
+            half *= stats.norm.ppf((1 + self.level) / 2) / stats.t.ppf((1 + self.level) / 2, self.dof)
+        if not math.isfinite(half):
+            return f"more than {units} {unit} (one gives no interval)"
+        if gap < 1e-12:
+            return f"nothing at this effect size: the estimate sits on the threshold ({units} {unit} now)"
+        need = math.ceil(units * (half / gap) ** 2)
+        return f"about {max(need, units + 1)} {unit} at this effect size (now {units})"
+
+
+@dataclass(frozen=True)
+class Premise:
+    """A capability the claim presupposes, measured in the same run: ``measured`` against ``threshold`` by
+    ``comparator``; ``why`` says why the claim needs it (chosen from the paper's setting, before the run)."""
+
+    name: str
+    measured: Any
+    threshold: Any
+    comparator: str
+    met: bool
+    why: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.met, bool):
+            raise TypeError(f"premise {self.name}: met must be a bool, got {type(self.met).__name__}")
+        if not self.why.strip():
+            raise ValueError(f"premise {self.name}: say why the claim presupposes it")
+
+
+def premise(name: str, measured: float, threshold: float, comparator: str, why: str) -> Premise:
+    """A numeric premise, its ``met`` computed from ``measured comparator threshold``."""
+    if comparator not in SIDES:
+        raise ValueError(f"premise {name}: comparator must be one of {SIDES}, got {comparator!r}")
+    value = float(measured)
+    met = {">": value > threshold, ">=": value >= threshold, "<": value < threshold, "<=": value <= threshold}
+    return Premise(name, value, threshold, comparator, bool(met[comparator]), why)
+
+
+def decide(
+    intervals: list[Interval] | None = None, *, exact: bool | None = None, premises: list[Premise] = ()
+) -> str:
+    """The state from the claim's premises and either its intervals (every one must clear its threshold; any
+    that lies on the wrong side fails the claim) or, for a deterministic claim, its ``exact`` yes/no."""
+    if any(not p.met for p in premises):
+        return PREMISE_NOT_MET
+    if intervals:
+        states = {i.state for i in intervals}
+        return FAILS if FAILS in states else INCONCLUSIVE if INCONCLUSIVE in states else HOLDS
+    if exact is None:
+        raise ValueError("decide needs intervals or, for a deterministic claim, exact=True/False")
+    return HOLDS if exact else FAILS
 
 
 @dataclass(frozen=True)
 class Claim:
     """One headline claim and our measurement of it.
 
-    ``paper_value`` is what the paper reports (``None`` if it gives no number),
-    ``measured`` what this run measured (a number or a small dict of numbers),
-    ``comparator`` how ``measured`` is judged against the threshold stated in
-    ``statement`` (``all``: every case in ``measured`` passes). ``headline`` is one sentence a reader
-    can judge the verdict from: the deciding numbers, ours beside the paper's. ``evidence`` lists the
-    paper-relative paths (``tables/x.csv``, ``figures/y.png``) the numbers are computed from and the
-    figures that show them, so every verdict is one hop from the files that made it.
+    ``paper_value`` is what the paper reports (``None`` if it gives no number), ``measured`` what this run
+    measured (a number or a small dict of numbers), ``comparator`` how ``measured`` is judged against the
+    threshold stated in ``statement`` (``all``: every criterion passes). ``interval`` is the list of
+    :class:`Interval` on the deciding statistics, or :data:`DETERMINISTIC` for numbers without sampling
+    noise (closed forms, exact oracles); ``premises`` the capabilities the claim presupposes, or empty
+    with ``premises_note`` saying why none is needed. ``headline`` is one sentence a reader can judge the
+    verdict from: the deciding numbers, ours beside the paper's. ``evidence`` lists the paper-relative
+    paths (``tables/x.csv``, ``figures/y.png``) the numbers are computed from and the figures that show
+    them, so every verdict is one hop from the files that made it.
     """
 
     id: str
@@ -36,7 +180,11 @@ class Claim:
     paper_value: Any
     measured: Any
     comparator: str
-    holds: bool | None
+    state: str
+    interval: list[Interval] | str = DETERMINISTIC
+    premises: list[Premise] = field(default_factory=list)
+    premises_note: str = ""
+    by_construction: str = ""
     note: str = ""
     details: dict[str, Any] = field(default_factory=dict)
     headline: str = ""
@@ -45,23 +193,66 @@ class Claim:
     def __post_init__(self) -> None:
         if self.comparator not in COMPARATORS:
             raise ValueError(f"claim {self.id}: comparator must be one of {COMPARATORS}, got {self.comparator!r}")
-        if self.holds is not None and not isinstance(self.holds, bool):
-            raise TypeError(f"claim {self.id}: holds must be a bool or None, got {type(self.holds).__name__}")
-        if self.holds is None and not self.note:
-            raise ValueError(f"claim {self.id}: an unevaluated claim needs a note saying why")
+        if self.state not in STATES:
+            raise ValueError(f"claim {self.id}: state must be one of {STATES}, got {self.state!r}")
+        if self.interval not in POINTS and not (
+            isinstance(self.interval, list) and self.interval and all(isinstance(i, Interval) for i in self.interval)
+        ):
+            raise TypeError(f"claim {self.id}: interval must be one of {POINTS} or a non-empty list of Interval")
+        if not all(isinstance(p, Premise) for p in self.premises):
+            raise TypeError(f"claim {self.id}: premises must be Premise records")
+        if not self.premises and not self.premises_note.strip():
+            raise ValueError(f"claim {self.id}: no premises: premises_note must say why none is needed")
+        if self.state == NOT_EVALUATED:
+            if not self.note:
+                raise ValueError(f"claim {self.id}: an unevaluated claim needs a note saying why")
+            return
+        unmet = [p.name for p in self.premises if not p.met]
+        if (self.state == PREMISE_NOT_MET) != bool(unmet):
+            raise ValueError(
+                f"claim {self.id}: state {self.state!r} but premises not met: {unmet or 'none'}"
+            )
+        if not unmet and self.interval not in POINTS:
+            expected = decide(self.interval)
+            if self.state != expected:
+                raise ValueError(f"claim {self.id}: state {self.state!r} contradicts its intervals ({expected!r})")
+        if self.state == INCONCLUSIVE and self.interval in POINTS:
+            raise ValueError(f"claim {self.id}: a claim without an interval cannot be inconclusive")
+
+    @property
+    def holds(self) -> bool | None:
+        """For old readers: True for ``holds``, False for ``does not hold``, None otherwise."""
+        return {HOLDS: True, FAILS: False}.get(self.state)
+
+    @property
+    def reproduced(self) -> bool:
+        """Counts as a reproduced claim: it holds and the setup did not build the result in."""
+        return self.state == HOLDS and not self.by_construction
+
+    def record(self) -> dict[str, Any]:
+        """The JSON record: every field, plus the derived ``holds`` for old readers."""
+        return asdict(self) | {"holds": self.holds}
 
 
 def not_evaluated(
-    claim_id: str, statement: str, paper_value: Any, note: str, evidence: list[str], comparator: str = "all"
+    claim_id: str,
+    statement: str,
+    paper_value: Any,
+    note: str,
+    evidence: list[str],
+    comparator: str = "all",
+    premises: list[Premise] = (),
 ) -> Claim:
-    """A claim this scale could not evaluate (e.g. its method was not run): ``holds`` None, ``note`` saying why."""
+    """A claim this scale could not evaluate (e.g. its method was not run): ``note`` says why."""
     return Claim(
         id=claim_id,
         statement=statement,
         paper_value=paper_value,
         measured={},
         comparator=comparator,
-        holds=None,
+        state=NOT_EVALUATED,
+        premises=list(premises),
+        premises_note="" if premises else "not evaluated at this scale",
         note=note,
         headline=f"not evaluated: {note}",
         evidence=evidence,
@@ -91,12 +282,47 @@ def write_claims(path: str | os.PathLike, claims: list[Claim]) -> None:
         raise ValueError(f"duplicate claim ids: {ids}")
     for claim in claims:
         check_readable(claim)
-    write_json(path, [asdict(c) for c in claims])
+    write_json(path, [c.record() for c in claims])
+
+
+NUMBERS = ("estimate", "low", "high", "threshold")
+
+
+def _number(value: Any) -> float:
+    """A float as ``write_json`` writes it: NaN as null, infinities as ``"inf"`` / ``"-inf"``."""
+    return math.nan if value is None else float(value)
+
+
+LEGACY_STATE = {True: HOLDS, False: FAILS, None: NOT_EVALUATED}
+
+
+def from_record(record: dict[str, Any]) -> Claim:
+    """A :class:`Claim` from its JSON record. A record written before verdict states (``holds`` only) reads as
+    ``holds`` / ``does not hold`` / ``not evaluated`` with a deterministic interval and a note that its
+    evidence strength was not recorded."""
+    record = dict(record)
+    holds = record.pop("holds", None)
+    if "state" not in record:
+        record["state"] = LEGACY_STATE[holds]
+        record.setdefault("premises_note", "recorded before premises and intervals were part of a verdict")
+        if record["state"] == NOT_EVALUATED and not record.get("note"):
+            record["note"] = "not evaluated"
+    interval = record.get("interval", DETERMINISTIC)
+    if isinstance(interval, list):
+        record["interval"] = [Interval(**(i | {k: _number(i[k]) for k in NUMBERS})) for i in interval]
+    record["premises"] = [Premise(**p) for p in record.get("premises", [])]
+    return Claim(**record)
 
 
 def read_claims(path: str | os.PathLike) -> list[Claim]:
-    return [Claim(**record) for record in read_json(path)]
+    return [from_record(record) for record in read_json(path)]
 
 
-def verdict_word(holds: bool | None) -> str:
-    return {True: "holds", False: "does not hold", None: "not evaluated"}[holds]
+def verdict_word(claim: Claim) -> str:
+    """The state, with ``(by construction)`` where the setup built the result in."""
+    return claim.state + (" (by construction)" if claim.by_construction else "")
+
+
+def count_states(claims: list[Claim]) -> dict[str, int]:
+    """How many claims are in each state (every state listed, in :data:`STATES` order)."""
+    return {state: sum(1 for c in claims if c.state == state) for state in STATES}

@@ -23,6 +23,7 @@ import shutil
 import sys
 from pathlib import Path
 
+from .claims import HOLDS, LEGACY_STATE, count_states, read_claims
 from .config import load_yaml
 from .registry import papers
 
@@ -61,10 +62,13 @@ def duration(seconds: float) -> str:
 
 
 def verdict_count(claims_json: Path) -> str:
-    claims = json.loads(claims_json.read_text(encoding="utf-8"))
-    held = sum(1 for claim in claims if claim["holds"] is True)
-    unknown = sum(1 for claim in claims if claim["holds"] is None)
-    return f"{held} of {len(claims)} claims hold" + (f" ({unknown} not evaluated)" if unknown else "")
+    """'2 of 4 hold; 1 inconclusive, 1 premise not met' from the five verdict states (nothing left unsaid)."""
+    claims = read_claims(claims_json)
+    counts = count_states(claims)
+    others = ", ".join(f"{n} {state}" for state, n in counts.items() if n and state != HOLDS)
+    built_in = sum(1 for c in claims if c.by_construction and c.state == HOLDS)
+    held = f"{counts[HOLDS]} of {len(claims)} hold" + (f" ({built_in} by construction)" if built_in else "")
+    return held + (f"; {others}" if others else "")
 
 
 def papers_table(root: Path | str = ".") -> str:
@@ -151,7 +155,7 @@ def figures_section(root: Path | str, slug: str) -> str:
 
 
 def _measured_caption(claim: dict) -> str:
-    verdict = {True: "holds", False: "does not hold", None: "not evaluated"}[claim["holds"]]
+    verdict = claim.get("state") or LEGACY_STATE[claim["holds"]]
     return f"evidence for `{claim['id']}` ({verdict}): {claim['headline']}."
 
 
@@ -175,7 +179,7 @@ def copy_measured(root: Path | str, slug: str) -> dict | None:
     for claim in json.loads((timing / "claims.json").read_text(encoding="utf-8")):
         for path in claim.get("evidence", []):
             if path.startswith("timing/figures/") and path.endswith(".png"):
-                figures[path] = {key: claim[key] for key in ("id", "holds", "headline")}
+                figures[path] = {key: claim[key] for key in ("id", "state", "holds", "headline") if key in claim}
     if not figures:
         return None
     target = root / "docs" / "papers" / "figures" / slug / "measured"

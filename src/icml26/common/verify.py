@@ -26,7 +26,10 @@ from typing import Any
 
 from .tolerance import EXACT, Tolerance
 
-PROSE = {"headline", "note", "statement", "evidence", "id"}  # prose derived from the numbers; ids are keys
+# prose derived from the numbers; ids are keys; a premise's ``why`` and an interval's ``method`` describe,
+# they are not measured
+PROSE = {"headline", "note", "statement", "evidence", "id", "why", "premises_note", "method"}
+VERDICT_FIELDS = ("/state", "/holds")  # a claim's verdict, and its old-reader form
 FILES = ("claims.json", "metrics.json")
 
 
@@ -104,8 +107,8 @@ def compare(slug: str, committed: dict[str, Any], current: dict[str, Any]) -> Pa
     old, new = {}, {}
     for name in FILES:
         stem = name.removesuffix(".json")
-        old |= {f"{stem}/{k}": v for k, v in flatten(committed[name]).items()}
-        new |= {f"{stem}/{k}": v for k, v in flatten(current[name]).items()}
+        old |= {f"{stem}/{k}": v for k, v in flatten(_states(name, committed[name])).items()}
+        new |= {f"{stem}/{k}": v for k, v in flatten(_states(name, current[name])).items()}
     for path in sorted(old.keys() | new.keys()):
         if path not in new or path not in old:
             report.outside.append(
@@ -113,17 +116,17 @@ def compare(slug: str, committed: dict[str, Any], current: dict[str, Any]) -> Pa
             )
             continue
         a, b = old[path], new[path]
-        if path.endswith("/holds"):
-            report.verdicts += 1
+        if path.endswith(VERDICT_FIELDS) and path.startswith("claims/") and path.count("/") == 2:
+            report.verdicts += path.endswith("/state")
             if a != b:
-                report.flipped.append(f"{path.removeprefix('claims/').removesuffix('/holds')}: {a} -> {b}")
+                report.flipped.append(f"{path.removeprefix('claims/')}: {a} -> {b}")
             else:
                 report.identical += 1
         elif _number(a) and _number(b):
             if a == b:
                 report.identical += 1
                 continue
-            tolerance = tolerance_for(path, declared)
+            tolerance = tolerance_for(_measured_path(path, old), declared)
             line = f"{path}: {a:.10g} -> {b:.10g} ({tolerance}{': ' + tolerance.why if tolerance.why else ''})"
             (report.within if tolerance.allows(float(a), float(b)) else report.outside).append(line)
         elif a == b:
@@ -131,6 +134,27 @@ def compare(slug: str, committed: dict[str, Any], current: dict[str, Any]) -> Pa
         else:
             report.outside.append(f"{path}: {a!r} -> {b!r}")
     return report
+
+
+def _states(name: str, value: Any) -> Any:
+    """Claims written before verdict states (``holds`` only) get the state ``holds`` stood for, so a
+    committed record of either age compares with a current one by state."""
+    if name != "claims.json" or not isinstance(value, list):
+        return value
+    from .claims import LEGACY_STATE
+
+    return [r if "state" in r else r | {"state": LEGACY_STATE[r.get("holds")]} for r in value]
+
+
+def _measured_path(path: str, flat: dict[str, Any]) -> str:
+    """An interval's bounds move like the number they bound: ``claims/<id>/interval/<i>/low`` takes the
+    tolerance of ``claims/<id>/measured/<statistic>`` (the interval names its statistic)."""
+    parts = path.split("/")
+    if len(parts) == 5 and parts[0] == "claims" and parts[2] == "interval" and parts[4] in ("estimate", "low", "high"):
+        statistic = flat.get("/".join([*parts[:4], "statistic"]))
+        if isinstance(statistic, str):
+            return f"claims/{parts[1]}/measured/{statistic}"
+    return path
 
 
 def reference_text(path: Path, against: str) -> str | None:

@@ -116,7 +116,7 @@ def verdict(agents: str, saturation: str, failures: str, claims: str, metrics: s
         verdicts.defeatism_costs(main, rates),
     ]
     for claim in judged:
-        print(f"{claim.id}: {verdict_word(claim.holds)} -- {claim.headline}", flush=True)
+        print(f"{claim.id}: {verdict_word(claim)} -- {claim.headline}", flush=True)
     write_claims(claims, judged)
     overall = summary.by_level(main)
     overall = overall[overall["level"] == "all"]

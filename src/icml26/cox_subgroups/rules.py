@@ -236,7 +236,7 @@ def verdict(synthetic_summary: str, real_summary: str, case_summary: str, claims
         verdicts.on_pareto_front(real),
     ]
     for claim in judged:
-        print(f"{claim.id}: {verdict_word(claim.holds)} -- {claim.measured}", flush=True)
+        print(f"{claim.id}: {verdict_word(claim)} -- {claim.measured}", flush=True)
     write_claims(claims, judged)
     write_json(
         metrics,

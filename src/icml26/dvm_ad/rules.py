@@ -83,7 +83,7 @@ def verdict(leaderboard: str, ablation: str, claims: str, metrics: str) -> None:
     board, ablation_table = read_csv(leaderboard), read_csv(ablation)
     judged = [verdicts.best_on_adbench(board), verdicts.both_ends_beat_one_end(ablation_table)]
     for claim in judged:
-        print(f"{claim.id}: {verdict_word(claim.holds)} -- {claim.measured}", flush=True)
+        print(f"{claim.id}: {verdict_word(claim)} -- {claim.measured}", flush=True)
     write_claims(claims, judged)
     write_json(
         metrics,

@@ -269,9 +269,10 @@ def verdict(
     from . import verdict as v
 
     quality, correlation = read_csv(quality_table), read_csv(correlation_table)
+    solved = v.solved_tasks(quality, dense)
     found = [
-        v.few_decodable(correlation),
-        v.importance_predicts(correlation, read_csv(recall_table), alpha),
+        v.few_decodable(correlation, solved),
+        v.importance_predicts(correlation, read_csv(recall_table), alpha, solved),
         v.preserves_quality(quality, dense, focus),
         v.saves_compute(quality, dense, focus),
     ]
@@ -283,6 +284,7 @@ def verdict(
             "accuracy": quality.groupby("decoder")["correct"].mean().to_dict(),
             "accuracy_by_seed": {d: {str(s): a for s, a in by_seed[d].items()} for d in by_seed.index.levels[0]},
             "decoded_fraction": correlation.groupby("task")["decoded_fraction"].mean().to_dict(),
+            "dense_accuracy_by_task": solved.to_dict(),
         },
     )
 

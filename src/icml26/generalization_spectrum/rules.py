@@ -184,10 +184,18 @@ def learner(
 
 
 def tables(
-    scores: list[str], curves_table: str, spectrum_table: str, far_tail_table: str, passk_table: str, *, k: list[int]
+    scores: list[str],
+    curves_table: str,
+    spectrum_table: str,
+    far_tail_table: str,
+    passk_table: str,
+    matched_table: str,
+    *,
+    k: list[int],
 ) -> None:
     """Curves (pass@1 per variant at each checkpoint), the spectrum at matched D0 (pass rates, gains over
-    the base model, e_k), the far-transfer tail and pass@k at each learner's matched checkpoint."""
+    the base model, e_k), the far-transfer tail, pass@k at each learner's matched checkpoint, and every seed
+    problem's pass@1 at the matched level (the verdict's intervals resample them)."""
     from . import spectrum
     from .matched import common_level
 
@@ -200,6 +208,7 @@ def tables(
     write_csv(spectrum_table, spectrum.table(problems, level))
     write_csv(far_tail_table, tail.rename("tail").rename_axis("learner").reset_index())
     write_csv(passk_table, spectrum.pass_at_k(frame, curve, level, k))
+    write_csv(matched_table, problems)
 
 
 def timing(pretraining: str, runs: list[str], cost_table: str, machine: str) -> None:
@@ -239,7 +248,9 @@ def figures(curves_table: str, spectrum_table: str, **outputs: str) -> None:
         save_figure(plots.curves(curve, table), *paths("curves"))
 
 
-def verdict(spectrum_table: str, far_tail_table: str, claims: str, metrics: str, *, criteria: dict) -> None:
+def verdict(
+    spectrum_table: str, far_tail_table: str, matched_table: str, claims: str, metrics: str, *, criteria: dict
+) -> None:
     from ..common.claims import write_claims
     from . import verdict as v
 
@@ -247,12 +258,13 @@ def verdict(spectrum_table: str, far_tail_table: str, claims: str, metrics: str,
     gain = table.set_index("learner").filter(like="gain_").rename(columns=lambda c: c.removeprefix("gain_"))
     efficiency = table.set_index("learner").filter(like="e_").rename(columns=lambda c: c.removeprefix("e_"))
     tails = tail.set_index("learner")["tail"]
+    problems = v.Problems(read_csv(matched_table))
     write_claims(
         claims,
         [
-            v.rl_transfers_most_efficiently(efficiency),
-            v.icl_strong_but_correspondence_dependent(gain, criteria),
-            v.rft_keeps_a_stronger_far_tail(tails),
+            v.rl_transfers_most_efficiently(problems),
+            v.icl_strong_but_correspondence_dependent(problems, criteria),
+            v.rft_keeps_a_stronger_far_tail(problems),
         ],
     )
     write_json(

@@ -440,7 +440,7 @@ def verdict(table: str, classes: str, bound_table: str, vae_table: str, claims: 
         verdicts.vae_layer_geometry(layers),
     ]
     for claim in judged:
-        print(f"{claim.id}: {verdict_word(claim.holds)} -- {claim.measured}", flush=True)
+        print(f"{claim.id}: {verdict_word(claim)} -- {claim.measured}", flush=True)
     write_claims(claims, judged)
     write_json(
         metrics,

@@ -173,6 +173,6 @@ def verdict(
         **trace_numbers,
     }
     for claim in judged:
-        print(f"{claim.id}: {verdict_word(claim.holds)} -- {claim.measured}", flush=True)
+        print(f"{claim.id}: {verdict_word(claim)} -- {claim.measured}", flush=True)
     write_claims(claims, judged)
     write_json(metrics, numbers)

@@ -319,7 +319,7 @@ def verdict(
         verdicts.transfers(tpr, transfer, fpr),
     ]
     for claim in judged:
-        print(f"{claim.id}: {verdict_word(claim.holds)} -- {claim.headline}", flush=True)
+        print(f"{claim.id}: {verdict_word(claim)} -- {claim.headline}", flush=True)
     write_claims(claims, judged)
     accuracy = read_csv(accuracy_table)
     write_json(

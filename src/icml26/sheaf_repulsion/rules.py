@@ -321,19 +321,21 @@ def verdict(
     metrics: str,
     *,
     criteria: dict,
+    sentences: int,
 ) -> None:
     """Judge the spec's claims and collect the headline numbers."""
     from ..common.claims import verdict_word, write_claims
     from . import verdict as verdicts
 
     table, overlap, minimal_rows = read_csv(circuits_table), read_csv(overlap_table), read_csv(minimal_table)
+    model_accuracy = float(read_csv(training_table)["accuracy"].iloc[-1])
     judged = [
-        verdicts.low_overlap(table, overlap, criteria),
-        verdicts.grows_with_circuits(overlap, criteria),
-        verdicts.dispensable_minimal_circuit(minimal_rows, criteria),
+        verdicts.low_overlap(table, overlap, criteria, model_accuracy),
+        verdicts.grows_with_circuits(overlap, criteria, verdicts.overlap_premises(table, model_accuracy, criteria)),
+        verdicts.dispensable_minimal_circuit(minimal_rows, criteria, model_accuracy, sentences),
     ]
     for claim in judged:
-        print(f"{claim.id}: {verdict_word(claim.holds)} -- {claim.headline}", flush=True)
+        print(f"{claim.id}: {verdict_word(claim)} -- {claim.headline}", flush=True)
     write_claims(claims, judged)
     mean = table.groupby("method")[["edges", "density", "accuracy", "faithfulness", "complement_accuracy"]].mean()
     write_json(

@@ -208,6 +208,6 @@ def verdict(evaluation: str, sweep: str, oracles: str, claims: str, metrics: str
     for _, extra in judged:
         numbers.update(extra)
     for claim, _ in judged:
-        print(f"{claim.id}: {verdict_word(claim.holds)} -- {claim.measured}", flush=True)
+        print(f"{claim.id}: {verdict_word(claim)} -- {claim.measured}", flush=True)
     write_claims(claims, [claim for claim, _ in judged])
     write_json(metrics, numbers)

@@ -1,0 +1,176 @@
+"""Confidence intervals for a claim's deciding statistic, each returned as a :class:`~.claims.Interval`.
+
+Which to use (docs/ARCHITECTURE.md, "Claims and verdicts"):
+
+- a mean over a few seeds (the usual case here: 2 to 5): :func:`over_seeds`, Student's t over the
+  per-seed values -- with fewer than about five seeds a bootstrap over seeds has too few distinct
+  resamples (two seeds give three) and understates the spread;
+- the difference of two methods' seed means: :func:`seed_difference` (Welch's t);
+- a proportion of independent trials: :func:`proportion` (Clopper-Pearson, exact);
+- a statistic of many exchangeable items (test prompts, instances): :func:`over_items`, a percentile
+  bootstrap over the items (scipy's ``bootstrap``);
+- two methods over seeds and shared test items: :func:`icml26.common.bootstrap.difference`.
+
+Every function takes the claim's ``threshold`` and ``side`` so that the interval carries its own verdict
+(:attr:`Interval.state`). Intervals are 95 % two-sided unless ``level`` says otherwise.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from scipy import stats
+
+from .claims import Interval
+
+
+def _finite(values: Sequence[float], what: str) -> np.ndarray:
+    array = np.asarray(values, dtype=float).ravel()
+    if array.size == 0 or not np.isfinite(array).all():
+        raise ValueError(f"{what}: needs finite values, got {list(array)}")
+    return array
+
+
+def over_seeds(
+    statistic: str,
+    values: Sequence[float],
+    threshold: float,
+    side: str,
+    *,
+    level: float = 0.95,
+    margin: float | None = None,
+    unit: str = "seeds",
+) -> Interval:
+    """Student's t interval of the mean of per-seed ``values``. One seed gives no interval (infinite bounds:
+    the claim cannot come out better than inconclusive)."""
+    x = _finite(values, statistic)
+    mean = float(x.mean())
+    if x.size < 2:
+        low, high = -math.inf, math.inf
+    elif np.ptp(x) == 0:
+        low = high = mean
+    else:
+        half = float(stats.t.ppf((1 + level) / 2, x.size - 1) * x.std(ddof=1) / math.sqrt(x.size))
+        low, high = mean - half, mean + half
+    dof = x.size - 1 if x.size > 1 else None
+    return Interval(statistic, mean, low, high, threshold, side, f"t over {x.size} {unit}", level, margin, dof)
+
+
+def seed_difference(
+    statistic: str,
+    a: Sequence[float],
+    b: Sequence[float],
+    threshold: float = 0.0,
+    side: str = ">",
+    *,
+    level: float = 0.95,
+    margin: float | None = None,
+) -> Interval:
+    """Welch's t interval of ``mean(a) - mean(b)``, per-seed values of two methods trained independently."""
+    x, y = _finite(a, statistic), _finite(b, statistic)
+    diff = float(x.mean() - y.mean())
+    if x.size < 2 or y.size < 2:
+        return Interval(statistic, diff, -math.inf, math.inf, threshold, side, "Welch t: needs 2 seeds each", level)
+    va, vb = x.var(ddof=1) / x.size, y.var(ddof=1) / y.size
+    se = math.sqrt(va + vb)
+    df = None
+    if se == 0:
+        low = high = diff
+    else:
+        df = (va + vb) ** 2 / (va**2 / (x.size - 1) + vb**2 / (y.size - 1))
+        half = float(stats.t.ppf((1 + level) / 2, df) * se)
+        low, high = diff - half, diff + half
+    method = f"Welch t over {x.size} and {y.size} seeds"
+    return Interval(statistic, diff, low, high, threshold, side, method, level, margin, df)
+
+
+def proportion(
+    statistic: str,
+    successes: int,
+    trials: int,
+    threshold: float,
+    side: str,
+    *,
+    level: float = 0.95,
+    margin: float | None = None,
+    unit: str = "trials",
+) -> Interval:
+    """Clopper-Pearson interval of ``successes / trials``."""
+    if trials <= 0 or not 0 <= successes <= trials:
+        raise ValueError(f"{statistic}: need 0 <= successes <= trials and trials > 0, got {successes}/{trials}")
+    ci = stats.binomtest(int(successes), int(trials)).proportion_ci(confidence_level=level, method="exact")
+    return Interval(
+        statistic,
+        successes / trials,
+        float(ci.low),
+        float(ci.high),
+        threshold,
+        side,
+        f"Clopper-Pearson over {trials} {unit}",
+        level,
+        margin,
+    )
+
+
+def over_items(
+    statistic: str,
+    values: Sequence[float] | Sequence[Sequence[float]],
+    threshold: float,
+    side: str,
+    *,
+    function: Callable[..., float] = np.mean,
+    level: float = 0.95,
+    margin: float | None = None,
+    resamples: int = 2000,
+    seed: int = 0,
+    unit: str = "items",
+) -> Interval:
+    """Percentile bootstrap over items of ``function(*columns)``: ``values`` is one array, or several of the
+    same length resampled together (paired, e.g. two methods on the same prompts)."""
+    columns = [_finite(v, statistic) for v in (values if np.ndim(values) == 2 else [values])]
+    estimate = float(function(*columns))
+    if len({c.size for c in columns}) != 1:
+        raise ValueError(f"{statistic}: paired columns must have the same length")
+    if columns[0].size < 2 or all(np.ptp(c) == 0 for c in columns):
+        low = high = estimate
+    else:
+        result = stats.bootstrap(
+            columns,
+            lambda *cols, axis=-1: _vectorised(function, cols, axis),
+            paired=True,
+            vectorized=True,
+            n_resamples=resamples,
+            confidence_level=level,
+            method="percentile",
+            rng=np.random.default_rng(seed),
+        )
+        low, high = float(result.confidence_interval.low), float(result.confidence_interval.high)
+        low, high = min(low, estimate), max(high, estimate)
+    return Interval(
+        statistic, estimate, low, high, threshold, side, f"bootstrap over {columns[0].size} {unit}", level, margin
+    )
+
+
+def _vectorised(function: Callable[..., float], cols, axis: int) -> np.ndarray:
+    """``function`` applied to each resample (scipy hands all resamples at once along ``axis``)."""
+    moved = [np.moveaxis(c, axis, -1) for c in cols]
+    flat = [m.reshape(-1, m.shape[-1]) for m in moved]
+    out = np.array([function(*row) for row in zip(*flat)])
+    return out.reshape(moved[0].shape[:-1])
+
+
+def from_difference(
+    statistic: str, row, threshold: float = 0.0, side: str = ">", *, margin: float | None = None
+) -> Interval:
+    """A table row of :func:`icml26.common.bootstrap.difference` (``difference``, ``low``, ``high`` and the
+    interval's ``interval`` method) as an :class:`Interval`."""
+    method = getattr(row, "interval", None) or "two-level bootstrap over seeds and items"
+    return Interval(statistic, float(row.difference), float(row.low), float(row.high), threshold, side, method,
+                    margin=margin)
+
+
+def exact(statistic: str, value: float, threshold: float, side: str, method: str) -> Interval:
+    """A point with no sampling noise beside noisy criteria of the same claim (``method`` says why)."""
+    return Interval(statistic, float(value), float(value), float(value), threshold, side, method)
