@@ -1,11 +1,27 @@
-"""Config validation messages, claim records and the summary table."""
+"""Config validation messages, claim records (states, intervals, premises) and the summary table."""
 
+import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 import yaml
 
-from icml26.common.claims import Claim, read_claims, write_claims
+from icml26.common import intervals
+from icml26.common.claims import (
+    FAILS,
+    HOLDS,
+    INCONCLUSIVE,
+    NOT_EVALUATED,
+    PREMISE_NOT_MET,
+    WALL_CLOCK,
+    Claim,
+    Interval,
+    decide,
+    premise,
+    read_claims,
+    write_claims,
+)
 from icml26.common.config import ConfigError, merged, paper_section, validate
 from icml26.common.device import resolve_device
 from icml26.common.registry import SCALES, papers
@@ -72,31 +88,140 @@ def test_unknown_keys_are_rejected():
         validate(cfg, SCHEMAS / "config.schema.yaml")
 
 
+NONE = {"premises_note": "closed form: nothing presupposed"}
+
+
 def test_claims_round_trip_and_reject_bad_records(tmp_path):
-    readable = {"headline": "0.5 vs the paper's 1.0", "evidence": ["tables/t.csv", "figures/f.png"]}
+    readable = {"headline": "0.5 vs the paper's 1.0", "evidence": ["tables/t.csv", "figures/f.png"], **NONE}
+    interval = [Interval("x", 0.5, 0.4, 0.6, 1.0, "<=", "t over 3 seeds", dof=2)]
     claims = [
-        Claim("a", "x <= 1", 1.0, 0.5, "<=", True, **readable),
-        Claim("b", "y", None, {"k": 2}, "all", False, "why", **readable),
+        Claim("a", "x <= 1", 1.0, {"x": 0.5}, "<=", HOLDS, interval=interval, **readable),
+        Claim("b", "y", None, {"k": 2}, "all", FAILS, note="why", **readable),
+        Claim("c", "z", None, {"k": 2}, "all", PREMISE_NOT_MET,
+              premises=[premise("skill", 0.01, 0.05, ">=", "learns from its successes")],
+              headline="h", evidence=["tables/t.csv"]),
     ]
     write_claims(tmp_path / "claims.json", claims)
     assert read_claims(tmp_path / "claims.json") == claims
+    records = json.loads((tmp_path / "claims.json").read_text())
+    assert [r["holds"] for r in records] == [True, False, None]  # old readers: derived from the state
+    assert [r["state"] for r in records] == [HOLDS, FAILS, PREMISE_NOT_MET]
     with pytest.raises(ValueError, match="headline"):
-        write_claims(tmp_path / "c.json", [Claim("c", "s", 1, 1, "<=", True, evidence=["tables/t.csv"])])
+        write_claims(tmp_path / "c.json", [Claim("c", "s", 1, 1, "<=", HOLDS, evidence=["tables/t.csv"], **NONE)])
     with pytest.raises(ValueError, match="evidence"):
-        write_claims(tmp_path / "c.json", [Claim("c", "s", 1, 1, "<=", True, headline="h")])
+        write_claims(tmp_path / "c.json", [Claim("c", "s", 1, 1, "<=", HOLDS, headline="h", **NONE)])
     with pytest.raises(ValueError, match="must be a path under"):
-        write_claims(tmp_path / "c.json", [Claim("c", "s", 1, 1, "<=", True, headline="h", evidence=["../x.csv"])])
+        write_claims(
+            tmp_path / "c.json", [Claim("c", "s", 1, 1, "<=", HOLDS, headline="h", evidence=["../x.csv"], **NONE)]
+        )
     assert not (tmp_path / "c.json").exists()
     with pytest.raises(ValueError, match="comparator"):
-        Claim("c", "s", 1, 1, "~", True)
+        Claim("c", "s", 1, 1, "~", HOLDS, **NONE)
+    with pytest.raises(ValueError, match="state must be one of"):
+        Claim("c", "s", 1, 1, "<=", "maybe", **NONE)
     with pytest.raises(ValueError, match="note"):
-        Claim("c", "s", 1, None, "<=", None)
+        Claim("c", "s", 1, None, "<=", NOT_EVALUATED, **NONE)
+    with pytest.raises(ValueError, match="premises_note"):
+        Claim("c", "s", 1, 1, "<=", HOLDS)
     with pytest.raises(ValueError, match="duplicate"):
         write_claims(tmp_path / "dup.json", [claims[0], claims[0]])
 
 
-def test_summary_lists_every_claim_with_its_headline_verdict_and_evidence(tmp_path):
-    for paper, holds in (("paper_a", True), ("paper_b", False)):
+def test_a_state_that_contradicts_its_intervals_or_premises_is_refused():
+    straddles = [Interval("auroc", 0.522, 0.31, 0.73, 0.5, ">", "t over 3 seeds")]
+    with pytest.raises(ValueError, match="contradicts its intervals"):  # 'holds' on a coin flip
+        Claim("c", "s", 1, 1, ">", HOLDS, interval=straddles, **NONE)
+    assert Claim("c", "s", 1, 1, ">", INCONCLUSIVE, interval=straddles, **NONE).holds is None
+    unmet = [premise("copying", -0.01, 0.1, ">=", "nothing to transfer")]
+    with pytest.raises(ValueError, match="premises not met"):  # refuted, though untestable
+        Claim("c", "s", 1, 1, ">", FAILS, premises=unmet)
+    with pytest.raises(ValueError, match="premises not met"):  # premise not met, though every premise is met
+        Claim("c", "s", 1, 1, ">", PREMISE_NOT_MET, premises=[premise("p", 1, 0, ">=", "w")])
+    with pytest.raises(ValueError, match="cannot be inconclusive"):
+        Claim("c", "s", 1, 1, ">", INCONCLUSIVE, **NONE)
+
+
+@pytest.mark.parametrize(
+    ("low", "estimate", "high", "side", "margin", "state"),
+    [
+        (0.55, 0.6, 0.65, ">", None, HOLDS),  # clears 0.5
+        (0.40, 0.45, 0.48, ">", None, FAILS),  # wholly below
+        (0.45, 0.52, 0.60, ">", None, INCONCLUSIVE),  # straddles
+        (0.30, 0.40, 0.52, ">", 0.05, FAILS),  # straddles, but misses by more than the margin
+        (0.45, 0.48, 0.52, ">", 0.05, INCONCLUSIVE),  # misses by less than the margin
+        (0.40, 0.45, 0.48, "<", None, HOLDS),
+        (0.50, 0.55, 0.60, ">=", None, HOLDS),  # the threshold itself passes '>='
+        (0.50, 0.55, 0.60, ">", None, INCONCLUSIVE),  # ... but not '>'
+    ],
+)
+def test_an_interval_decides_by_where_it_lies_against_the_threshold(low, estimate, high, side, margin, state):
+    assert Interval("s", estimate, low, high, 0.5, side, "m", margin=margin).state == state
+
+
+def test_decide_combines_intervals_and_premises():
+    clear, straddle, wrong = (Interval("s", e, lo, hi, 0.0, ">", "m") for e, lo, hi in
+                              ((0.2, 0.1, 0.3), (0.1, -0.1, 0.3), (-0.2, -0.3, -0.1)))
+    assert decide([clear, clear]) == HOLDS
+    assert decide([clear, straddle]) == INCONCLUSIVE
+    assert decide([straddle, wrong]) == FAILS
+    assert decide([clear], premises=[premise("p", 0, 1, ">=", "w")]) == PREMISE_NOT_MET
+    assert decide(exact=True) == HOLDS and decide(exact=False) == FAILS
+
+
+def test_what_would_decide_an_inconclusive_interval():
+    auroc = intervals.over_seeds("auroc", [0.44, 0.51, 0.61], 0.5, ">")
+    assert auroc.state == INCONCLUSIVE
+    # sd 0.085, gap 0.02: (1.96 x 0.085 / 0.02)^2 = 70 seeds at this effect size
+    assert auroc.to_decide(3) == "about 71 seeds at this effect size (now 3)"
+    assert "one gives no interval" in intervals.over_seeds("x", [0.6], 0.5, ">").to_decide(1)
+
+
+def test_intervals_match_their_textbook_forms():
+    from scipy import stats
+
+    values = [0.988, 0.988, 0.999]
+    ratio = intervals.over_seeds("r", values, 1.0, "<")
+    half = stats.t.ppf(0.975, 2) * np.std(values, ddof=1) / np.sqrt(3)
+    assert (ratio.low, ratio.high) == pytest.approx((np.mean(values) - half, np.mean(values) + half))
+    assert ratio.state == INCONCLUSIVE  # the committed control variate's 'reduces variance'
+    exact = intervals.proportion("p", 0, 10, 0.5, "<")
+    assert exact.low == 0 and exact.high == pytest.approx(1 - 0.025 ** (1 / 10))  # Clopper-Pearson, k = 0
+    assert exact.state == HOLDS
+    welch = intervals.seed_difference("d", [1.0, 2.0, 3.0], [0.0, 0.0, 1.0])
+    direct = stats.ttest_ind([1.0, 2.0, 3.0], [0.0, 0.0, 1.0], equal_var=False).confidence_interval()
+    assert (welch.low, welch.high) == pytest.approx((direct.low, direct.high))
+
+
+def test_few_seeds_are_not_bootstrapped():
+    from icml26.common.bootstrap import difference
+
+    rng = np.random.default_rng(0)
+    a, b = rng.random((2, 40)) + 0.2, rng.random((2, 40))
+    few = difference(a, b)
+    assert few.method.startswith("t over 2 and 2 seeds and 40 items")
+    # two seeds: the t interval is wider than the two-level bootstrap, which has three distinct seed resamples
+    many = difference(np.repeat(a, 3, axis=0), np.repeat(b, 3, axis=0))
+    assert many.method.startswith("two-level bootstrap") and few.high - few.low > many.high - many.low
+
+
+def test_records_written_before_states_read_as_their_old_verdicts(tmp_path):
+    old = [{"id": "a", "statement": "s", "paper_value": 1, "measured": 1, "comparator": "<=", "holds": True,
+            "note": "", "details": {}, "headline": "h", "evidence": ["tables/t.csv"]},
+           {"id": "b", "statement": "s", "paper_value": 1, "measured": {}, "comparator": "<=", "holds": None,
+            "note": "not run", "details": {}, "headline": "h", "evidence": ["tables/t.csv"]}]
+    (tmp_path / "claims.json").write_text(json.dumps(old))
+    assert [c.state for c in read_claims(tmp_path / "claims.json")] == [HOLDS, NOT_EVALUATED]
+
+
+def test_summary_lists_every_claim_with_its_state_interval_premises_and_evidence(tmp_path):
+    straddle = [Interval("x", 1.5, 1.0, 2.5, 2.0, "<=", "t over 3 seeds")]
+    unmet = [premise("skill", 0.01, 0.05, ">=", "w")]
+    for paper, state, kwargs in (
+        ("paper_a", HOLDS, NONE),
+        ("paper_b", FAILS, NONE),
+        ("paper_c", INCONCLUSIVE, {"interval": straddle, **NONE}),
+        ("paper_d", PREMISE_NOT_MET, {"premises": unmet}),
+    ):
         write_claims(
             tmp_path / paper / "claims.json",
             [
@@ -106,40 +231,43 @@ def test_summary_lists_every_claim_with_its_headline_verdict_and_evidence(tmp_pa
                     2.0,
                     {"x": 1.5},
                     "<=",
-                    holds,
+                    state,
                     headline=f"{paper}: 1.5 vs the paper's 2.0",
                     evidence=["tables/t.csv", "figures/f.png"],
+                    by_construction="a scripted agent" if paper == "paper_a" else "",
+                    **kwargs,
                 )
             ],
         )
     out, page = tmp_path / "summary.md", tmp_path / "summary.rst"
-    build_summary(
-        [tmp_path / "paper_b" / "claims.json", tmp_path / "paper_a" / "claims.json"],
-        out,
-        scale="smoke",
-        report_page=page,
-    )
+    papers = ["paper_d", "paper_b", "paper_c", "paper_a"]
+    build_summary([tmp_path / p / "claims.json" for p in papers], out, scale="smoke", report_page=page)
     text = out.read_text()
-    assert "| [paper_a](#paper_a) | 1 | 1 | 0 | 0 |" in text and "| **all** | 2 | 1 | 1 | 0 |" in text
+    assert "| [paper_a](#paper_a) | 1 | 1 | 0 | 0 | 0 | 0 | 1 |" in text
+    assert "| [paper_d](#paper_d) | 1 | 0 | 0 | 0 | 1 | 0 | 0 |" in text
+    assert "| **all** | 4 | 1 | 1 | 1 | 1 | 0 | 1 |" in text
     assert (
-        "| paper_b_c | paper_b: 1.5 vs the paper's 2.0 | **does not hold** "
-        "| [t.csv](paper_b/tables/t.csv), [f.png](paper_b/figures/f.png) |"
+        "| paper_b_c | paper_b: 1.5 vs the paper's 2.0 | **does not hold** | deterministic "
+        "| none: closed form: nothing presupposed | [t.csv](paper_b/tables/t.csv), [f.png](paper_b/figures/f.png) |"
     ) in text
+    assert "**holds (by construction)**" in text
+    assert "x 1.5 [1, 2.5] vs <= 2 (t over 3 seeds)" in text and "skill 0.01 >= 0.05: NOT met" in text
     assert "{" not in text  # no JSON anywhere
     assert text.index("## paper_a") < text.index("## paper_b")
-    assert "1 hold, 1 do not hold, 0 not evaluated." in text
+    assert ("4 claims: 1 holds, 1 does not hold, 1 inconclusive, 1 premise not met, 0 not evaluated; 1 of them by "
+            "construction") in text
     from docutils.core import publish_parts
 
     html = publish_parts(page.read_text(), writer="html", settings_overrides={"halt_level": 2})["html_body"]
     assert "<td>paper_b: 1.5 vs the paper's 2.0</td>" in html.replace("<p>", "").replace("</p>", "")
-    assert html.count("<tr>") == 1 + 3 + 2 * 2  # counts table (header, two papers, all), two claim tables
+    assert html.count("<tr>") == 1 + 5 + 4 * 2  # counts table (header, four papers, all), four claim tables
 
 
 def test_wall_clock_claims_go_to_the_measured_summary_with_their_machine(tmp_path):
     from icml26.common.timing import interleaved, machine, medians
 
     readable = {"headline": "h", "evidence": ["timing/seconds.csv"]}
-    write_claims(tmp_path / "p" / "claims.json", [Claim("c", "s", 1.0, 1.0, "<=", True, **readable)])
+    write_claims(tmp_path / "p" / "claims.json", [Claim("c", "s", 1.0, 1.0, "<=", HOLDS, **readable, **NONE)])
     seconds = interleaved({"fast": lambda: None, "slow": lambda: sum(range(20000))}, repeats=5)
     assert [len(v) for v in seconds.values()] == [5, 5] and medians(seconds)["fast"] < medians(seconds)["slow"]
     speed_up = medians(seconds)["slow"] / medians(seconds)["fast"]
@@ -152,9 +280,11 @@ def test_wall_clock_claims_go_to_the_measured_summary_with_their_machine(tmp_pat
                 2.0,
                 speed_up,
                 ">=",
-                speed_up >= 2,
+                decide(exact=speed_up >= 2),
+                interval=WALL_CLOCK,
                 details={"machine": machine()},
                 **readable,
+                **NONE,
             )
         ],
     )

@@ -92,8 +92,18 @@ def test_committed_measured_figures_exist_and_name_a_registered_measured_paper(p
 def test_durations_and_verdict_counts(tmp_path):
     assert docs.duration(15.8) == "16 s" and docs.duration(129.5) == "2 min 10 s"
     claims = tmp_path / "claims.json"
-    claims.write_text('[{"holds": true}, {"holds": false}, {"holds": null}]')
-    assert docs.verdict_count(claims) == "1 of 3 claims hold (1 not evaluated)"
+    base = {"statement": "s", "paper_value": 1, "measured": 1, "comparator": "<=", "premises_note": "none",
+            "headline": "h", "evidence": ["tables/t.csv"], "note": "n"}
+    states = ["holds", "holds", "does not hold", "inconclusive", "inconclusive", "not evaluated"]
+    records = [base | {"id": str(i), "state": s} for i, s in enumerate(states)]
+    records[3]["interval"] = records[4]["interval"] = [
+        {"statistic": "x", "estimate": 1, "low": 0, "high": 2, "threshold": 1.5, "side": ">", "method": "t"}
+    ]
+    records[1]["by_construction"] = "a scripted agent"
+    claims.write_text(json.dumps(records))
+    assert docs.verdict_count(claims) == (
+        "2 of 6 hold (1 by construction); 1 does not hold, 2 inconclusive, 1 not evaluated"
+    )
     page = tmp_path / "p.md"
     page.write_text("---\nreproduces: x\n---\n# p\n")
     with pytest.raises(ValueError, match="status"):

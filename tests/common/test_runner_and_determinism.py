@@ -86,14 +86,15 @@ def test_pin_threads_rejects_zero():
 def test_a_recorded_call_replays_to_the_same_bytes_elsewhere(tmp_path, monkeypatch):
     import shutil
 
-    from icml26.common.claims import Claim, write_claims
+    from icml26.common.claims import HOLDS, Claim, write_claims
     from icml26.common.replay import RECORD_ENV, record, replay
     from icml26.common.summary import build_summary
 
     first, second, calls = tmp_path / "a", tmp_path / "b", tmp_path / "calls.jsonl"
     (first / "p").mkdir(parents=True)
     write_claims(
-        first / "p" / "claims.json", [Claim("c", "s", 1.0, 0.5, "<=", True, headline="h", evidence=["tables/t.csv"])]
+        first / "p" / "claims.json",
+        [Claim("c", "s", 1.0, 0.5, "<=", HOLDS, premises_note="none", headline="h", evidence=["tables/t.csv"])],
     )
     shutil.copytree(first, second)
     kwargs = {"claims": ["p/claims.json"], "summary": "out/summary.md", "scale": "smoke"}

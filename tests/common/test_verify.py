@@ -36,7 +36,13 @@ def test_a_flipped_verdict_fails_whatever_the_numbers():
     flipped = _files()
     flipped["claims.json"][1]["holds"] = True
     report = verify.compare("nonesuch", _files(), flipped)
-    assert not report.ok and report.flipped == ["b: False -> True"]
+    assert not report.ok and report.flipped == ["b: does not hold -> holds"]
+    word = {True: "holds", False: "does not hold"}
+    states = _files(claims=[{k: v for k, v in c.items() if k != "holds"} | {"state": word[c["holds"]]} for c in CLAIMS])
+    inconclusive = json.loads(json.dumps(states))
+    inconclusive["claims.json"][0]["state"] = "inconclusive"
+    assert verify.compare("nonesuch", states, inconclusive).flipped == ["a: holds -> inconclusive"]
+    assert verify.compare("nonesuch", _files(), inconclusive).flipped == ["a: holds -> inconclusive"]  # old vs new
 
 
 def test_a_moved_number_passes_only_within_its_declared_tolerance(monkeypatch):

@@ -126,7 +126,7 @@ def test_the_verdict_judges_every_claim_of_the_spec(pipeline):
         "control_variate_reduces_variance",
         "curriculum_beats_fixed_weights",
     }
-    assert all(c.holds in (True, False) for c in found.values())
+    assert all(c.state != "not evaluated" and c.interval != "deterministic" for c in found.values())
     assert set(json.loads(Path(metrics).read_text())["test_accuracy"]) == set(METHODS)
 
 

@@ -1,4 +1,5 @@
-"""The tables from evaluation rows (by hand on small frames) and every verdict true, false and not evaluated."""
+"""The tables from evaluation rows (by hand on small frames) and every verdict in each state it can reach: holds,
+does not hold, inconclusive, premise not met (an uncalibrated simulator) and not evaluated."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from icml26.common.claims import INCONCLUSIVE, PREMISE_NOT_MET
 from icml26.netdiff import analysis
 from icml26.netdiff import verdict as v
 
@@ -93,6 +95,8 @@ def _calibration(greedy=0.85, omni=0.3, small=0.88):
 
 
 CHANNEL = {"sectors": 6, "side_db": -6.0}
+MET = [v.calibration_premise(v.simulator_calibrated(_calibration(), CHANNEL, [16, 20]))]
+UNMET = [v.calibration_premise(v.simulator_calibrated(_calibration(greedy=0.95), CHANNEL, [16, 20]))]
 
 
 def test_calibration_holds_inside_the_bands_and_fails_outside():
@@ -107,49 +111,56 @@ def test_calibration_holds_inside_the_bands_and_fails_outside():
 
 def test_reaching_95_percent_needs_every_n():
     results = analysis.results(_frame(netdiff=0.97), CRITERIA)
-    assert v.reaches_target(results).holds is True
-    results.loc[(results["method"] == "netdiff") & (results["nodes"] == 10), "share"] = 0.94
-    claim = v.reaches_target(results)
+    assert v.reaches_target(results, MET).holds is True
+    results.loc[(results["method"] == "netdiff") & (results["nodes"] == 10), ["share", "low", "high"]] = [0.94, 0.93, 0.945]
+    claim = v.reaches_target(results, MET)
     assert claim.holds is False and claim.measured["N10"] == 0.94
-    assert v.reaches_target(results[results["method"] != "netdiff"]).holds is None
+    assert v.reaches_target(results[results["method"] != "netdiff"], MET).holds is None
+    assert v.reaches_target(analysis.results(_frame(netdiff=0.97), CRITERIA), UNMET).state == PREMISE_NOT_MET
+    close = analysis.results(_frame(netdiff=0.951), CRITERIA)  # the wiggle puts 0.95 inside the interval
+    assert v.reaches_target(close, MET).state == INCONCLUSIVE
 
 
 def test_beating_heuristics_and_the_transformer_needs_intervals_above_zero():
     ahead = analysis.comparisons(_frame(), MODELS, CRITERIA)
-    assert v.beats_heuristics(ahead).holds is True
-    assert v.improves_over_graph_transformer(ahead).holds is True
+    assert v.beats_heuristics(ahead, MET).holds is True
+    assert v.improves_over_graph_transformer(ahead, MET).holds is True
     behind = analysis.comparisons(_frame(netdiff=0.88, transformer=0.9), MODELS, CRITERIA)
-    assert v.beats_heuristics(behind).holds is True  # still above greedy's 0.85
-    assert v.improves_over_graph_transformer(behind).holds is False
-    assert v.beats_heuristics(analysis.comparisons(_frame(netdiff=0.8), MODELS, CRITERIA)).holds is False
-    assert v.improves_over_graph_transformer(ahead[ahead["baseline"] != "graph_transformer"]).holds is None
+    assert v.beats_heuristics(behind, MET).holds is True  # still above greedy's 0.85
+    assert v.improves_over_graph_transformer(behind, MET).holds is False
+    assert v.beats_heuristics(analysis.comparisons(_frame(netdiff=0.8), MODELS, CRITERIA), MET).holds is False
+    assert v.improves_over_graph_transformer(ahead[ahead["baseline"] != "graph_transformer"], MET).holds is None
 
 
 def test_acam_counts_hold_only_when_netdiffs_error_is_lower():
-    assert v.acam_matches_counts(analysis.count_errors(_frame(), MODELS, CRITERIA)).holds is False  # usage tied
+    assert v.acam_matches_counts(analysis.count_errors(_frame(), MODELS, CRITERIA), MET).holds is False  # usage tied
     frame = _frame(density_error=(0.01, 0.05))
     raw = frame["method"] == "graph_transformer_raw"
     frame.loc[raw, "sector_usage"] = 0.35
-    assert v.acam_matches_counts(analysis.count_errors(frame, MODELS, CRITERIA)).holds is True
+    assert v.acam_matches_counts(analysis.count_errors(frame, MODELS, CRITERIA), MET).holds is True
     worse = _frame(density_error=(0.05, 0.01))
     worse.loc[worse["method"] == "graph_transformer_raw", "sector_usage"] = 0.35
-    assert v.acam_matches_counts(analysis.count_errors(worse, MODELS, CRITERIA)).holds is False
-    assert v.acam_matches_counts(analysis.count_errors(frame, ["netdiff"], CRITERIA)).holds is None
+    assert v.acam_matches_counts(analysis.count_errors(worse, MODELS, CRITERIA), MET).holds is False
+    assert v.acam_matches_counts(analysis.count_errors(frame, ["netdiff"], CRITERIA), MET).holds is None
 
 
-def _partial(shares: dict[int, float]) -> pd.DataFrame:
-    rows = [{"trace": 0, "frame": 1, "restart": k, "denoising_steps": k, "share": s, "churn": k / 100,
-             "connected": True} for k, s in shares.items()]  # fmt: skip
+def _partial(shares: dict[int, float], spread: float = 0.001) -> pd.DataFrame:
+    """Three seeds, each seed's share at k off the given one by -spread, 0, +spread."""
+    rows = [{"trace": 0, "frame": 1, "restart": k, "denoising_steps": k, "share": s + (seed - 1) * spread * (k < 100),
+             "churn": k / 100, "connected": True, "seed": seed} for k, s in shares.items() for seed in range(3)]  # fmt: skip
     return analysis.partial(pd.DataFrame(rows))
 
 
 def test_partial_diffusion_holds_when_a_quarter_of_the_steps_comes_near():
-    claim = v.partial_diffusion(_partial({5: 0.80, 25: 0.93, 50: 0.95, 100: 0.94}), near=0.02)
+    claim = v.partial_diffusion(_partial({5: 0.80, 25: 0.93, 50: 0.95, 100: 0.94}), near=0.02, premises=MET)
     assert claim.holds is True and claim.measured["fewest_steps"] == 25
-    claim = v.partial_diffusion(_partial({5: 0.80, 25: 0.90, 50: 0.95, 100: 0.94}), near=0.02)
+    claim = v.partial_diffusion(_partial({5: 0.80, 25: 0.90, 50: 0.95, 100: 0.94}), near=0.02, premises=MET)
     assert claim.holds is False and claim.measured["fewest_steps"] == 50  # half the steps is not "a fraction"
-    assert v.partial_diffusion(_partial({5: 0.5, 100: 0.94}), near=0.02).measured["fewest_steps"] is None
-    assert v.partial_diffusion(_partial({100: 0.94}), near=0.02).holds is None
+    shaky = v.partial_diffusion(_partial({5: 0.80, 25: 0.93, 100: 0.94}, spread=0.03), near=0.02, premises=MET)
+    assert shaky.state == INCONCLUSIVE  # seeds at -0.04, -0.01, +0.02 from full: the interval straddles -0.02
+    assert v.partial_diffusion(_partial({5: 0.5, 100: 0.94}), 0.02, MET).measured["fewest_steps"] is None
+    assert v.partial_diffusion(_partial({100: 0.94}), near=0.02, premises=MET).holds is None
+    assert v.partial_diffusion(_partial({25: 0.93, 100: 0.94}), 0.02, UNMET).state == PREMISE_NOT_MET
 
 
 def test_constant_inference_time_against_the_ratio():

@@ -1,4 +1,4 @@
-"""Bootstrap intervals of method differences, and every verdict both ways."""
+"""Intervals of method differences, and every verdict in each state it can reach."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from icml26.common.bootstrap import difference
+from icml26.common.claims import FAILS, INCONCLUSIVE
 from icml26.text_feedback_rl import verdict
 
 
@@ -60,11 +61,18 @@ def test_the_claims_hold_when_every_interval_lies_above_zero():
     assert verdict.first_turn_baseline_matters(table).holds is True
 
 
-def test_one_interval_reaching_zero_on_one_task_is_enough_to_fail():
+def test_one_interval_reaching_zero_on_one_task_makes_the_claim_inconclusive():
     sd = verdict.outperforms_baselines(_table(-0.01), "sd", "a", "RLTF-SD")
-    assert sd.holds is False and "code vs grpo_multi +0.100 [-0.010, +0.200]" in sd.headline
-    assert verdict.outperforms_baselines(_table(0.02, low_fm=0.0), "fm", "b", "RLTF-FM").holds is False
-    assert verdict.first_turn_baseline_matters(_table(0.02, low_ablation=-0.2)).holds is False
+    assert sd.state == INCONCLUSIVE and "code vs grpo_multi +0.100 [-0.010, +0.200]" in sd.headline
+    assert "to decide: code vs grpo_multi: about" in sd.headline
+    assert verdict.outperforms_baselines(_table(0.02, low_fm=0.0), "fm", "b", "RLTF-FM").state == INCONCLUSIVE
+    assert verdict.first_turn_baseline_matters(_table(0.02, low_ablation=-0.2)).state == INCONCLUSIVE
+
+
+def test_an_interval_wholly_below_zero_does_not_hold():
+    table = _table(0.02)
+    table.loc[table["baseline"] == "sd_turn2_baseline", ["difference", "low", "high"]] = [-0.1, -0.15, -0.05]
+    assert verdict.first_turn_baseline_matters(table).state == FAILS
 
 
 def test_a_method_that_was_not_run_is_not_evaluated():

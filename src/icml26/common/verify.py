@@ -26,9 +26,8 @@ from typing import Any
 
 from .tolerance import EXACT, Tolerance
 
-# prose derived from the numbers; ids are keys; a premise's ``why`` and an interval's ``method`` describe,
-# they are not measured
-PROSE = {"headline", "note", "statement", "evidence", "id", "why", "premises_note", "method"}
+# prose derived from the numbers; ids are keys; a premise's ``why`` says why, it is not measured
+PROSE = {"headline", "note", "statement", "evidence", "id", "why", "premises_note"}
 VERDICT_FIELDS = ("/state", "/holds")  # a claim's verdict, and its old-reader form
 FILES = ("claims.json", "metrics.json")
 
@@ -118,10 +117,11 @@ def compare(slug: str, committed: dict[str, Any], current: dict[str, Any]) -> Pa
         a, b = old[path], new[path]
         if path.endswith(VERDICT_FIELDS) and path.startswith("claims/") and path.count("/") == 2:
             report.verdicts += path.endswith("/state")
-            if a != b:
-                report.flipped.append(f"{path.removeprefix('claims/')}: {a} -> {b}")
-            else:
+            claim = path.removeprefix("claims/").rsplit("/", 1)[0]
+            if a == b:
                 report.identical += 1
+            elif path.endswith("/state") or f"claims/{claim}/state" not in old:  # one line per flipped claim
+                report.flipped.append(f"{claim}: {a} -> {b}")
         elif _number(a) and _number(b):
             if a == b:
                 report.identical += 1
@@ -137,13 +137,16 @@ def compare(slug: str, committed: dict[str, Any], current: dict[str, Any]) -> Pa
 
 
 def _states(name: str, value: Any) -> Any:
-    """Claims written before verdict states (``holds`` only) get the state ``holds`` stood for, so a
+    """Claims written before verdict states (``holds`` only) get the state ``holds`` stood for instead, so a
     committed record of either age compares with a current one by state."""
     if name != "claims.json" or not isinstance(value, list):
         return value
     from .claims import LEGACY_STATE
 
-    return [r if "state" in r else r | {"state": LEGACY_STATE[r.get("holds")]} for r in value]
+    return [
+        r if "state" in r else {k: v for k, v in r.items() if k != "holds"} | {"state": LEGACY_STATE[r.get("holds")]}
+        for r in value
+    ]
 
 
 def _measured_path(path: str, flat: dict[str, Any]) -> str:

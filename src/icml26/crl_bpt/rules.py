@@ -275,9 +275,16 @@ def _comparisons(scores: pd.DataFrame, criteria: dict) -> pd.DataFrame:
                 seed=len(rows),
             )
             rows.append(
-                {"method": method, "baseline": baseline, "difference": found.mean, "low": found.low, "high": found.high}
+                {
+                    "method": method,
+                    "baseline": baseline,
+                    "difference": found.mean,
+                    "low": found.low,
+                    "high": found.high,
+                    "interval": found.method,
+                }
             )
-    return pd.DataFrame(rows, columns=["method", "baseline", "difference", "low", "high"])
+    return pd.DataFrame(rows, columns=["method", "baseline", "difference", "low", "high", "interval"])
 
 
 def _variance(calls: pd.DataFrame, steps: pd.DataFrame, warmup: int) -> pd.DataFrame:
@@ -408,18 +415,18 @@ def verdict(
     from ..common.claims import write_claims
     from . import verdict as v
 
-    comparisons = read_csv(comparisons_table)
+    comparisons, calibration = read_csv(comparisons_table), read_csv(calibration_table)
+    headroom = v.headroom(calibration, read_csv(accuracy_table))
     write_claims(
         claims,
         [
-            v.beats_baselines(comparisons),
+            v.beats_baselines(comparisons, headroom),
             v.readable(read_csv(readability_table)),
             v.variance_reduced(read_csv(variance_table)),
-            v.curriculum_beats_fixed(comparisons),
+            v.curriculum_beats_fixed(comparisons, headroom[:1]),
         ],
     )
     accuracy = read_csv(accuracy_table).groupby("method", sort=True)["test_accuracy"]
-    calibration = read_csv(calibration_table)
     write_json(
         metrics,
         {

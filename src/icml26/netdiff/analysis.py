@@ -23,10 +23,10 @@ def _per_seed(frame: pd.DataFrame, method: str, nodes: int, column: str) -> np.n
     return rows.pivot(index="seed", columns="instance", values=column).to_numpy(float)
 
 
-def _interval(values: np.ndarray, criteria: dict) -> tuple[float, float]:
-    """Bootstrap interval of the mean of ``[seeds, instances]`` (difference against zero)."""
+def _interval(values: np.ndarray, criteria: dict) -> tuple[float, float, str]:
+    """Interval of the mean of ``[seeds, instances]`` (difference against zero), and how it was made."""
     d = difference(values, np.zeros((1, values.shape[1])), **_bootstrap(criteria))
-    return d.low, d.high
+    return d.low, d.high, d.method
 
 
 def _bootstrap(criteria: dict) -> dict:
@@ -39,7 +39,7 @@ def results(frame: pd.DataFrame, criteria: dict) -> pd.DataFrame:
     frame = frame.assign(violations=frame[VIOLATIONS].sum(axis=1))
     rows = []
     for (method, nodes), group in frame.groupby(["method", "nodes"], sort=True):
-        low, high = _interval(_per_seed(frame, method, nodes, "share"), criteria)
+        low, high, how = _interval(_per_seed(frame, method, nodes, "share"), criteria)
         rows.append(
             {
                 "method": method,
@@ -49,6 +49,7 @@ def results(frame: pd.DataFrame, criteria: dict) -> pd.DataFrame:
                 "share": group["share"].mean(),
                 "low": low,
                 "high": high,
+                "interval": how,
                 "connected": group["connected"].astype(float).mean(),
                 "violations": group["violations"].mean(),
                 **{c: group[c].mean() for c in ("min_sinr_db", "good_links", "density", "sector_usage")},
@@ -84,9 +85,11 @@ def comparisons(frame: pd.DataFrame, models: list[str], criteria: dict) -> pd.Da
                     "difference": d.mean,
                     "low": d.low,
                     "high": d.high,
+                    "interval": d.method,
                 }
             )
-    return pd.DataFrame(rows, columns=["nodes", "metric", "method", "baseline", "difference", "low", "high"])
+    columns = ["nodes", "metric", "method", "baseline", "difference", "low", "high", "interval"]
+    return pd.DataFrame(rows, columns=columns)
 
 
 def count_errors(frame: pd.DataFrame, models: list[str], criteria: dict) -> pd.DataFrame:
@@ -108,15 +111,16 @@ def count_errors(frame: pd.DataFrame, models: list[str], criteria: dict) -> pd.D
                 row["target"] = target.loc[target["nodes"] == nodes, count].mean()
                 if model != "netdiff":
                     d = difference(errors["netdiff", count], errors[model, count], **_bootstrap(criteria))
-                    row |= {"netdiff_minus": d.mean, "low": d.low, "high": d.high}
+                    row |= {"netdiff_minus": d.mean, "low": d.low, "high": d.high, "interval": d.method}
                 rows.append(row)
-    columns = ["model", "nodes", "count", "error", "target", "netdiff_minus", "low", "high"]
+    columns = ["model", "nodes", "count", "error", "target", "netdiff_minus", "low", "high", "interval"]
     return pd.DataFrame(rows, columns=columns)
 
 
 def partial(frame: pd.DataFrame) -> pd.DataFrame:
     """Per restart step: mean share of the frame's target, churn against the previous topology and connectivity,
-    over every trace, frame and NetDiff seed."""
+    over every trace, frame and NetDiff seed (``frame`` has a ``seed`` column); beside them each seed's mean share
+    (``share_seed<k>``), which the verdict's interval over seeds reads."""
     table = frame.groupby("restart", sort=True).agg(
         denoising_steps=("denoising_steps", "first"),
         share=("share", "mean"),
@@ -124,7 +128,8 @@ def partial(frame: pd.DataFrame) -> pd.DataFrame:
         connected=("connected", "mean"),
         updates=("share", "size"),
     )
-    return table.reset_index()
+    by_seed = frame.pivot_table(index="restart", columns="seed", values="share", aggfunc="mean")
+    return table.join(by_seed.add_prefix("share_seed")).reset_index()
 
 
 def milp_gap(frame: pd.DataFrame) -> pd.DataFrame:

@@ -252,7 +252,8 @@ def tables(
     write_csv(results_table, analysis.results(frame, criteria))
     write_csv(comparisons_table, analysis.comparisons(frame, models, criteria))
     write_csv(counts_table, analysis.count_errors(frame, models, criteria))
-    write_csv(partial_table, analysis.partial(read_csvs(partial_files)))
+    partial = [read_csv(path).assign(seed=_key(path)[1]) for path in partial_files]
+    write_csv(partial_table, analysis.partial(pd.concat(partial, ignore_index=True)))
     write_csv(gap_table, analysis.milp_gap(read_csv(milp_table)))
 
 
@@ -346,15 +347,17 @@ def verdict(
 
     results, comparisons, counts = read_csv(results_table), read_csv(comparisons_table), read_csv(counts_table)
     partial = read_csv(partial_table)
+    calibrated = v.simulator_calibrated(read_csv(calibration_table), channel, test_nodes)
+    premises = [v.calibration_premise(calibrated)]
     write_claims(
         claims,
         [
-            v.simulator_calibrated(read_csv(calibration_table), channel, test_nodes),
-            v.reaches_target(results),
-            v.beats_heuristics(comparisons),
-            v.improves_over_graph_transformer(comparisons),
-            v.acam_matches_counts(counts),
-            v.partial_diffusion(partial, criteria["near"]),
+            calibrated,
+            v.reaches_target(results, premises),
+            v.beats_heuristics(comparisons, premises),
+            v.improves_over_graph_transformer(comparisons, premises),
+            v.acam_matches_counts(counts, premises),
+            v.partial_diffusion(partial, criteria["near"], premises),
         ],
     )
     gap = read_csv(gap_table)

@@ -192,9 +192,11 @@ def _comparisons(frame: pd.DataFrame, criteria: dict) -> pd.DataFrame:
                     "difference": found.mean,
                     "low": found.low,
                     "high": found.high,
+                    "interval": found.method,
                 }
             )
-    return pd.DataFrame(rows, columns=["task", "metric", "method", "baseline", "difference", "low", "high"])
+    columns = ["task", "metric", "method", "baseline", "difference", "low", "high", "interval"]
+    return pd.DataFrame(rows, columns=columns)
 
 
 def tables(
