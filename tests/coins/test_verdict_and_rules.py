@@ -1,9 +1,11 @@
 """The claims (each with a case where it fails), the result tables, and the rule functions on a user's
 folder of candidate specs (the path a user's LLM outputs take)."""
 
+import numpy as np
 import pandas as pd
 import pytest
 
+from icml26.common.claims import FAILS, HOLDS, INCONCLUSIVE
 from icml26.coins import rules, tables, verdict
 from icml26.common.io import read_csv, read_json
 
@@ -64,17 +66,20 @@ def _table(mutant_verdicts, rewrite_verdict="correct", gold_completeness=1.0, re
 HOSTILE = pd.DataFrame([{"name": "axiom", "handled": True}, {"name": "bomb", "handled": True}])
 
 
-def test_discrimination_holds_only_with_perfect_gold_most_mutants_killed_and_rewrites_passing():
-    good = _table(["correct", "incorrect", "incorrect", "unknown"])  # the first is an accidental equivalent
+def test_discrimination_states():
+    good = _table(["correct"] + ["incorrect"] * 18 + ["unknown"] * 2)  # the first is an accidental equivalent
     claim, numbers = verdict.discriminates(good)
-    assert claim.holds and numbers["mutant_kill_rate"] == pytest.approx(2 / 3)
-    assert not verdict.discriminates(_table(["incorrect", "unknown", "unknown", "correct"]))[0].holds  # 1 of 4
-    assert not verdict.discriminates(_table(["incorrect"] * 4, gold_completeness=0.5))[0].holds
-    assert not verdict.discriminates(_table(["incorrect"] * 4, rewrite_verdict="unknown"))[0].holds
+    assert claim.state == HOLDS and numbers["mutant_kill_rate"] == pytest.approx(18 / 20)
+    few = verdict.discriminates(_table(["correct", "incorrect", "incorrect", "unknown"]))[0]  # 2 of 3
+    assert few.state == INCONCLUSIVE  # Clopper-Pearson over three mutants reaches far below one half
+    assert verdict.discriminates(_table(["incorrect"] + ["unknown"] * 19))[0].state == FAILS  # 1 of 20
+    assert verdict.discriminates(_table(["incorrect"] * 20, gold_completeness=0.5))[0].state == FAILS
+    assert verdict.discriminates(_table(["incorrect"] * 20, rewrite_verdict="unknown"))[0].state == FAILS
 
 
 def test_soundness_fails_on_a_false_alarm_an_assumption_or_an_unhandled_hostile_spec():
-    assert verdict.sound(_table(["incorrect"]), HOSTILE)[0].holds
+    assert verdict.sound(_table(["incorrect"]), HOSTILE)[0].state == HOLDS
+    assert verdict.sound(_table(["incorrect"]), HOSTILE)[0].interval == "deterministic"
     assert not verdict.sound(_table(["incorrect"], rewrite_verdict="incorrect", rewrite_refuted=1), HOSTILE)[0].holds
     untrusted = _table(["incorrect"])
     untrusted.loc[3, "status"] = "untrusted"
@@ -85,13 +90,19 @@ def test_soundness_fails_on_a_false_alarm_an_assumption_or_an_unhandled_hostile_
     assert not verdict.sound(contradiction, HOSTILE)[0].holds
 
 
-def test_obscuring_compares_the_two_methods_separation():
-    specs = _table(["incorrect", "incorrect", "unknown"])
+def test_obscuring_is_judged_on_the_interval_of_the_auroc_difference():
+    specs = _table(["incorrect"] * 30 + ["unknown"] * 2)
+    specs = pd.concat([specs] + [specs[specs["origin"] != "mutant"]] * 9, ignore_index=True)  # 30 correct specs
+    specs.loc[specs["origin"] != "mutant", "equivalence_verdict"] = ["correct", "unknown", "unknown"] * 10
     claim, numbers = verdict.verification_obscures(specs)
-    assert claim.holds and numbers["auroc_tests"] > numbers["auroc_equivalence"]
+    assert claim.state == HOLDS and numbers["auroc_tests"] > numbers["auroc_equivalence"]
     both_prove = specs.assign(equivalence_verdict=specs["verdict"])  # the equivalence method sees as much
-    assert not verdict.verification_obscures(both_prove)[0].holds
+    assert verdict.verification_obscures(both_prove)[0].state == FAILS  # a difference of exactly zero
+    small = _table(["incorrect", "incorrect", "unknown"])
+    assert verdict.verification_obscures(small)[0].state == INCONCLUSIVE  # three correct, three wrong specs
     assert verdict._auroc([1.0, 1.0], [0.0, 0.5]) == 1.0 and verdict._auroc([0.5], [0.5]) == 0.5
+    levels = verdict._auroc_of_levels(np.array([2, 2, 1]), np.array([0, 1, 1]))  # counts formula = Mann-Whitney
+    assert levels == pytest.approx(verdict._auroc([1.0, 1.0, 0.5], [0.0, 0.5, 0.5]))
 
 
 def test_kill_rates_leave_out_accidental_equivalents_and_count_ill_formed_mutants():

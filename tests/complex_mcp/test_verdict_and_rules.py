@@ -1,9 +1,10 @@
-"""Verdicts on synthetic episode tables (each comes out true and false), and the rule functions end to end."""
+"""Verdicts on synthetic episode tables (each in every state it can reach), and the rule functions end to end."""
 
 import json
 
 import pandas as pd
 
+from icml26.common.claims import FAILS, HOLDS, INCONCLUSIVE
 from icml26.complex_mcp import rules, verdict
 from tests.conftest import figure_files
 
@@ -24,8 +25,8 @@ def test_paired_drop_is_an_exact_mcnemar_test():
 
 
 def test_oracle_claim():
-    assert verdict.oracle_solves_everything(pd.DataFrame(rows("oracle", [1] * 21))).holds
-    assert not verdict.oracle_solves_everything(pd.DataFrame(rows("oracle", [1] * 20 + [0]))).holds
+    assert verdict.oracle_solves_everything(pd.DataFrame(rows("oracle", [1] * 21))).state == HOLDS
+    assert verdict.oracle_solves_everything(pd.DataFrame(rows("oracle", [1] * 20 + [0]))).state == FAILS
 
 
 def test_over_confidence_and_defeatism_claims_come_out_both_ways():
@@ -35,8 +36,12 @@ def test_over_confidence_and_defeatism_claims_come_out_both_ways():
     )
     free = pd.DataFrame(oracle + rows("skip_verification", [1] * 21) + rows("no_retry", [1] * 20 + [0]))
     sweep = pd.DataFrame(rows("no_retry", [1] * 21, failure_rate=0.0) + rows("no_retry", [0] * 21, failure_rate=0.3))
-    assert verdict.over_confidence_costs(costly).holds and not verdict.over_confidence_costs(free).holds
-    assert verdict.defeatism_costs(costly, sweep).holds and not verdict.defeatism_costs(free, sweep).holds
+    assert verdict.over_confidence_costs(costly).state == HOLDS
+    assert verdict.over_confidence_costs(free).state == FAILS  # never costs anything: a drop of exactly zero
+    assert verdict.defeatism_costs(costly, sweep).state == HOLDS
+    assert verdict.defeatism_costs(free, sweep).state == INCONCLUSIVE  # one pair lost in 21: can't tell
+    claim = verdict.defeatism_costs(costly, sweep)
+    assert claim.by_construction and not claim.reproduced  # a scripted agent built to show it
 
 
 def test_saturation_claim_comes_out_both_ways():
@@ -45,8 +50,9 @@ def test_saturation_claim_comes_out_both_ways():
             rows("retrieval", [1] * 21, distractors=0) + rows("retrieval", high_successes, distractors=199)
         )
 
-    assert verdict.retrieval_saturation(table([0] * 15 + [1] * 6)).holds
-    assert not verdict.retrieval_saturation(table([1] * 20 + [0])).holds
+    assert verdict.retrieval_saturation(table([0] * 15 + [1] * 6)).state == HOLDS
+    assert verdict.retrieval_saturation(table([1] * 20 + [0])).state == INCONCLUSIVE
+    assert verdict.retrieval_saturation(table([1] * 21)).state == FAILS
 
 
 def test_rule_functions_end_to_end(tmp_path):

@@ -1,10 +1,19 @@
 """The spec's claims, judged from the episode tables.
 
-"Costs success" and "falls" are decided by an exact one-sided McNemar test on paired episodes (the same
-world, task and failure seed for both sides) at ``ALPHA``, with the success rates beside it: a fixed
-significance level, not a margin chosen after looking. The paper reports LLM agents (best < 60 % success,
+"Costs success" and "falls" are decided on paired episodes (the same world, task and failure seed for both
+sides): the 95 % percentile bootstrap interval over the pairs of the drop in success (better minus worse) must lie
+above zero (holds); a drop of exactly zero everywhere, or an interval below zero, does not hold; otherwise the
+claim is inconclusive. The exact one-sided McNemar test is reported beside, with the success rates. The paper reports LLM agents (best < 60 % success,
 humans about 90 %); ours are scripted agents that isolate one behaviour each, so the paper's numbers are
 context, not targets (docs/papers/complex_mcp.md).
+
+The three bottleneck
+claims are labelled ``by_construction``: their agents are scripted to have exactly the behaviour the claim is
+about (the over-confident agent is the oracle with its checks removed, the defeatist one the oracle without
+retries, the retrieval agent a fixed ranker that more distractors can only mislead), so the verdict could not
+come out otherwise; they demonstrate the harness measures the bottleneck, and are not counted as reproduced.
+The oracle's 100 % is exact (a scripted plan on seeded failures): it checks that every task is solvable and that
+the judge accepts the intended end state.
 """
 
 from __future__ import annotations
@@ -12,9 +21,17 @@ from __future__ import annotations
 import pandas as pd
 from scipy.stats import binomtest
 
-from ..common.claims import Claim
+from ..common import intervals
+from ..common.claims import Claim, decide
 
-ALPHA = 0.05
+NO_PREMISE = "scripted agents on a simulated server: they have every capability they are scripted with"
+BUILT_IN = {
+    "tool_retrieval_saturates": "the retrieval agent is a fixed ranker; more distractor tools can only add wrong "
+    "candidates above the right one",
+    "over_confidence_costs_success": "the over-confident agent is the oracle with its verifications removed",
+    "defeatism_costs_success": "the defeatist agent is the oracle without retries: its success is the chance of no "
+    "failure",
+}
 PAIR = ["world", "template", "task"]
 PAPER_CONTEXT = {"best_llm_success": "< 0.60", "human_success": 0.90}
 
@@ -24,6 +41,7 @@ def paired_drop(better: pd.Series, worse: pd.Series) -> dict:
     wins, losses = int(((better == 1) & (worse == 0)).sum()), int(((better == 0) & (worse == 1)).sum())
     p = binomtest(wins, wins + losses, 0.5, alternative="greater").pvalue if wins + losses else 1.0
     return {
+        "drop": float(better.mean() - worse.mean()),
         "better_success": float(better.mean()),
         "worse_success": float(worse.mean()),
         "pairs": len(better),
@@ -31,6 +49,19 @@ def paired_drop(better: pd.Series, worse: pd.Series) -> dict:
         "only_worse": losses,
         "p_value": float(p),
     }
+
+
+def _drop_intervals(better: pd.Series, worse: pd.Series) -> list:
+    """The bootstrap interval over the paired episodes of the drop in success, against zero."""
+    drop = intervals.over_items(
+        "drop",
+        [better.to_numpy(float), worse.to_numpy(float)],
+        0.0,
+        ">",
+        function=lambda a, b: float(a.mean() - b.mean()),
+        unit="paired episodes",
+    )
+    return [drop]
 
 
 def _pairs(rows: pd.DataFrame, column: str, a, b) -> tuple[pd.Series, pd.Series]:
@@ -48,7 +79,8 @@ def oracle_solves_everything(agents: pd.DataFrame) -> Claim:
         paper_value=1.0,
         measured={"success": success, "per_level": per_level},
         comparator="==",
-        holds=bool(success == 1.0),
+        state=decide(exact=bool(success == 1.0)),
+        premises_note=NO_PREMISE,
         note=f"{len(oracle)} episodes with seeded failures; judged by the intended exclude keys",
         headline=f"oracle success {success:.3f} over {len(oracle)} episodes (levels: "
         + ", ".join(f"{k}: {v:.2f}" for k, v in per_level.items())
@@ -59,17 +91,21 @@ def oracle_solves_everything(agents: pd.DataFrame) -> Claim:
 
 def retrieval_saturation(saturation: pd.DataFrame) -> Claim:
     low, high = saturation["distractors"].min(), saturation["distractors"].max()
-    test = paired_drop(*_pairs(saturation, "distractors", low, high))
+    pairs = _pairs(saturation, "distractors", low, high)
+    test = paired_drop(*pairs)
     curve = {int(k): float(v) for k, v in saturation.groupby("distractors")["success"].mean().items()}
-    holds = bool(test["p_value"] < ALPHA and test["worse_success"] < test["better_success"])
+    found = _drop_intervals(*pairs)
     return Claim(
         id="tool_retrieval_saturates",
         statement="A retrieval-based agent's success falls as the number of exposed tools grows "
-        f"(paired one-sided McNemar test, {low} vs {high} distractor tools, p < {ALPHA})",
+        f"({low} vs {high} distractor tools; 95 % interval of the paired drop above zero)",
         paper_value="success falls as the action space grows (qualitative)",
         measured={**test, "curve": curve},
         comparator="<",
-        holds=holds,
+        state=decide(found),
+        interval=found,
+        premises_note=NO_PREMISE,
+        by_construction=BUILT_IN["tool_retrieval_saturates"],
         note="no network failures in this experiment, so only the choice of tool can go wrong",
         headline=f"retrieval agent success {test['better_success']:.3f} with {low} distractors vs "
         f"{test['worse_success']:.3f} with {high} (p = {test['p_value']:.2g}); paper: falls as tools grow",
@@ -78,16 +114,20 @@ def retrieval_saturation(saturation: pd.DataFrame) -> Claim:
 
 
 def over_confidence_costs(agents: pd.DataFrame) -> Claim:
-    test = paired_drop(*_pairs(agents, "agent", "oracle", "skip_verification"))
-    holds = bool(test["p_value"] < ALPHA and test["worse_success"] < test["better_success"])
+    pairs = _pairs(agents, "agent", "oracle", "skip_verification")
+    test = paired_drop(*pairs)
+    found = _drop_intervals(*pairs)
     return Claim(
         id="over_confidence_costs_success",
         statement=f"Skipping verifications (privilege, balance, stock, cheapest) costs success against the oracle "
-        f"(paired one-sided McNemar test, p < {ALPHA})",
+        "(95 % interval of the paired drop above zero)",
         paper_value={"bottleneck": "over-confidence", **PAPER_CONTEXT},
         measured=test,
         comparator="<",
-        holds=holds,
+        state=decide(found),
+        interval=found,
+        premises_note=NO_PREMISE,
+        by_construction=BUILT_IN["over_confidence_costs_success"],
         headline=f"skip-verification success {test['worse_success']:.3f} vs oracle {test['better_success']:.3f} "
         f"(p = {test['p_value']:.2g}); paper: agents that skip verifications fail",
         evidence=["tables/success_by_level.csv", "figures/agents.png"],
@@ -95,20 +135,24 @@ def over_confidence_costs(agents: pd.DataFrame) -> Claim:
 
 
 def defeatism_costs(agents: pd.DataFrame, failures: pd.DataFrame) -> Claim:
-    test = paired_drop(*_pairs(agents, "agent", "oracle", "no_retry"))
+    pairs = _pairs(agents, "agent", "oracle", "no_retry")
+    test = paired_drop(*pairs)
+    found = _drop_intervals(*pairs)
     curve = {
         float(k): float(v)
         for k, v in failures[failures["agent"] == "no_retry"].groupby("failure_rate")["success"].mean().items()
     }
-    holds = bool(test["p_value"] < ALPHA and test["worse_success"] < test["better_success"])
     return Claim(
         id="defeatism_costs_success",
         statement=f"Giving up after a failure instead of recovering costs success against the oracle at the main "
-        f"failure rate (paired one-sided McNemar test, p < {ALPHA})",
+        "failure rate (95 % interval of the paired drop above zero)",
         paper_value={"bottleneck": "strategic defeatism", **PAPER_CONTEXT},
         measured={**test, "no_retry_curve": curve},
         comparator="<",
-        holds=holds,
+        state=decide(found),
+        interval=found,
+        premises_note=NO_PREMISE,
+        by_construction=BUILT_IN["defeatism_costs_success"],
         headline=f"no-retry success {test['worse_success']:.3f} vs oracle {test['better_success']:.3f} "
         f"(p = {test['p_value']:.2g}); against the failure rate: "
         + ", ".join(f"{k:g}: {v:.2f}" for k, v in curve.items()),
