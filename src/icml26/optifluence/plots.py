@@ -51,8 +51,8 @@ def roc(points: pd.DataFrame, tpr: pd.DataFrame, target: str, fpr: float) -> plt
 
 
 def transfer(tpr: pd.DataFrame, accuracy: pd.DataFrame, architectures: list[str], fpr: float) -> plt.Figure:
-    """TPR at the operating FPR with 95 % Clopper-Pearson intervals, per canary type and architecture (the
-    first is the one the canaries were optimised on)."""
+    """TPR at the operating FPR with 95 % bootstrap intervals (over models and canaries), per canary type and
+    architecture (the first is the one the canaries were optimised on)."""
     kinds = _types(tpr)
     fig, ax = plt.subplots(figsize=(7.5, 3.8))
     width = 0.8 / len(architectures)

@@ -192,7 +192,7 @@ def tables(
     ablation: list[int],
     fpr: float,
 ) -> None:
-    """LiRA on every audit: TPR at the operating FPR (with a Clopper-Pearson interval) and AUC per canary type
+    """LiRA on every audit: TPR at the operating FPR (with a bootstrap interval) and AUC per canary type
     and architecture, ROC points, model accuracy, and the truncation ablation."""
     from . import tables as build
 

@@ -3,15 +3,35 @@ architecture, ROC points for the log-log plot, model accuracy, and the truncatio
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 
 from .canaries import truncations
-from .lira import auc, clopper_pearson, lira_online, roc_points, tpr_at_fpr
+from .lira import auc, lira_online, roc_points, tpr_at_fpr
 
 ROC_GRID = np.logspace(-4, 0, 41)
+RESAMPLES = 500
+
+
+def tpr_interval(
+    member: np.ndarray, stat: np.ndarray, fpr: float, resamples: int = RESAMPLES, seed: int = 0
+) -> tuple[float, float]:
+    """95 % percentile bootstrap interval of the TPR at ``fpr``, resampling the audited models (rows) and the
+    canaries (columns) together: the threshold at an extreme FPR rests on a handful of OUT scores, so it is
+    redrawn with them (a Clopper-Pearson interval over the IN pairs alone treats it as fixed and is too narrow).
+    The LiRA statistic itself is not refitted per resample."""
+    rng = np.random.default_rng(seed)
+    models, canaries = member.shape
+    values = np.empty(resamples)
+    for r in range(resamples):
+        rows, cols = rng.integers(models, size=models), rng.integers(canaries, size=canaries)
+        labels = member[np.ix_(rows, cols)].ravel()
+        if labels.all() or not labels.any():
+            values[r] = np.nan
+            continue
+        values[r] = tpr_at_fpr(labels, stat[np.ix_(rows, cols)].ravel(), fpr)
+    low, high = np.nanquantile(values, [0.025, 0.975])
+    return float(low), float(high)
 
 
 def per_type(arch: str, scores: np.ndarray, member: np.ndarray, types: np.ndarray, fpr: float) -> tuple[list, list]:
@@ -23,7 +43,8 @@ def per_type(arch: str, scores: np.ndarray, member: np.ndarray, types: np.ndarra
         labels, values = member[:, cols].ravel(), stat[:, cols].ravel()
         tpr = tpr_at_fpr(labels, values, fpr)
         n_in, n_out = int(labels.sum()), int((~labels).sum())
-        low, high = clopper_pearson(math.floor(tpr * n_in + 1e-9), n_in)
+        low, high = tpr_interval(member[:, cols], stat[:, cols], fpr)
+        low, high = min(low, tpr), max(high, tpr)
         own = scores[:, cols]
         rows.append(
             {

@@ -1,7 +1,14 @@
 """The spec's claims, judged from the LiRA table (TPR at the operating FPR per canary type and architecture).
 
-"Higher" means separated: the lower end of OptiFluence's 95 % Clopper-Pearson interval on its TPR lies
-above the upper end of the other type's, a fixed rule rather than a margin chosen after looking. The
+"Higher" means separated: the lower end of OptiFluence's 95 % interval on its TPR (a bootstrap over the audited
+models and the canaries, so the threshold at the extreme FPR is redrawn too; ``tables.tpr_interval``) lies above
+the upper end of the other type's, a fixed rule rather than a margin chosen after looking. As an interval on the
+difference (OptiFluence minus the other) that is ``[low - other high, high - other low]``: above zero holds, below
+zero does not hold, in between is inconclusive.
+
+Premise (fixed before the rerun that introduced it, 2026-12-03; docs/papers/optifluence.md): the best heuristic
+canary's TPR is below :data:`CEILING` on the architecture judged -- where a heuristic is always detected, no
+canary can beat it. The
 paper's numbers are on CIFAR-10 with ResNets (99.6 % TPR at 0.1 % FPR, 4x the in-distribution
 canaries); ours are on the stand-in data and models of docs/papers/optifluence.md, so they stand beside
 the paper's, not against them.
@@ -11,12 +18,36 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..common.claims import Claim
+from ..common.claims import Claim, Interval, Premise, decide, not_evaluated, premise
 from .canaries import HEURISTIC
 
 PAPER_TPR = 0.996
 PAPER_FACTOR = 4.0
 EVIDENCE = ["tables/tpr.csv", "figures/roc.png", "figures/transfer.png"]
+CEILING = 0.9  # ours: a heuristic detected at least nine times in ten leaves no room above it
+WHY_CEILING = (
+    "beating every heuristic canary presupposes room above the best one; the paper's heuristics sit far below the "
+    "ceiling on CIFAR-10, and a heuristic detected nearly always cannot be beaten whatever the optimisation does"
+)
+
+
+def _separation(arch: str, m: dict) -> Interval:
+    """OptiFluence's TPR minus the best heuristic's, with the conservative interval from the two intervals."""
+    (low, high), (other_low, other_high) = m["optifluence_interval"], m["best_heuristic_interval"]
+    return Interval(
+        f"{arch}/optifluence_minus_best",
+        m["optifluence"] - m["best_heuristic_tpr"],
+        low - other_high,
+        high - other_low,
+        0.0,
+        ">",
+        "ends of the two bootstrap intervals (models and canaries)",
+    )
+
+
+def _ceiling(arch: str, m: dict) -> Premise:
+    return premise(f"{arch}: best heuristic TPR ({m['best_heuristic']})", m["best_heuristic_tpr"], CEILING, "<",
+                   WHY_CEILING)
 
 
 def _row(tpr: pd.DataFrame, arch: str, kind: str) -> pd.Series:
@@ -37,20 +68,24 @@ def _against_heuristics(tpr: pd.DataFrame, arch: str) -> dict:
         "best_heuristic_interval": [float(best["tpr_low"]), float(best["tpr_high"])],
         "separated": bool(ours["tpr_low"] > best["tpr_high"]),
         "heuristics": {k: float(r["tpr"]) for k, r in heuristics.items()},
+        "optifluence_minus_best": float(ours["tpr"] - best["tpr"]),
     }
 
 
 def beats_heuristics(tpr: pd.DataFrame, target: str, fpr: float) -> Claim:
     m = _against_heuristics(tpr, target)
+    found, premises = [_separation(target, m)], [_ceiling(target, m)]
     return Claim(
         id="optimised_canaries_beat_heuristics",
         statement=f"OptiFluence canaries reach a higher TPR at {fpr:.1%} FPR than every heuristic canary type "
         "(in-distribution, mislabeled, out-of-distribution) on the model they were optimised for "
-        "(95 % Clopper-Pearson intervals separated)",
+        "(95 % bootstrap intervals separated)",
         paper_value={"optifluence_tpr": PAPER_TPR, "dataset": "CIFAR-10"},
-        measured=m,
+        measured={target: m},
         comparator=">",
-        holds=m["separated"],
+        state=decide(found, premises=premises),
+        interval=found,
+        premises=premises,
         headline=f"OptiFluence TPR {m['optifluence']:.3f} vs best heuristic ({m['best_heuristic']}) "
         f"{m['best_heuristic_tpr']:.3f} at {fpr:.1%} FPR on {target}; paper: {PAPER_TPR:.1%} on CIFAR-10",
         evidence=EVIDENCE,
@@ -61,6 +96,17 @@ def times_in_distribution(tpr: pd.DataFrame, target: str, fpr: float) -> Claim:
     ours, base = _row(tpr, target, "optifluence"), _row(tpr, target, "random_in")
     floor = 1.0 / base["n_in"]  # a TPR of 0 means "below one detected member", not exactly 0
     ratio = float(ours["tpr"] / max(base["tpr"], floor))
+    found = [
+        Interval(
+            "ratio",
+            ratio,
+            float(ours["tpr_low"] / max(base["tpr_high"], floor)),
+            float(ours["tpr_high"] / max(base["tpr_low"], floor)),
+            PAPER_FACTOR,
+            ">=",
+            "ends of the two bootstrap intervals (models and canaries)",
+        )
+    ]
     return Claim(
         id="four_times_in_distribution",
         statement=f"OptiFluence canaries reach at least {PAPER_FACTOR:g}x the TPR at {fpr:.1%} FPR of "
@@ -73,7 +119,9 @@ def times_in_distribution(tpr: pd.DataFrame, target: str, fpr: float) -> Claim:
             "resolution": floor,
         },
         comparator=">=",
-        holds=bool(ratio >= PAPER_FACTOR),
+        state=decide(found),
+        interval=found,
+        premises_note="in-distribution canaries are the floor the factor is measured against: nothing presupposed",
         note="an in-distribution TPR below the resolution (one member in n_in) counts as the resolution",
         headline=f"OptiFluence TPR {ours['tpr']:.3f} vs in-distribution "
         + (
@@ -88,19 +136,16 @@ def times_in_distribution(tpr: pd.DataFrame, target: str, fpr: float) -> Claim:
 
 def transfers(tpr: pd.DataFrame, transfer: list[str], fpr: float) -> Claim:
     if not transfer:
-        return Claim(
-            id="canaries_transfer_across_architectures",
-            statement="OptiFluence canaries transfer",
-            paper_value="transfer without re-optimising",
-            measured={},
-            comparator="all",
-            holds=None,
-            note="no transfer architecture configured",
-            headline="not evaluated: no transfer architecture",
-            evidence=EVIDENCE,
+        return not_evaluated(
+            "canaries_transfer_across_architectures",
+            "OptiFluence canaries transfer",
+            "transfer without re-optimising",
+            "no transfer architecture configured",
+            EVIDENCE,
         )
     per_arch = {arch: _against_heuristics(tpr, arch) for arch in transfer}
-    holds = all(m["separated"] for m in per_arch.values())
+    found = [_separation(arch, m) for arch, m in per_arch.items()]
+    premises = [_ceiling(arch, m) for arch, m in per_arch.items()]
     return Claim(
         id="canaries_transfer_across_architectures",
         statement="Canaries optimised on the target architecture, inserted unchanged into other architectures, "
@@ -108,7 +153,9 @@ def transfers(tpr: pd.DataFrame, transfer: list[str], fpr: float) -> Claim:
         paper_value="transfer across architectures without re-optimising (qualitative)",
         measured=per_arch,
         comparator="all",
-        holds=holds,
+        state=decide(found, premises=premises),
+        interval=found,
+        premises=premises,
         headline="; ".join(
             f"{arch}: OptiFluence {m['optifluence']:.3f} vs {m['best_heuristic']} {m['best_heuristic_tpr']:.3f}"
             for arch, m in per_arch.items()
