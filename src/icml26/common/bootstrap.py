@@ -60,10 +60,21 @@ def difference(
     return Difference(float(a.mean() - b.mean()), float(low), float(high))
 
 
-def _t_difference(a: np.ndarray, b: np.ndarray, confidence: float) -> Difference:
-    """Student's t with the seeds' and the items' variance of the mean difference (few seeds)."""
+def student_t(mean: float, parts: list[tuple[float, float]], confidence: float) -> tuple[float, float]:
+    """Student's t interval around ``mean`` whose variance is the sum of independent ``parts`` (variance of the
+    mean, degrees of freedom), with Welch-Satterthwaite's degrees of freedom."""
     from scipy import stats
 
+    variance = sum(v for v, _ in parts)
+    if variance == 0:
+        return mean, mean
+    df = variance**2 / sum(v**2 / d for v, d in parts if v > 0)
+    half = float(stats.t.ppf((1 + confidence) / 2, df) * np.sqrt(variance))
+    return mean - half, mean + half
+
+
+def _t_difference(a: np.ndarray, b: np.ndarray, confidence: float) -> Difference:
+    """Student's t with the seeds' and the items' variance of the mean difference (few seeds)."""
     parts = []  # (variance of the mean, degrees of freedom)
     for scores in (a, b):
         if scores.shape[0] >= 2:
@@ -71,13 +82,7 @@ def _t_difference(a: np.ndarray, b: np.ndarray, confidence: float) -> Difference
     paired = a.mean(axis=0) - b.mean(axis=0)
     if paired.size >= 2:
         parts.append((paired.var(ddof=1) / paired.size, paired.size - 1))
-    variance = sum(v for v, _ in parts)
     mean = float(a.mean() - b.mean())
     seeds = f"{a.shape[0]} and {b.shape[0]} seeds"
     single = " (a single seed: its seed variance unknown, not included)" if min(a.shape[0], b.shape[0]) < 2 else ""
-    method = f"t over {seeds} and {a.shape[1]} items{single}"
-    if variance == 0:
-        return Difference(mean, mean, mean, method)
-    df = variance**2 / sum(v**2 / d for v, d in parts if v > 0)
-    half = float(stats.t.ppf((1 + confidence) / 2, df) * np.sqrt(variance))
-    return Difference(mean, mean - half, mean + half, method)
+    return Difference(mean, *student_t(mean, parts, confidence), f"t over {seeds} and {a.shape[1]} items{single}")

@@ -262,6 +262,7 @@ def tables(
     permutation null, routing shares, teacher gradient conflict and the parameter counts."""
     from . import analysis
     from .methods import METHODS, OBJECTIVES, REFERENCE
+    from ..common.bootstrap import MIN_BOOTSTRAP_SEEDS, student_t
     from .metrics import HIGHER_IS_BETTER, TASKS, bootstrap_delta_m, delta_m, overall
 
     runs: dict[str, list[dict]] = {}
@@ -282,20 +283,43 @@ def tables(
     per_run["delta_m"] = delta_m({m: per_run[m].to_numpy() for m in HIGHER_IS_BETTER}, reference)
     write_csv(metrics_table, per_run)
 
-    draws = bootstrap_delta_m(runs, REFERENCE, resamples=criteria["resamples"], seed=criteria["seed"])
+    # with fewer than MIN_BOOTSTRAP_SEEDS seeds, the seeds are not resampled: Student's t over them instead, widened
+    # by the images' variance from the bootstrap (common.bootstrap, docs/ARCHITECTURE.md "Claims and verdicts")
+    few = min(len(v) for v in runs.values()) < MIN_BOOTSTRAP_SEEDS
+    draws = bootstrap_delta_m(
+        runs, REFERENCE, resamples=criteria["resamples"], seed=criteria["seed"], resample_seeds=not few
+    )
+    seed_delta = {
+        m: per_run.loc[(per_run["method"] == m) & (per_run["pathway"] == "own"), "delta_m"].to_numpy()
+        for m in runs
+        if m != "prism_swapped"
+    }
+    seed_delta["prism_swapped"] = per_run.loc[per_run["pathway"] == "another task's", "delta_m"].to_numpy()
+
+    def bounds(estimate: float, draw: np.ndarray, *methods: str) -> tuple[float, float, str]:
+        if not few:
+            return (*analysis.interval(draw, criteria["confidence"]), "two-level bootstrap over seeds and images")
+        parts = [(float(np.var(draw, ddof=1)), len(draw) - 1)]
+        parts += [(float(np.var(seed_delta[m], ddof=1)) / len(seed_delta[m]), len(seed_delta[m]) - 1)
+                  for m in methods if len(seed_delta[m]) > 1]
+        low, high = student_t(estimate, parts, criteria["confidence"])
+        return low, high, f"t over {', '.join(str(len(seed_delta[m])) for m in methods)} seeds and the test images"
+
     summary = []
     for method, per_seed in runs.items():
         pooled = [overall(s) for s in per_seed]
         means = {m: float(np.mean([p[m] for p in pooled])) for m in HIGHER_IS_BETTER}
-        low, high = analysis.interval(draws[method], criteria["confidence"])
+        value = float(delta_m(means, reference))
+        low, high, how = bounds(value, draws[method], method)
         summary.append(
             {
                 "method": method,
                 "seeds": len(per_seed),
                 **means,
-                "delta_m": float(delta_m(means, reference)),
+                "delta_m": value,
                 "low": low,
                 "high": high,
+                "interval": how,
             }
         )
     order = {m: i for i, m in enumerate([*METHODS, "prism_swapped"])}
@@ -303,12 +327,13 @@ def tables(
     compared = []
     for a, b in COMPARISONS:
         if a in draws and b in draws:
-            low, high = analysis.interval(draws[a] - draws[b], criteria["confidence"])
             diff = next(r["delta_m"] for r in summary if r["method"] == a) - next(
                 r["delta_m"] for r in summary if r["method"] == b
             )
-            compared.append({"method": a, "baseline": b, "difference": diff, "low": low, "high": high})
-    write_csv(comparisons_table, pd.DataFrame(compared, columns=["method", "baseline", "difference", "low", "high"]))
+            low, high, how = bounds(diff, draws[a] - draws[b], a, b)
+            compared.append({"method": a, "baseline": b, "difference": diff, "low": low, "high": high, "interval": how})
+    columns = ["method", "baseline", "difference", "low", "high", "interval"]
+    write_csv(comparisons_table, pd.DataFrame(compared, columns=columns))
 
     counts = {}
     for path in sorted(routing, key=_run_key):
@@ -383,11 +408,12 @@ def verdict(
 
     comparisons, delta = read_csv(comparisons_table), read_csv(delta_table)
     specialisation = read_csv(specialisation_table)
+    conflict = v.teachers_conflict(read_csv(conflict_table))
     write_claims(
         claims,
         [
-            v.teachers_conflict(read_csv(conflict_table)),
-            v.prism_beats_dense(comparisons, delta),
+            conflict,
+            v.prism_beats_dense(comparisons, delta, v.premises(conflict, delta)),
             v.experts_specialise(specialisation),
             v.task_pathways(specialisation, comparisons),
         ],
