@@ -88,7 +88,7 @@ def test_every_spec_claim_is_judged(outputs):
         "erm_and_realizable_scale_as_Delta_one_half",
         "massart_bound_and_no_forgetting_diverges",
     ]
-    assert all(isinstance(c["holds"], bool) for c in claims)
+    assert all(c["state"] != "not evaluated" and c["interval"] != "deterministic" for c in claims)
 
 
 def test_oracles_agree_with_monte_carlo(outputs):
