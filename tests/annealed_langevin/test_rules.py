@@ -135,7 +135,7 @@ def test_tables_cover_every_case(outputs):
 def test_verdict_and_figures_written(outputs):
     d, f = outputs
     claims = {c["id"]: c for c in json.load(open(f["claims"]))}
-    assert len(claims) == 3 and all(isinstance(c["holds"], bool) for c in claims.values())
+    assert len(claims) == 3 and all(c["state"] != "not evaluated" for c in claims.values())
     # the exact case is decided by the closed form: with d up to 128 both shapes are already clear
     assert claims["dimension_uniform_horizon_needs_trace_class_smoothing"]["holds"] is True
     assert claims["annealing_recovers_mode_weights"]["measured"]["plain_exponential_tv_error"]["8"] > 0.2
@@ -215,5 +215,7 @@ def test_mode_weight_claim_fails_when_annealing_misses_the_weights():
             ]
         )
 
-    assert verdict.annealing_recovers_mode_weights(errors([0.01, 0.04])).holds
-    assert not verdict.annealing_recovers_mode_weights(errors([0.01, 0.06])).holds
+    assert verdict.annealing_recovers_mode_weights(errors([0.01, 0.02])).state == "holds"
+    # 0.04 against 0.05 with exact samples erring by 0.01: the interval [0.02, 0.06] reaches past the threshold
+    assert verdict.annealing_recovers_mode_weights(errors([0.01, 0.04])).state == "inconclusive"
+    assert verdict.annealing_recovers_mode_weights(errors([0.01, 0.08])).state == "does not hold"

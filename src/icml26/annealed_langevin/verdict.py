@@ -8,6 +8,12 @@ weights are *recovered* when their total-variation error is at most
 ``WEIGHT_TOL`` (5 percentage points of mass) at every dimension. These
 thresholds are ours, fixed before measuring; the paper states the claims
 qualitatively, so ``paper_value`` is the qualitative statement.
+
+Evidence strength: the two horizon and KL claims are closed forms per
+coordinate (deterministic). The mode-weight errors come from samples: the
+total-variation error that exact samples of the same size make
+(``exact_sample_tv_error``) is their noise floor, so each is judged on the
+measured error plus or minus twice that floor (``NOISE_WIDTH``).
 """
 
 from __future__ import annotations
@@ -15,12 +21,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..common.claims import Claim
+from ..common.claims import DETERMINISTIC, Claim, Interval, decide
 from ..common.tolerance import Tolerance
 
 FLAT_TOL = 0.10
 GROWTH_MIN = 2.0
 WEIGHT_TOL = 0.05
+NOISE_WIDTH = 2.0  # the mode-weight interval: the measured error +- twice the exact samples' error
+NO_PREMISE = "the paper's own model problems, solved exactly or sampled here: nothing presupposed"
 TOLERANCES = [  # make verify: how far a number may move on another machine (icml26.common.verify)
     (
         "metrics/oracle_max_rel_error/*",
@@ -72,7 +80,9 @@ def dimension_uniform_horizon(need: pd.DataFrame, *, trace_class: str) -> Claim:
         paper_value="dimension-uniform time horizon under the spectral condition; not for C = I",
         measured=measured,
         comparator="all",
-        holds=_bounded(r_tc) and _grows(r_id),
+        state=decide(exact=_bounded(r_tc) and _grows(r_id)),
+        interval=DETERMINISTIC,
+        premises_note=NO_PREMISE,
         note="exactly solvable factorised case, continuous time, closed form per coordinate; KL over j >= 2",
         headline=f"time to KL <= {eps:g} changes x{r_tc:.2f} from d = {d_ref} to {d_max} with trace-class C "
         f"(bounded: within x{1 - FLAT_TOL:.1f}-{1 + FLAT_TOL:.1f}) "
@@ -100,7 +110,9 @@ def preconditioning_bounds_misspecification(kl: pd.DataFrame, *, trace_class: st
         paper_value="error bounded uniformly in d with a fast-decaying preconditioner; accumulates without it",
         measured=measured,
         comparator="all",
-        holds=_bounded(r_fast) and _grows(r_id),
+        state=decide(exact=_bounded(r_fast) and _grows(r_id)),
+        interval=DETERMINISTIC,
+        premises_note=NO_PREMISE,
         note="exactly solvable factorised case, continuous time; 'fast' is the preconditioner named in config",
         headline=f"misspecified-score KL changes x{r_fast:.2f} from d = {d_ref} to {d_max} with the fast-decaying "
         f"preconditioner and x{r_id:.2f} with P = I (paper: bounded uniformly in d only with the preconditioner)",
@@ -120,6 +132,16 @@ def annealing_recovers_mode_weights(errors: pd.DataFrame) -> Claim:
     }
     if "ald_euler" in by:
         measured["ald_euler_tv_error"] = {int(d): float(v) for d, v in by["ald_euler"].items()}
+    floor = errors[errors["method"] == "ald_exponential"].set_index("d")["exact_sample_tv_error"]
+    noise = NOISE_WIDTH * float(floor.max())
+    worst, best_plain = float(ald.max()), float(plain.min())
+    method = f"measured +- {NOISE_WIDTH:g} x the exact samples' TV error ({float(floor.max()):.3g})"
+    found = [
+        Interval("ald_worst_tv_error", worst, max(worst - noise, 0.0), worst + noise, WEIGHT_TOL, "<=", method),
+        Interval("plain_best_tv_error", best_plain, max(best_plain - noise, 0.0), best_plain + noise, WEIGHT_TOL,
+                 ">", method),
+    ]
+    measured |= {"ald_worst_tv_error": worst, "plain_best_tv_error": best_plain}
     return Claim(
         id="annealing_recovers_mode_weights",
         statement=f"Annealed Langevin (exponential integrator) recovers the mixture's mode weights to within "
@@ -127,7 +149,9 @@ def annealing_recovers_mode_weights(errors: pd.DataFrame) -> Claim:
         paper_value="annealing recovers the correct mode weights where plain Langevin does not",
         measured=measured,
         comparator="all",
-        holds=bool((ald <= WEIGHT_TOL).all() and (plain > WEIGHT_TOL).all()),
+        state=decide(found),
+        interval=found,
+        premises_note=NO_PREMISE,
         note="non-factorised 3-component mixture; weights = mean responsibilities (unbiased for exact samples)",
         headline=f"mode-weight TV error of annealed Langevin at most {ald.max():.3f} over d = {int(ald.index.min())}.."
         f"{int(ald.index.max())} (threshold {WEIGHT_TOL}); plain Langevin at least {plain.min():.3f} "
