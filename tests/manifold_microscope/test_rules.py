@@ -132,7 +132,7 @@ def test_accuracy_pipeline(tmp_path):
     curv = torus_fd[torus_fd["quantity"] == "curvature"].set_index("n")["relative_error"]
     assert curv[32] < curv[16] / 8
     claims = json.load(open(tmp_path / "claims.json"))
-    assert isinstance(claims[1]["holds"], bool) and isinstance(claims[2]["holds"], bool)
+    assert claims[1]["state"] != "not evaluated" and isinstance(claims[2]["holds"], bool)
     assert all((tmp_path / f"{name}.png").stat().st_size > 10_000 for name in figures)
 
 
@@ -177,3 +177,19 @@ def test_vae_claim_follows_the_reference_direction_only_when_both_measures_do():
     assert verdict.vae_layer_geometry(_layers([0.1, 1, 2, 3, 0], [0.5, 0.4, 0.3, 0.2, 9])).holds is True
     assert verdict.vae_layer_geometry(_layers([0.1, 1, 2, 3, 0], [0.2, 0.3, 0.4, 0.5, 0])).holds is False
     assert verdict.vae_layer_geometry(_layers([3, 2, 1, 0.1, 0], [0.5, 0.4, 0.3, 0.2, 0])).holds is False
+
+
+def test_hausdorff_decay_is_judged_on_each_slope_interval():
+    def scaling(slopes):
+        return pd.DataFrame(
+            [{"toy": f"t{i}", "d": 1, "slope": s, "slope_low": lo, "slope_high": hi, "genovese_exponent": -2 / 3,
+              "fefferman_exponent": -1.0, "fraction_between": 0.98} for i, (s, lo, hi) in enumerate(slopes)]
+        )  # fmt: skip
+
+    assert verdict.hausdorff_between_envelopes(scaling([(-0.6, -0.7, -0.5), (-1.9, -2.1, -1.7)])).state == "holds"
+    assert verdict.hausdorff_between_envelopes(scaling([(-0.6, -0.7, -0.5), (-0.1, -0.4, 0.2)])).state == (
+        "inconclusive"
+    )
+    assert verdict.hausdorff_between_envelopes(scaling([(-0.6, -0.7, -0.5), (0.3, 0.1, 0.5)])).state == (
+        "does not hold"
+    )
