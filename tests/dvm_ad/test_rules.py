@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from icml26.common.io import read_npz, write_npz
+from icml26.common.claims import FAILS, HOLDS, INCONCLUSIVE
 from icml26.dvm_ad import data, rules, tables, verdict
 
 
@@ -74,7 +75,7 @@ def pipeline(tmp_path_factory):
     f = {k: str(d / f"{k}.csv") for k in ("per_dataset", "leaderboard", "ablation", "rank_per_seed")}
     rules.summarise(aurocs, f["per_dataset"], f["leaderboard"], f["ablation"], f["rank_per_seed"])
     rules.timing(timings, str(d / "fit_seconds.csv"), str(d / "machine.json"))
-    rules.verdict(f["leaderboard"], f["ablation"], str(d / "claims.json"), str(d / "metrics.json"))
+    rules.verdict(f["per_dataset"], f["leaderboard"], f["ablation"], str(d / "claims.json"), str(d / "metrics.json"))
     return d, f
 
 
@@ -98,22 +99,52 @@ def test_both_claims_are_judged(pipeline):
     assert claims[0]["paper_value"]["mean_auroc_pct"] == 89.65
 
 
-def test_leaderboard_claim_fails_when_a_baseline_wins():
-    board = pd.DataFrame(
-        [
-            {"method": "DVM-AD", "mean_auroc": 0.85, "average_rank": 2.0, "datasets": 10},
-            {"method": "KNN", "mean_auroc": 0.87, "average_rank": 1.5, "datasets": 10},
-        ]
-    )
-    assert verdict.best_on_adbench(board).holds is False
-
-
-def test_ablation_claim_fails_when_one_end_is_better():
+def _per_dataset(aurocs: dict[str, list[float]], keep: dict[str, list[float]] | None = None) -> pd.DataFrame:
+    """Per dataset AUROC of each method, and of each DVM-AD keep mode (reference 'max') for the ablation."""
     rows = [
-        {"keep": k, "reference": "max", "mean_auroc": v, "average_rank": 1.0}
-        for k, v in (("both", 0.80), ("compressive", 0.82), ("structure", 0.70), ("all", 0.79))
+        {"dataset": f"d{i}", "method": m, "keep": "", "reference": "", "auroc": a}
+        for m, values in aurocs.items()
+        for i, a in enumerate(values)
     ]
-    assert verdict.both_ends_beat_one_end(pd.DataFrame(rows)).holds is False
+    rows += [
+        {"dataset": f"d{i}", "method": "DVM-AD ablation", "keep": k, "reference": "max", "auroc": a}
+        for k, values in (keep or {}).items()
+        for i, a in enumerate(values)
+    ]
+    return pd.DataFrame(rows)
+
+
+def _board(per_dataset: pd.DataFrame) -> pd.DataFrame:
+    from icml26.dvm_ad.tables import leaderboard
+
+    return leaderboard(per_dataset)
+
+
+def test_leaderboard_claim_states():
+    ahead = _per_dataset({"DVM-AD": [0.9, 0.8, 0.85, 0.95, 0.7, 0.9], "KNN": [0.8, 0.7, 0.75, 0.85, 0.6, 0.8]})
+    assert verdict.best_on_adbench(_board(ahead), ahead).state == HOLDS
+    behind = _per_dataset({"DVM-AD": [0.8, 0.7, 0.75, 0.85, 0.6, 0.8], "KNN": [0.9, 0.8, 0.85, 0.95, 0.7, 0.9]})
+    assert verdict.best_on_adbench(_board(behind), behind).state == FAILS
+    mixed = _per_dataset({"DVM-AD": [0.9, 0.7, 0.86, 0.85, 0.7, 0.8], "KNN": [0.8, 0.8, 0.85, 0.95, 0.6, 0.79]})
+    assert verdict.best_on_adbench(_board(mixed), mixed).state == INCONCLUSIVE
+
+
+def test_ablation_claim_states():
+    def table(both, compressive, structure):
+        return _per_dataset({}, {"both": both, "compressive": compressive, "structure": structure})
+
+    def ablation(t):
+        return pd.DataFrame(
+            [{"keep": k, "reference": "max", "mean_auroc": g["auroc"].mean(), "average_rank": 1.0}
+             for k, g in t.groupby("keep")]
+        )  # fmt: skip
+
+    good = table([0.9, 0.8, 0.85, 0.95], [0.8, 0.7, 0.75, 0.85], [0.85, 0.75, 0.8, 0.9])
+    assert verdict.both_ends_beat_one_end(ablation(good), good).state == HOLDS
+    one_end = table([0.8, 0.7, 0.75, 0.85], [0.9, 0.8, 0.85, 0.95], [0.7, 0.6, 0.65, 0.75])
+    assert verdict.both_ends_beat_one_end(ablation(one_end), one_end).state == FAILS
+    same = table([0.9, 0.8, 0.85, 0.95], [0.8, 0.7, 0.75, 0.85], [0.9, 0.8, 0.85, 0.95])  # structure = both
+    assert verdict.both_ends_beat_one_end(ablation(same), same).state == FAILS  # a difference of exactly zero
 
 
 def test_ranks_average_ties():

@@ -112,6 +112,7 @@ rule dvm_ad_figures:
 
 rule dvm_ad_verdict:
     input:
+        per_dataset=rules.dvm_ad_tables.output.per_dataset,
         leaderboard=rules.dvm_ad_tables.output.leaderboard,
         ablation=rules.dvm_ad_tables.output.ablation,
     output:

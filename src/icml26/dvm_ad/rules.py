@@ -75,13 +75,13 @@ def figures(leaderboard: str, rank_per_seed: str, ablation: str, **outputs: str)
         save_figure(plots.ablation(read_csv(ablation)), *paths("ablation"))
 
 
-def verdict(leaderboard: str, ablation: str, claims: str, metrics: str) -> None:
+def verdict(per_dataset: str, leaderboard: str, ablation: str, claims: str, metrics: str) -> None:
     """Judge the spec's claims and collect the headline numbers."""
     from ..common.claims import verdict_word, write_claims
     from . import verdict as verdicts
 
-    board, ablation_table = read_csv(leaderboard), read_csv(ablation)
-    judged = [verdicts.best_on_adbench(board), verdicts.both_ends_beat_one_end(ablation_table)]
+    table, board, ablation_table = read_csv(per_dataset), read_csv(leaderboard), read_csv(ablation)
+    judged = [verdicts.best_on_adbench(board, table), verdicts.both_ends_beat_one_end(ablation_table, table)]
     for claim in judged:
         print(f"{claim.id}: {verdict_word(claim)} -- {claim.measured}", flush=True)
     write_claims(claims, judged)
