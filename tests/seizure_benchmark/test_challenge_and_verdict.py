@@ -7,6 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from icml26.common.claims import FAILS, HOLDS, INCONCLUSIVE
 from icml26.seizure_benchmark import challenge, verdict
 
 SZCORE = Path(__file__).resolve().parents[3] / "shared" / "data" / "szcore"
@@ -49,21 +50,39 @@ def test_malformed_challenge_file_is_named(tmp_path):
         challenge.leaderboard(tmp_path / "none.json")
 
 
-def test_gap_claim_fails_when_one_learned_detector_generalises():
+def _per_subject(gaps: dict[str, list[float]]) -> pd.DataFrame:
+    """Per subject within and held-out event F1 of each detector, the gaps as given (held-out at 0.5)."""
+    return pd.DataFrame(
+        [
+            {"algorithm": a, "subject": f"s{i}", "scoring": "event", "protocol": p, "f1": 0.5 + g * (p == "within")}
+            for a, values in gaps.items()
+            for i, g in enumerate(values)
+            for p in ("within", "heldout")
+        ]
+    )
+
+
+def test_gap_claim_states():
     gap = pd.DataFrame({"algorithm": ["a", "b"], "within_f1": [0.9, 0.6], "heldout_f1": [0.5, 0.55]})
     gap["f1_gap"] = gap["within_f1"] - gap["heldout_f1"]
-    assert verdict.heldout_below_within(gap, 0.1).holds is False
-    assert verdict.heldout_below_within(gap, 0.04).holds is True
+    wide = _per_subject({"a": [0.4, 0.35, 0.45, 0.4], "b": [0.05, 0.06, 0.04, 0.05]})
+    assert verdict.heldout_below_within(gap, 0.1, per_subject=wide).state == FAILS  # b generalises
+    assert verdict.heldout_below_within(gap, 0.02, per_subject=wide).state == HOLDS
+    noisy = _per_subject({"a": [0.4, 0.35, 0.45, 0.4], "b": [0.3, -0.1, 0.25, -0.05]})
+    assert verdict.heldout_below_within(gap, 0.1, per_subject=noisy).state == INCONCLUSIVE
 
 
-def test_consistency_claim_fails_when_the_best_f1_also_ranks_best():
+def test_consistency_claim_states():
     stab = pd.DataFrame(
-        {"algorithm": ["a", "b"], "aggregate_f1": [0.6, 0.4], "mean_rank": [1.2, 1.8], "rank_iqr": [0.0, 1.0]}
+        {"algorithm": ["a", "b", "c"], "aggregate_f1": [0.6, 0.4, 0.3], "mean_rank": [1.2, 1.8, 3], "rank_iqr": 0.0}
     )
-    conc = {"kendall_w": 0.5, "kendall_tau": 1.0, "subjects": 5}
-    assert verdict.best_not_most_consistent(stab, conc).holds is False
-    stab["mean_rank"] = [1.8, 1.2]
-    assert verdict.best_not_most_consistent(stab, conc).holds is True
+    conc = {"kendall_w": 0.5, "kendall_tau": 1.0, "subjects": 8}
+    a_best = pd.DataFrame({"a": [0.9] * 8, "b": [0.5] * 8, "c": [0.1] * 8})  # a ranks first on every subject
+    assert verdict.best_not_most_consistent(stab, conc, a_best).state == FAILS
+    b_best = pd.DataFrame({"a": [0.5] * 8, "b": [0.9] * 8, "c": [0.1] * 8})
+    assert verdict.best_not_most_consistent(stab, conc, b_best).state == HOLDS
+    split = pd.DataFrame({"a": [0.9, 0.5] * 4, "b": [0.5, 0.9] * 4, "c": [0.1] * 8})  # first on half the subjects
+    assert verdict.best_not_most_consistent(stab, conc, split).state == INCONCLUSIVE
 
 
 def test_published_claim_holds_only_when_a_variant_matches():

@@ -73,6 +73,7 @@ def pipeline(tmp_path_factory):
         str(d / "datasets.csv"),
     )
     rules.verdict(
+        out["subjects"],
         out["leaderboard"],
         out["gap"],
         out["stability"],

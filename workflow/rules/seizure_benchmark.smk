@@ -227,6 +227,7 @@ rule seizure_benchmark_figures:
 
 rule seizure_benchmark_verdict:
     input:
+        subjects=rules.seizure_benchmark_tables.output.subjects,
         leaderboard=rules.seizure_benchmark_tables.output.leaderboard,
         gap=rules.seizure_benchmark_tables.output.gap,
         stability=rules.seizure_benchmark_tables.output.stability,

@@ -413,6 +413,7 @@ def _eeg_example(corpus: str, subject: str, seconds: float):
 
 
 def verdict(
+    subjects: str,
     leaderboard: str,
     gap: str,
     stability: str,
@@ -439,8 +440,8 @@ def verdict(
     write_claims(
         claims,
         [
-            verdicts.heldout_below_within(gaps, gap_min, runs, folds),
-            verdicts.best_not_most_consistent(stab, conc),
+            verdicts.heldout_below_within(gaps, gap_min, runs, folds, per_subject=read_csv(subjects)),
+            verdicts.best_not_most_consistent(stab, conc, _f1_matrix(read_csv(subjects))),
             verdicts.published_top_f1(pub),
         ],
     )
