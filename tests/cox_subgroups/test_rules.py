@@ -238,10 +238,13 @@ def test_a_wrong_metabric_file_stops_the_run_naming_it(tmp_path, changes, messag
         realdata.load("metabric", tmp_path / "garbage.h5")
 
 
-def _summary(dg_f1, dg_epe, counter):
+def _summary(dg_f1, dg_epe, counter, sd=0.01):
+    spread = {"f1_std": sd, "test_epe_std": sd}
     rows = [
-        dict(dataset="nonlinear", method="dg", f1_mean=dg_f1, test_epe_mean=dg_epe, test_c_index_mean=0.8, seeds=3),
-        dict(dataset="nonlinear", method="base", f1_mean=2 / 7, test_epe_mean=0.69, test_c_index_mean=0.55, seeds=3),
+        dict(dataset="nonlinear", method="dg", f1_mean=dg_f1, test_epe_mean=dg_epe, test_c_index_mean=0.8, seeds=3)
+        | spread,
+        dict(dataset="nonlinear", method="base", f1_mean=2 / 7, test_epe_mean=0.69, test_c_index_mean=0.55, seeds=3)
+        | spread,
     ]
     rows += [
         dict(
@@ -266,6 +269,10 @@ def test_verdicts_fail_when_the_numbers_do():
     assert not verdict.recovers_planted_subgroup(_summary(0.95, 0.66, {})).holds
     tie = _summary(0.95, 0.4, {"dg": 0.75, "dg_ci": 0.75, "dg_pl": 0.7, "base": 0.75})
     assert not verdict.beats_variants_on_counter(tie).holds
+    # F1 0.87 +- 0.05 over three seeds: the t interval reaches below 0.85
+    assert verdict.recovers_planted_subgroup(_summary(0.87, 0.4, {}, sd=0.05)).state == "inconclusive"
+    below = _summary(0.95, 0.4, {"dg": 0.7, "dg_ci": 0.8, "dg_pl": 0.8, "base": 0.75})
+    assert verdict.beats_variants_on_counter(below).state == "does not hold"
 
 
 def test_the_counter_claim_is_judged_on_the_best_candidate_and_shows_the_min_epe_selection_beside_it():

@@ -86,6 +86,51 @@ def seed_difference(
     return Interval(statistic, diff, low, high, threshold, side, method, level, margin, df)
 
 
+def from_summary(
+    statistic: str,
+    mean: float,
+    sd: float,
+    n: int,
+    threshold: float,
+    side: str,
+    *,
+    level: float = 0.95,
+    margin: float | None = None,
+    unit: str = "seeds",
+) -> Interval:
+    """Student's t interval of a mean from its summary (mean, sample sd, count), for tables that keep only those."""
+    if n < 2 or not math.isfinite(sd):
+        return Interval(statistic, mean, -math.inf, math.inf, threshold, side, f"t: {n} {unit}", level, margin)
+    half = float(stats.t.ppf((1 + level) / 2, n - 1) * sd / math.sqrt(n))
+    return Interval(statistic, mean, mean - half, mean + half, threshold, side, f"t over {n} {unit}", level, margin,
+                    n - 1)
+
+
+def difference_from_summary(
+    statistic: str,
+    a: tuple[float, float, int],
+    b: tuple[float, float, int],
+    threshold: float = 0.0,
+    side: str = ">",
+    *,
+    level: float = 0.95,
+    margin: float | None = None,
+) -> Interval:
+    """Welch's t interval of ``mean_a - mean_b`` from two (mean, sample sd, count) summaries (unpaired, so
+    conservative when the two were measured on the same replicates)."""
+    (ma, sa, na), (mb, sb, nb) = a, b
+    diff = float(ma - mb)
+    if na < 2 or nb < 2:
+        return Interval(statistic, diff, -math.inf, math.inf, threshold, side, "Welch t: needs 2 each", level, margin)
+    va, vb = sa**2 / na, sb**2 / nb
+    if va + vb == 0:
+        return Interval(statistic, diff, diff, diff, threshold, side, f"Welch t over {na} and {nb}", level, margin)
+    df = (va + vb) ** 2 / (va**2 / (na - 1) + vb**2 / (nb - 1))
+    half = float(stats.t.ppf((1 + level) / 2, df) * math.sqrt(va + vb))
+    return Interval(statistic, diff, diff - half, diff + half, threshold, side, f"Welch t over {na} and {nb} seeds",
+                    level, margin, df)
+
+
 def proportion(
     statistic: str,
     successes: int,
