@@ -59,6 +59,7 @@ def run(tmp_path_factory):
             "spectrum.csv",
             "far_tail.csv",
             "passk.csv",
+            "matched.csv",
             "costs.csv",
             "machine.json",
             "claims.json",
@@ -89,7 +90,9 @@ def run(tmp_path_factory):
             **COMMON,
         )
     scores = [f["reference.csv"], *(str(out / f"{name}.csv") for name in LEARNERS)]
-    rules.tables(scores, f["curves.csv"], f["spectrum.csv"], f["far_tail.csv"], f["passk.csv"], k=[1, 2])
+    rules.tables(
+        scores, f["curves.csv"], f["spectrum.csv"], f["far_tail.csv"], f["passk.csv"], f["matched.csv"], k=[1, 2]
+    )
     rules.timing(
         f["pretraining_seconds.csv"],
         [str(out / f"{name}_seconds.csv") for name in LEARNERS],
@@ -97,8 +100,10 @@ def run(tmp_path_factory):
         f["machine.json"],
     )
     figures = figure_files(out / "figures", "spectrum", "curves")
-    rules.figures(f["curves.csv"], f["spectrum.csv"], **figures)
-    rules.verdict(f["spectrum.csv"], f["far_tail.csv"], f["claims.json"], f["metrics.json"], criteria=CRITERIA)
+    rules.figures(f["curves.csv"], f["spectrum.csv"], f["matched.csv"], **figures)
+    rules.verdict(
+        f["spectrum.csv"], f["far_tail.csv"], f["matched.csv"], f["claims.json"], f["metrics.json"], criteria=CRITERIA
+    )
     return out, f, figures
 
 

@@ -53,3 +53,20 @@ def test_committed_summary_lists_every_committed_verdict():
     for claims in committed("results/quick/*/claims.json"):
         paper = claims.split("/")[2]
         assert f"## {paper}\n" in summary and f"| [{paper}](#{paper}) |" in summary, paper
+
+
+@pytest.mark.parametrize("claims", committed("results/quick/*/claims.json"), ids=lambda p: p.split("/")[2])
+def test_every_committed_verdict_carries_its_state_interval_and_premises(claims):
+    """Read through ``Claim``, which refuses a state its intervals or premises contradict: no committed claim
+    holds on an interval that contains its threshold, none is refuted while a premise is unmet."""
+    import json
+
+    from icml26.common.claims import HOLDS, POINTS, read_claims
+
+    records = json.loads((ROOT / claims).read_text())
+    missing = [r["id"] for r in records if not {"state", "interval", "premises"} <= r.keys()]
+    assert missing == [], f"{claims}: written before verdict states; rerun `make run PAPER=...`: {missing}"
+    for claim in read_claims(ROOT / claims):
+        assert claim.premises or claim.premises_note, claim.id
+        if claim.state == HOLDS and claim.interval not in POINTS:
+            assert all(i.state == HOLDS for i in claim.interval), claim.id

@@ -124,6 +124,7 @@ rule generalization_spectrum_figures:
     input:
         curves_table=rules.generalization_spectrum_tables.output.curves_table,
         spectrum_table=rules.generalization_spectrum_tables.output.spectrum_table,
+        matched_table=rules.generalization_spectrum_tables.output.matched_table,
     output:
         **figure_outputs(GS, "spectrum", "curves", captions={"spectrum": "spectrum_figure", "curves": "curves_figure"}),
     params:

@@ -20,23 +20,46 @@ DISTANCE = {
 }
 
 
-def spectrum(table: pd.DataFrame) -> plt.Figure:
-    """Left: gain over the base model per distance; right: transfer efficiency e_k = g_k / g_0."""
+def gain_intervals(matched: pd.DataFrame, resamples: int = 1000, seed: int = 0) -> dict[str, np.ndarray]:
+    """Per learner, the 95 % percentile bootstrap interval of its gain g_k at every distance ``[2, variants]``,
+    resampling the seed problems (all learners together, as the verdict does)."""
+    from .verdict import Problems
+
+    problems = Problems(matched)
+    rng = np.random.default_rng(seed)
+    rows = rng.integers(len(problems.seeds), size=(resamples, len(problems.seeds)))
+    out = {}
+    for learner in problems.rates:
+        if learner == "base":
+            continue
+        draws = np.stack([problems.gain(learner, r) for r in rows])
+        out[learner] = np.quantile(draws, [0.025, 0.975], axis=0)
+    return out
+
+
+def spectrum(table: pd.DataFrame, matched: pd.DataFrame) -> plt.Figure:
+    """Left: gain over the base model per distance with its 95 % bootstrap interval over the seed problems;
+    right: transfer efficiency e_k = g_k / g_0."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
     x = np.arange(len(VARIANTS))
-    for _, row in table[table["learner"] != "base"].iterrows():
+    bounds = gain_intervals(matched)
+    for i, (_, row) in enumerate(table[table["learner"] != "base"].iterrows()):
         style = {
             "color": COLOURS.get(row["learner"]),
             "marker": "o",
             "label": LABELS.get(row["learner"], row["learner"]),
         }
-        left.plot(x, [row[f"gain_{v}"] for v in VARIANTS], **style)
+        gains = np.array([row[f"gain_{v}"] for v in VARIANTS])
+        low, high = bounds[row["learner"]]
+        shift = (i - 1.5) * 0.06  # side by side, so the intervals stay readable
+        left.errorbar(x + shift, gains, yerr=[gains - low, high - gains], capsize=2, **style)
         right.plot(x, [row[f"e_{v}"] for v in VARIANTS], **style)
     base = table.set_index("learner").loc["base"]
     base_rates = ", ".join(f"{base['pass_' + v]:.2f}" for v in VARIANTS)
     left.axhline(0.0, color="black", linewidth=0.8)
     left.set_title(
-        f"Gain over the base model at matched D0 = {table['level'].iloc[0]:.2f}\n(base pass@1 D0-D4: {base_rates})",
+        f"Gain over the base model (bars: 95 % bootstrap over seed problems); trained learners at matched\n"
+        f"D0 = {table['level'].iloc[0]:.2f}, ICL as prompted (base pass@1 D0-D4: {base_rates})",
         fontsize=9,
     )
     left.set_ylabel("pass@1 gain g_k")

@@ -236,15 +236,16 @@ def timing(pretraining: str, runs: list[str], cost_table: str, machine: str) -> 
     write_machine(machine)
 
 
-def figures(curves_table: str, spectrum_table: str, **outputs: str) -> None:
-    """The spectrum (gain over the base model per distance, per learner, at matched D0) and the curves
-    (each variant's pass@1 against D0's over training, the matched level marked)."""
+def figures(curves_table: str, spectrum_table: str, matched_table: str, **outputs: str) -> None:
+    """The spectrum (gain over the base model per distance, per learner, at matched D0, with its interval over
+    the seed problems) and the curves (each variant's pass@1 against D0's over training, the matched level
+    marked)."""
     from ..common.figures import figure_set, save_figure
     from . import plots
 
     curve, table = read_csv(curves_table), read_csv(spectrum_table)
     with figure_set(outputs) as paths:
-        save_figure(plots.spectrum(table), *paths("spectrum"))
+        save_figure(plots.spectrum(table, read_csv(matched_table)), *paths("spectrum"))
         save_figure(plots.curves(curve, table), *paths("curves"))
 
 
