@@ -100,3 +100,17 @@ def test_provenance_names_the_blas_kernel_the_pins_and_the_commit(tmp_path):
     assert provenance.git_state(outer / "copy") == {"commit": None, "dirty": None}  # a copy inside another repo
     line = provenance.describe({**info, "git": {"commit": "0123456789abcdef", "dirty": True}})
     assert "commit 0123456789 (uncommitted changes)" in line and info["blas"][0]["architecture"] in line
+
+
+def test_an_interval_moves_with_the_tolerance_of_the_number_it_bounds(monkeypatch):
+    interval = {"statistic": "auroc", "estimate": 0.55, "low": 0.4, "high": 0.7, "threshold": 0.5, "side": ">",
+                "method": "t over 3 seeds", "level": 0.95, "margin": None, "dof": 2}  # fmt: skip
+    claim = {"id": "a", "state": "inconclusive", "measured": {"auroc": 0.55}, "interval": [interval]}
+    moved = json.loads(json.dumps(claim))
+    moved["measured"]["auroc"] = moved["interval"][0]["estimate"] = 0.56
+    moved["interval"][0]["low"] = 0.41
+    monkeypatch.setattr(verify, "tolerances", lambda slug: [("claims/a/measured/*", Tolerance(abs=0.02, why="seeds"))])
+    report = verify.compare("nonesuch", _files(claims=[claim]), _files(claims=[moved]))
+    assert report.ok and len(report.within) == 3  # the measured number, the estimate and the low end
+    moved["interval"][0]["low"] = 0.45
+    assert not verify.compare("nonesuch", _files(claims=[claim]), _files(claims=[moved])).ok
