@@ -5,8 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from icml26.common.claims import FAILS, HOLDS, INCONCLUSIVE
 from icml26.coins import rules, tables, verdict
+from icml26.common.claims import FAILS, HOLDS, INCONCLUSIVE
 from icml26.common.io import read_csv, read_json
 
 

@@ -97,9 +97,17 @@ def test_claims_round_trip_and_reject_bad_records(tmp_path):
     claims = [
         Claim("a", "x <= 1", 1.0, {"x": 0.5}, "<=", HOLDS, interval=interval, **readable),
         Claim("b", "y", None, {"k": 2}, "all", FAILS, note="why", **readable),
-        Claim("c", "z", None, {"k": 2}, "all", PREMISE_NOT_MET,
-              premises=[premise("skill", 0.01, 0.05, ">=", "learns from its successes")],
-              headline="h", evidence=["tables/t.csv"]),
+        Claim(
+            "c",
+            "z",
+            None,
+            {"k": 2},
+            "all",
+            PREMISE_NOT_MET,
+            premises=[premise("skill", 0.01, 0.05, ">=", "learns from its successes")],
+            headline="h",
+            evidence=["tables/t.csv"],
+        ),
     ]
     write_claims(tmp_path / "claims.json", claims)
     assert read_claims(tmp_path / "claims.json") == claims
@@ -159,8 +167,9 @@ def test_an_interval_decides_by_where_it_lies_against_the_threshold(low, estimat
 
 
 def test_decide_combines_intervals_and_premises():
-    clear, straddle, wrong = (Interval("s", e, lo, hi, 0.0, ">", "m") for e, lo, hi in
-                              ((0.2, 0.1, 0.3), (0.1, -0.1, 0.3), (-0.2, -0.3, -0.1)))
+    clear, straddle, wrong = (
+        Interval("s", e, lo, hi, 0.0, ">", "m") for e, lo, hi in ((0.2, 0.1, 0.3), (0.1, -0.1, 0.3), (-0.2, -0.3, -0.1))
+    )
     assert decide([clear, clear]) == HOLDS
     assert decide([clear, straddle]) == INCONCLUSIVE
     assert decide([straddle, wrong]) == FAILS
@@ -205,10 +214,32 @@ def test_few_seeds_are_not_bootstrapped():
 
 
 def test_records_written_before_states_read_as_their_old_verdicts(tmp_path):
-    old = [{"id": "a", "statement": "s", "paper_value": 1, "measured": 1, "comparator": "<=", "holds": True,
-            "note": "", "details": {}, "headline": "h", "evidence": ["tables/t.csv"]},
-           {"id": "b", "statement": "s", "paper_value": 1, "measured": {}, "comparator": "<=", "holds": None,
-            "note": "not run", "details": {}, "headline": "h", "evidence": ["tables/t.csv"]}]
+    old = [
+        {
+            "id": "a",
+            "statement": "s",
+            "paper_value": 1,
+            "measured": 1,
+            "comparator": "<=",
+            "holds": True,
+            "note": "",
+            "details": {},
+            "headline": "h",
+            "evidence": ["tables/t.csv"],
+        },
+        {
+            "id": "b",
+            "statement": "s",
+            "paper_value": 1,
+            "measured": {},
+            "comparator": "<=",
+            "holds": None,
+            "note": "not run",
+            "details": {},
+            "headline": "h",
+            "evidence": ["tables/t.csv"],
+        },
+    ]
     (tmp_path / "claims.json").write_text(json.dumps(old))
     assert [c.state for c in read_claims(tmp_path / "claims.json")] == [HOLDS, NOT_EVALUATED]
 
@@ -254,8 +285,10 @@ def test_summary_lists_every_claim_with_its_state_interval_premises_and_evidence
     assert "x 1.5 [1, 2.5] vs <= 2 (t over 3 seeds)" in text and "skill 0.01 >= 0.05: NOT met" in text
     assert "{" not in text  # no JSON anywhere
     assert text.index("## paper_a") < text.index("## paper_b")
-    assert ("4 claims: 1 holds, 1 does not hold, 1 inconclusive, 1 premise not met, 0 not evaluated; 1 of them by "
-            "construction") in text
+    assert (
+        "4 claims: 1 holds, 1 does not hold, 1 inconclusive, 1 premise not met, 0 not evaluated; 1 of them by "
+        "construction"
+    ) in text
     from docutils.core import publish_parts
 
     html = publish_parts(page.read_text(), writer="html", settings_overrides={"halt_level": 2})["html_body"]

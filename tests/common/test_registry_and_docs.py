@@ -92,8 +92,16 @@ def test_committed_measured_figures_exist_and_name_a_registered_measured_paper(p
 def test_durations_and_verdict_counts(tmp_path):
     assert docs.duration(15.8) == "16 s" and docs.duration(129.5) == "2 min 10 s"
     claims = tmp_path / "claims.json"
-    base = {"statement": "s", "paper_value": 1, "measured": 1, "comparator": "<=", "premises_note": "none",
-            "headline": "h", "evidence": ["tables/t.csv"], "note": "n"}
+    base = {
+        "statement": "s",
+        "paper_value": 1,
+        "measured": 1,
+        "comparator": "<=",
+        "premises_note": "none",
+        "headline": "h",
+        "evidence": ["tables/t.csv"],
+        "note": "n",
+    }
     states = ["holds", "holds", "does not hold", "inconclusive", "inconclusive", "not evaluated"]
     records = [base | {"id": str(i), "state": s} for i, s in enumerate(states)]
     records[3]["interval"] = records[4]["interval"] = [

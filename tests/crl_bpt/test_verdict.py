@@ -12,16 +12,23 @@ def _comparisons(low: float, high: float | None = None, against=v.BASELINES + (v
     high = low + 0.1 if high is None else high
     return pd.DataFrame(
         [
-            {"method": v.FULL, "baseline": b, "difference": (low + high) / 2, "low": low, "high": high,
-             "interval": "t over 3 and 3 seeds and 100 items"}
+            {
+                "method": v.FULL,
+                "baseline": b,
+                "difference": (low + high) / 2,
+                "low": low,
+                "high": high,
+                "interval": "t over 3 and 3 seeds and 100 items",
+            }
             for b in against
         ]
     )
 
 
 def _premises(best=0.9, plain=0.5, random=(0.7, 0.72, 0.74)):
-    calibration = pd.DataFrame({"kind": ["baseline", "human", "names the domain in full"],
-                                "test_accuracy": [plain, 0.6, best]})
+    calibration = pd.DataFrame(
+        {"kind": ["baseline", "human", "names the domain in full"], "test_accuracy": [plain, 0.6, best]}
+    )
     accuracy = pd.DataFrame({"method": "random_search", "seed": [0, 1, 2], "test_accuracy": list(random)})
     return v.headroom(calibration, accuracy)
 

@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from icml26.common.io import read_npz, write_npz
 from icml26.common.claims import FAILS, HOLDS, INCONCLUSIVE
+from icml26.common.io import read_npz, write_npz
 from icml26.dvm_ad import data, rules, tables, verdict
 
 

@@ -16,10 +16,24 @@ def _correlation(fraction, auroc, rho, seeds=(0, 1, 2)):
     for i, seed in enumerate(seeds):
         pick = lambda x: x[i] if isinstance(x, list) else x  # noqa: E731
         for task in ("copy", "walk"):
-            rows.append({"seed": seed, "task": task, "decoded_fraction": pick(fraction),
-                         "auroc_delta_decoded": pick(auroc), "spearman_delta_confidence": pick(rho)})
-        rows.append({"seed": seed, "task": "add", "decoded_fraction": 0.9, "auroc_delta_decoded": 0.5,
-                     "spearman_delta_confidence": 0.0})
+            rows.append(
+                {
+                    "seed": seed,
+                    "task": task,
+                    "decoded_fraction": pick(fraction),
+                    "auroc_delta_decoded": pick(auroc),
+                    "spearman_delta_confidence": pick(rho),
+                }
+            )
+        rows.append(
+            {
+                "seed": seed,
+                "task": "add",
+                "decoded_fraction": 0.9,
+                "auroc_delta_decoded": 0.5,
+                "spearman_delta_confidence": 0.0,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -36,16 +50,22 @@ def test_few_decodable_reaches_every_state_and_ignores_unsolved_tasks():
 
 
 def test_importance_is_inconclusive_on_a_coin_flip_and_holds_only_when_both_intervals_clear():
-    claim = v.importance_predicts(_correlation(0.1, [0.70, 0.72, 0.71], [0.2, 0.25, 0.3]), _recall(0.4, 0.5), 1.5, SOLVED)
+    claim = v.importance_predicts(
+        _correlation(0.1, [0.70, 0.72, 0.71], [0.2, 0.25, 0.3]), _recall(0.4, 0.5), 1.5, SOLVED
+    )
     assert claim.state == HOLDS and claim.measured["recall_delta_minus_leftmost"] < 0
-    coin = v.importance_predicts(_correlation(0.1, [0.44, 0.51, 0.61], [-0.06, -0.05, 0.22]), _recall(0.4, 0.5), 1.5,
-                                 SOLVED)
+    coin = v.importance_predicts(
+        _correlation(0.1, [0.44, 0.51, 0.61], [-0.06, -0.05, 0.22]), _recall(0.4, 0.5), 1.5, SOLVED
+    )
     assert coin.state == INCONCLUSIVE and "seeds at this effect size" in coin.headline  # the committed AUROC 0.522
-    worse = v.importance_predicts(_correlation(0.1, [0.40, 0.41, 0.42], [0.2, 0.25, 0.3]), _recall(0.4, 0.5), 1.5,
-                                  SOLVED)
+    worse = v.importance_predicts(
+        _correlation(0.1, [0.40, 0.41, 0.42], [0.2, 0.25, 0.3]), _recall(0.4, 0.5), 1.5, SOLVED
+    )
     assert worse.state == FAILS
-    assert v.importance_predicts(_correlation(0.1, 0.6, 0.2), _recall(0.4, 0.5), 1.5,
-                                 pd.Series({"copy": 0.1})).state == PREMISE_NOT_MET
+    assert (
+        v.importance_predicts(_correlation(0.1, 0.6, 0.2), _recall(0.4, 0.5), 1.5, pd.Series({"copy": 0.1})).state
+        == PREMISE_NOT_MET
+    )
 
 
 def _quality(focus_correct, focus_rows, seeds=(0, 1, 2), tasks=("copy", "walk"), dense_correct=(1, 1, 1, 1)):
@@ -54,8 +74,18 @@ def _quality(focus_correct, focus_rows, seeds=(0, 1, 2), tasks=("copy", "walk"),
         for task in tasks:
             for decoder, correct, batch_rows in (("dense", dense_correct, 100), ("focus", focus_correct, focus_rows)):
                 for i, c in enumerate(correct):
-                    rows.append({"decoder": decoder, "seed": seed, "task": task, "example": i, "correct": c,
-                                 "batch_rows": batch_rows, "batch_tokens": 32, "batch": i // 2})
+                    rows.append(
+                        {
+                            "decoder": decoder,
+                            "seed": seed,
+                            "task": task,
+                            "example": i,
+                            "correct": c,
+                            "batch_rows": batch_rows,
+                            "batch_tokens": 32,
+                            "batch": i // 2,
+                        }
+                    )
     return pd.DataFrame(rows)
 
 
@@ -73,8 +103,12 @@ def test_quality_states_on_solved_tasks_only():
 def test_quality_straddling_is_inconclusive_and_a_large_loss_fails_outright():
     # per-seed differences 0, 0, -0.125: mean -0.042, the interval reaches far on both sides of -0.02
     eight = (1,) * 8
-    mixed = pd.concat([_quality([1] * 8, 60, seeds=(0, 1), dense_correct=eight),
-                       _quality([1] * 7 + [0], 60, seeds=(2,), dense_correct=eight)])
+    mixed = pd.concat(
+        [
+            _quality([1] * 8, 60, seeds=(0, 1), dense_correct=eight),
+            _quality([1] * 7 + [0], 60, seeds=(2,), dense_correct=eight),
+        ]
+    )
     claim = v.preserves_quality(mixed, "dense", "focus")
     assert claim.state == INCONCLUSIVE and claim.measured["difference"] == pytest.approx(-0.125 / 3)
     assert [claim.measured[f"difference_seed{s}"] for s in (0, 1, 2)] == [0.0, 0.0, -0.125]

@@ -29,13 +29,29 @@ BASE = [0.2, 0.2, 0.2, 0.1, 0.0]  # skill over D0-D2 0.2: the premise met
 
 
 def test_rl_claim_states():
-    good = {"base": BASE, "rl": [0.6, 0.5, 0.5, 0.1, 0], "sft": [0.6, 0.3, 0.3, 0.1, 0], "rft": [0.6, 0.35, 0.35, 0.1, 0]}
+    good = {
+        "base": BASE,
+        "rl": [0.6, 0.5, 0.5, 0.1, 0],
+        "sft": [0.6, 0.3, 0.3, 0.1, 0],
+        "rft": [0.6, 0.35, 0.35, 0.1, 0],
+    }
     assert verdict.rl_transfers_most_efficiently(problems(good)).state == HOLDS
     good["rft"] = [0.6, 0.55, 0.55, 0.1, 0]
     assert verdict.rl_transfers_most_efficiently(problems(good)).state == FAILS
-    close = {"base": BASE, "rl": [0.6, 0.5, 0.5, 0.1, 0], "sft": [0.6, 0.49, 0.49, 0.1, 0], "rft": [0.6, 0.3, 0.3, 0.1, 0]}
-    frame = pd.DataFrame([{"learner": x, "seed": s, "variant": v, "pass1": p} for x, r in close.items()
-                          for s in range(SEEDS) for v, p in zip(("D0", "D1", "D2", "D3", "D4"), r)])
+    close = {
+        "base": BASE,
+        "rl": [0.6, 0.5, 0.5, 0.1, 0],
+        "sft": [0.6, 0.49, 0.49, 0.1, 0],
+        "rft": [0.6, 0.3, 0.3, 0.1, 0],
+    }
+    frame = pd.DataFrame(
+        [
+            {"learner": x, "seed": s, "variant": v, "pass1": p}
+            for x, r in close.items()
+            for s in range(SEEDS)
+            for v, p in zip(("D0", "D1", "D2", "D3", "D4"), r)
+        ]
+    )
     rl_near = (frame["learner"] == "rl") & frame["variant"].isin(["D1", "D2"])
     frame.loc[rl_near, "pass1"] = np.where(frame.loc[rl_near, "seed"] % 2 == 0, 0.7, 0.3)  # same mean, spread
     assert verdict.rl_transfers_most_efficiently(Problems(frame)).state == INCONCLUSIVE
@@ -47,8 +63,12 @@ def test_rl_claim_states():
 
 def test_icl_claim_needs_copying_then_strong_near_gains_and_weak_far_ones():
     base = [0.1, 0.1, 0.1, 0.1, 0.1]
-    assert verdict.icl_strong_but_correspondence_dependent(problems({"base": base, "icl": [0.7, 0.6, 0.5, 0.2, 0.1]}),
-                                                           CRITERIA).state == HOLDS
+    assert (
+        verdict.icl_strong_but_correspondence_dependent(
+            problems({"base": base, "icl": [0.7, 0.6, 0.5, 0.2, 0.1]}), CRITERIA
+        ).state
+        == HOLDS
+    )
     weak = problems({"base": base, "icl": [0.7, 0.2, 0.2, 0.1, 0.1]})  # near 0.1 < 0.3
     assert verdict.icl_strong_but_correspondence_dependent(weak, CRITERIA).state == FAILS
     independent = problems({"base": base, "icl": [0.7, 0.6, 0.5, 0.5, 0.1]})  # D3 as strong as near

@@ -112,7 +112,11 @@ def test_calibration_holds_inside_the_bands_and_fails_outside():
 def test_reaching_95_percent_needs_every_n():
     results = analysis.results(_frame(netdiff=0.97), CRITERIA)
     assert v.reaches_target(results, MET).holds is True
-    results.loc[(results["method"] == "netdiff") & (results["nodes"] == 10), ["share", "low", "high"]] = [0.94, 0.93, 0.945]
+    results.loc[(results["method"] == "netdiff") & (results["nodes"] == 10), ["share", "low", "high"]] = [
+        0.94,
+        0.93,
+        0.945,
+    ]
     claim = v.reaches_target(results, MET)
     assert claim.holds is False and claim.measured["N10"] == 0.94
     assert v.reaches_target(results[results["method"] != "netdiff"], MET).holds is None
@@ -146,8 +150,12 @@ def test_acam_counts_hold_only_when_netdiffs_error_is_lower():
 
 def _partial(shares: dict[int, float], spread: float = 0.001) -> pd.DataFrame:
     """Three seeds, each seed's share at k off the given one by -spread, 0, +spread."""
-    rows = [{"trace": 0, "frame": 1, "restart": k, "denoising_steps": k, "share": s + (seed - 1) * spread * (k < 100),
-             "churn": k / 100, "connected": True, "seed": seed} for k, s in shares.items() for seed in range(3)]  # fmt: skip
+    rows = [
+        {"trace": 0, "frame": 1, "restart": k, "denoising_steps": k, "share": s + (seed - 1) * spread * (k < 100),
+         "churn": k / 100, "connected": True, "seed": seed}
+        for k, s in shares.items()
+        for seed in range(3)
+    ]  # fmt: skip
     return analysis.partial(pd.DataFrame(rows))
 
 

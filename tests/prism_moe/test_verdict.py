@@ -27,7 +27,9 @@ def test_teachers_conflict_states():
     assert v.teachers_conflict(_conflict({"a-b": [0.1, 0.12, 0.09, 0.11, 0.1], **FIVE})).state == FAILS
     # the committed -0.021 against a seed spread of 0.065, on two seeds: "any pair negative" was a coin flip
     assert v.teachers_conflict(_conflict({"a-b": [-0.067, 0.025], "a-c": [0.2, 0.1]})).state == INCONCLUSIVE
-    assert v.teachers_conflict(_conflict({}).reindex(columns=["method", "phase", "pair", "mean"])).state == NOT_EVALUATED
+    assert (
+        v.teachers_conflict(_conflict({}).reindex(columns=["method", "phase", "pair", "mean"])).state == NOT_EVALUATED
+    )
 
 
 def _comparisons(prism_dense, swap=(1.0, 0.5, 1.5)):

@@ -47,8 +47,10 @@ def test_low_overlap_states():
     assert low_overlap(circuits(), overlap(0.06, 0.4), CRITERIA, MODEL).state == HOLDS
     assert low_overlap(circuits(), overlap(0.2, 0.4), CRITERIA, MODEL).state == FAILS  # OASR 4x chance
     assert low_overlap(circuits(), overlap(0.06, 0.1), CRITERIA, MODEL).state == FAILS  # independent not high
-    assert low_overlap(circuits(accuracy=0.7, independent_accuracy=0.95), overlap(0.06, 0.4), CRITERIA,
-                       MODEL).state == FAILS  # OASR's circuits not faithful, independent ones are
+    assert (
+        low_overlap(circuits(accuracy=0.7, independent_accuracy=0.95), overlap(0.06, 0.4), CRITERIA, MODEL).state
+        == FAILS
+    )  # OASR's circuits not faithful, independent ones are
     assert low_overlap(circuits(density=0.3), overlap(0.06, 0.4), CRITERIA, MODEL).state == PREMISE_NOT_MET
     # OASR pairs at 1x, 1x and 3.8x chance: the t interval over the three pairs straddles 2x
     spread = overlap({(0, 1): 0.05, (0, 2): 0.05, (1, 2): 0.19}, 0.4)

@@ -138,8 +138,9 @@ def annealing_recovers_mode_weights(errors: pd.DataFrame) -> Claim:
     method = f"measured +- {NOISE_WIDTH:g} x the exact samples' TV error ({float(floor.max()):.3g})"
     found = [
         Interval("ald_worst_tv_error", worst, max(worst - noise, 0.0), worst + noise, WEIGHT_TOL, "<=", method),
-        Interval("plain_best_tv_error", best_plain, max(best_plain - noise, 0.0), best_plain + noise, WEIGHT_TOL,
-                 ">", method),
+        Interval(
+            "plain_best_tv_error", best_plain, max(best_plain - noise, 0.0), best_plain + noise, WEIGHT_TOL, ">", method
+        ),
     ]
     measured |= {"ald_worst_tv_error": worst, "plain_best_tv_error": best_plain}
     return Claim(

@@ -89,8 +89,9 @@ def nominal_preserved(table: pd.DataFrame, tolerance: float) -> Claim:
     measured = {r.env: round(float(r.relative_to_base), 4) for r in rows.itertuples()}
     method = "bootstrap over the adaptation seeds"
     found = [
-        Interval(r.env, float(r.relative_to_base), float(r.relative_ci_low), float(r.relative_ci_high), edge, side,
-                 method)
+        Interval(
+            r.env, float(r.relative_to_base), float(r.relative_ci_low), float(r.relative_ci_high), edge, side, method
+        )
         for r in rows.itertuples()
         for edge, side in ((-tolerance, ">="), (tolerance, "<="))
     ]

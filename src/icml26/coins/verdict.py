@@ -44,8 +44,14 @@ def discriminates(specs: pd.DataFrame) -> tuple[Claim, dict]:
     rewrite_pass = float((rewrites["verdict"] == "correct").mean()) if len(rewrites) else float("nan")
     found = [
         intervals.exact("gold_pass_rate", gold_pass, 1.0, ">=", "kernel-checked proofs on fixed specs"),
-        intervals.proportion("mutant_kill_rate", int((judged["verdict"] == "incorrect").sum()), max(len(judged), 1),
-                             MOST, ">", unit="judged mutants"),
+        intervals.proportion(
+            "mutant_kill_rate",
+            int((judged["verdict"] == "incorrect").sum()),
+            max(len(judged), 1),
+            MOST,
+            ">",
+            unit="judged mutants",
+        ),
         intervals.exact("equivalent_pass_rate", rewrite_pass, 1.0, ">=", "kernel-checked proofs on fixed specs"),
     ]
     measured = {
@@ -162,11 +168,20 @@ def auroc_difference(correct: pd.DataFrame, wrong: pd.DataFrame, seed: int = 0) 
     pick_w = rng.integers(len(wrong), size=(RESAMPLES, len(wrong)))
     tests = _auroc_of_levels(scores["correct"][0][pick_c], scores["wrong"][0][pick_w])
     proofs = _auroc_of_levels(scores["correct"][1][pick_c], scores["wrong"][1][pick_w])
-    point = float(_auroc_of_levels(scores["correct"][0], scores["wrong"][0]) - _auroc_of_levels(*(
-        scores[k][1] for k in ("correct", "wrong"))))
+    point = float(
+        _auroc_of_levels(scores["correct"][0], scores["wrong"][0])
+        - _auroc_of_levels(*(scores[k][1] for k in ("correct", "wrong")))
+    )
     low, high = np.quantile(tests - proofs, [0.025, 0.975])
-    return Interval("auroc_difference", point, min(float(low), point), max(float(high), point), 0.0, ">",
-                    f"bootstrap over {len(correct)} correct and {len(wrong)} wrong specs")
+    return Interval(
+        "auroc_difference",
+        point,
+        min(float(low), point),
+        max(float(high), point),
+        0.0,
+        ">",
+        f"bootstrap over {len(correct)} correct and {len(wrong)} wrong specs",
+    )
 
 
 def verification_obscures(specs: pd.DataFrame) -> tuple[Claim, dict]:

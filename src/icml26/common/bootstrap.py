@@ -20,7 +20,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-
 MIN_BOOTSTRAP_SEEDS = 5
 
 

@@ -78,11 +78,15 @@ class Interval:
         above = self.side.startswith(">")
         strict = not self.side.endswith("=")
         if wanted:
-            return (value > self.threshold if strict else value >= self.threshold) if above else (
-                value < self.threshold if strict else value <= self.threshold
+            return (
+                (value > self.threshold if strict else value >= self.threshold)
+                if above
+                else (value < self.threshold if strict else value <= self.threshold)
             )
-        return (value <= self.threshold if strict else value < self.threshold) if above else (
-            value >= self.threshold if strict else value > self.threshold
+        return (
+            (value <= self.threshold if strict else value < self.threshold)
+            if above
+            else (value >= self.threshold if strict else value > self.threshold)
         )
 
     @property
@@ -145,9 +149,7 @@ def premise(name: str, measured: float, threshold: float, comparator: str, why: 
     return Premise(name, value, threshold, comparator, bool(met[comparator]), why)
 
 
-def decide(
-    intervals: list[Interval] | None = None, *, exact: bool | None = None, premises: list[Premise] = ()
-) -> str:
+def decide(intervals: list[Interval] | None = None, *, exact: bool | None = None, premises: list[Premise] = ()) -> str:
     """The state from the claim's premises and either its intervals (every one must clear its threshold; any
     that lies on the wrong side fails the claim) or, for a deterministic claim, its ``exact`` yes/no."""
     if any(not p.met for p in premises):
@@ -209,9 +211,7 @@ class Claim:
             return
         unmet = [p.name for p in self.premises if not p.met]
         if (self.state == PREMISE_NOT_MET) != bool(unmet):
-            raise ValueError(
-                f"claim {self.id}: state {self.state!r} but premises not met: {unmet or 'none'}"
-            )
+            raise ValueError(f"claim {self.id}: state {self.state!r} but premises not met: {unmet or 'none'}")
         if not unmet and self.interval not in POINTS:
             expected = decide(self.interval)
             if self.state != expected:

@@ -102,8 +102,9 @@ def from_summary(
     if n < 2 or not math.isfinite(sd):
         return Interval(statistic, mean, -math.inf, math.inf, threshold, side, f"t: {n} {unit}", level, margin)
     half = float(stats.t.ppf((1 + level) / 2, n - 1) * sd / math.sqrt(n))
-    return Interval(statistic, mean, mean - half, mean + half, threshold, side, f"t over {n} {unit}", level, margin,
-                    n - 1)
+    return Interval(
+        statistic, mean, mean - half, mean + half, threshold, side, f"t over {n} {unit}", level, margin, n - 1
+    )
 
 
 def difference_from_summary(
@@ -127,8 +128,18 @@ def difference_from_summary(
         return Interval(statistic, diff, diff, diff, threshold, side, f"Welch t over {na} and {nb}", level, margin)
     df = (va + vb) ** 2 / (va**2 / (na - 1) + vb**2 / (nb - 1))
     half = float(stats.t.ppf((1 + level) / 2, df) * math.sqrt(va + vb))
-    return Interval(statistic, diff, diff - half, diff + half, threshold, side, f"Welch t over {na} and {nb} seeds",
-                    level, margin, df)
+    return Interval(
+        statistic,
+        diff,
+        diff - half,
+        diff + half,
+        threshold,
+        side,
+        f"Welch t over {na} and {nb} seeds",
+        level,
+        margin,
+        df,
+    )
 
 
 def proportion(
@@ -212,8 +223,9 @@ def from_difference(
     """A table row of :func:`icml26.common.bootstrap.difference` (``difference``, ``low``, ``high`` and the
     interval's ``interval`` method) as an :class:`Interval`."""
     method = getattr(row, "interval", None) or "two-level bootstrap over seeds and items"
-    return Interval(statistic, float(row.difference), float(row.low), float(row.high), threshold, side, method,
-                    margin=margin)
+    return Interval(
+        statistic, float(row.difference), float(row.low), float(row.high), threshold, side, method, margin=margin
+    )
 
 
 def exact(statistic: str, value: float, threshold: float, side: str, method: str) -> Interval:

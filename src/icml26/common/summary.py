@@ -18,7 +18,7 @@ INTRO = (
     "statistic clears the claim's threshold, *does not hold* only when it lies on the other side, and is "
     "*inconclusive* in between; *premise not met* means the stand-in lacks what the claim presupposes, so the "
     "run cannot test it. Results built into the setup are marked *by construction* and not counted as "
-    "reproduced (docs/ARCHITECTURE.md, \"Claims and verdicts\")."
+    'reproduced (docs/ARCHITECTURE.md, "Claims and verdicts").'
 )
 COUNT_HEADER = ("paper", "claims", *STATES, "by construction")
 CLAIM_HEADER = ("claim", "headline (ours, then the paper's)", "verdict", "interval", "premises", "evidence")

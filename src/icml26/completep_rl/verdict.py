@@ -34,8 +34,13 @@ def lr_transfers(transfer: pd.DataFrame, optimum: pd.DataFrame) -> Claim:
         return len(part) == len(tasks) and bool(((part["shift"] <= MAX_SHIFT) == transfers).all())
 
     found = [
-        intervals.exact(f"{r.task}/{r.parameterisation}", float(r.shift), MAX_SHIFT,
-                        "<=" if r.parameterisation == "completep" else ">", AS_MEASURED)
+        intervals.exact(
+            f"{r.task}/{r.parameterisation}",
+            float(r.shift),
+            MAX_SHIFT,
+            "<=" if r.parameterisation == "completep" else ">",
+            AS_MEASURED,
+        )
         for r in transfer.itertuples()
     ]
     complete = all(ok(param, True) or ok(param, False) for param in ("completep", "ntk", "sp"))

@@ -3,17 +3,16 @@
 "Costs success" and "falls" are decided on paired episodes (the same world, task and failure seed for both
 sides): the 95 % percentile bootstrap interval over the pairs of the drop in success (better minus worse) must lie
 above zero (holds); a drop of exactly zero everywhere, or an interval below zero, does not hold; otherwise the
-claim is inconclusive. The exact one-sided McNemar test is reported beside, with the success rates. The paper reports LLM agents (best < 60 % success,
-humans about 90 %); ours are scripted agents that isolate one behaviour each, so the paper's numbers are
-context, not targets (docs/papers/complex_mcp.md).
+claim is inconclusive. The exact one-sided McNemar test is reported beside, with the success rates. The paper
+reports LLM agents (best < 60 % success, humans about 90 %); ours are scripted agents that isolate one behaviour
+each, so the paper's numbers are context, not targets (docs/papers/complex_mcp.md).
 
-The three bottleneck
-claims are labelled ``by_construction``: their agents are scripted to have exactly the behaviour the claim is
-about (the over-confident agent is the oracle with its checks removed, the defeatist one the oracle without
-retries, the retrieval agent a fixed ranker that more distractors can only mislead), so the verdict could not
-come out otherwise; they demonstrate the harness measures the bottleneck, and are not counted as reproduced.
-The oracle's 100 % is exact (a scripted plan on seeded failures): it checks that every task is solvable and that
-the judge accepts the intended end state.
+The three bottleneck claims are labelled ``by_construction``: their agents are scripted to have exactly the
+behaviour the claim is about (the over- confident agent is the oracle with its checks removed, the defeatist one the
+oracle without retries, the retrieval agent a fixed ranker that more distractors can only mislead), so the verdict
+could not come out otherwise; they demonstrate the harness measures the bottleneck, and are not counted as
+reproduced. The oracle's 100 % is exact (a scripted plan on seeded failures): it checks that every task is solvable
+and that the judge accepts the intended end state.
 """
 
 from __future__ import annotations
@@ -119,7 +118,7 @@ def over_confidence_costs(agents: pd.DataFrame) -> Claim:
     found = _drop_intervals(*pairs)
     return Claim(
         id="over_confidence_costs_success",
-        statement=f"Skipping verifications (privilege, balance, stock, cheapest) costs success against the oracle "
+        statement="Skipping verifications (privilege, balance, stock, cheapest) costs success against the oracle "
         "(95 % interval of the paired drop above zero)",
         paper_value={"bottleneck": "over-confidence", **PAPER_CONTEXT},
         measured=test,
@@ -144,7 +143,7 @@ def defeatism_costs(agents: pd.DataFrame, failures: pd.DataFrame) -> Claim:
     }
     return Claim(
         id="defeatism_costs_success",
-        statement=f"Giving up after a failure instead of recovering costs success against the oracle at the main "
+        statement="Giving up after a failure instead of recovering costs success against the oracle at the main "
         "failure rate (95 % interval of the paired drop above zero)",
         paper_value={"bottleneck": "strategic defeatism", **PAPER_CONTEXT},
         measured={**test, "no_retry_curve": curve},

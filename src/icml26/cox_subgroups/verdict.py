@@ -27,6 +27,8 @@ NO_PREMISE = "the paper's own synthetic designs and real datasets: nothing presu
 
 def _stats(row: pd.Series, metric: str) -> tuple[float, float, int]:
     return float(row[f"{metric}_mean"]), float(row[f"{metric}_std"]), int(row["seeds"])
+
+
 PAPER_NONLINEAR = {
     "base": (0.29, 0.69, 0.54),
     "survival_tree": (0.28, 0.66, 0.59),
@@ -49,8 +51,9 @@ def recovers_planted_subgroup(summary: pd.DataFrame) -> Claim:
     dg, base = _row(summary, "nonlinear", "dg"), _row(summary, "nonlinear", "base")
     found = [
         intervals.from_summary("dg/f1", *_stats(dg, "f1"), F1_MIN, ">="),
-        intervals.difference_from_summary("dg_minus_base_test_epe", _stats(dg, "test_epe"), _stats(base, "test_epe"),
-                                          -EPE_MARGIN, "<="),
+        intervals.difference_from_summary(
+            "dg_minus_base_test_epe", _stats(dg, "test_epe"), _stats(base, "test_epe"), -EPE_MARGIN, "<="
+        ),
     ]
     return Claim(
         id="dg_recovers_planted_subgroup",
@@ -87,8 +90,9 @@ def beats_variants_on_counter(summary: pd.DataFrame) -> Claim:
     min_epe = {m: float(r.f1_mean) for m, r in rows.items()}
     seeds = int(rows["dg"].seeds)
     found = [
-        intervals.difference_from_summary(f"best_f1/dg_minus_{m}", _stats(rows["dg"], "best_f1"),
-                                          _stats(rows[m], "best_f1"))
+        intervals.difference_from_summary(
+            f"best_f1/dg_minus_{m}", _stats(rows["dg"], "best_f1"), _stats(rows[m], "best_f1")
+        )
         for m in ("dg_ci", "dg_pl")
     ]
     return Claim(

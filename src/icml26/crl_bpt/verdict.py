@@ -14,7 +14,8 @@ interpretable prompts under a strict budget of API calls"), so the criteria are 
 
 Intervals: the comparisons on Student's t over the search seeds with the test images' paired variance (three
 seeds: a bootstrap over seeds would have ten distinct resamples; ``common.bootstrap``); readability on
-Student's t over the seeds' readable fractions (a run drifts into word salad or does not); the variance ratio on Student's t over the seeds.
+Student's t over the seeds' readable fractions (a run drifts into word salad or does not); the variance ratio on
+Student's t over the seeds.
 
 Premises (fixed before the rerun that introduced them, 2026-12-03; docs/papers/crl_bpt.md), from the paper's
 setting -- a black box whose accuracy depends on the prompt, and room above what cheap search already finds:
@@ -106,8 +107,10 @@ def _beats(comparisons, method, baselines, premises, *, claim_id, statement, pap
     shown = "; ".join(f"vs {r.baseline} {r.difference:+.3f} [{r.low:+.3f}, {r.high:+.3f}]" for r in rows.itertuples())
     seeds = int(found[0].method.split()[2]) if found[0].method.startswith("t over") else 3
     decide_by = (
-        "; to decide: " + ", ".join(f"vs {r.baseline} {i.to_decide(seeds)}" for r, i in zip(rows.itertuples(), found)
-                                     if i.state == INCONCLUSIVE)
+        "; to decide: "
+        + ", ".join(
+            f"vs {r.baseline} {i.to_decide(seeds)}" for r, i in zip(rows.itertuples(), found) if i.state == INCONCLUSIVE
+        )
         if state == INCONCLUSIVE
         else ""
     )
@@ -184,8 +187,13 @@ def readable(readability: pd.DataFrame) -> Claim:
     found = [
         # a run drifts into word salad or does not, so the seed is the unit, not the template
         intervals.over_seeds("readable_fraction_by_seed", rows["readable"] / rows["generated"], READABLE, ">="),
-        intervals.exact("best_readable_share", float(rows["best_readable"].mean()), 1.0, ">=",
-                        "a count over the seeds' best templates"),
+        intervals.exact(
+            "best_readable_share",
+            float(rows["best_readable"].mean()),
+            1.0,
+            ">=",
+            "a count over the seeds' best templates",
+        ),
     ]
     return Claim(
         id="prompts_readable",

@@ -28,6 +28,7 @@ def _paired(statistic: str, a, b) -> intervals.Interval:
         function=lambda x, y: float((x - y).mean()), unit="datasets",
     )  # fmt: skip
 
+
 # make verify (icml26.common.verify): on another machine these means over seeds may move by up to one
 # standard error over the quick seeds -- less than the seed noise each already carries (DVM-AD, 3 seeds,
 # 2026-12-02: mean AUROC sd 0.0133 -> SE 0.0077; average rank sd 0.25 -> SE 0.145). Seen across two AMD

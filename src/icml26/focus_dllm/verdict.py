@@ -121,15 +121,12 @@ def few_decodable(correlation: pd.DataFrame, accuracy: pd.Series) -> Claim:
         interval=interval or DETERMINISTIC,
         premises=premises,
         headline=f"{fraction:.1%} of the masked tokens decoded per step on the tasks dense solves "
-        f"({', '.join(solved) or 'none'}; per seed {_per_seed(per_seed)}; need at most {FEW:.0%})"
-        + _apart(accuracy),
+        f"({', '.join(solved) or 'none'}; per seed {_per_seed(per_seed)}; need at most {FEW:.0%})" + _apart(accuracy),
         evidence=["tables/correlation.csv"],
     )
 
 
-def importance_predicts(
-    correlation: pd.DataFrame, recall: pd.DataFrame, alpha: float, accuracy: pd.Series
-) -> Claim:
+def importance_predicts(correlation: pd.DataFrame, recall: pd.DataFrame, alpha: float, accuracy: pd.Series) -> Claim:
     solved = _solved(accuracy)
     rows = correlation[correlation["task"].isin(solved)]
     auroc = rows.groupby("seed")["auroc_delta_decoded"].mean().dropna()
@@ -144,7 +141,8 @@ def importance_predicts(
     interval = [i for i in found if i is not None]
     state = decide(interval, premises=premises) if len(interval) == 2 else PREMISE_NOT_MET
     decide_by = (
-        "; to decide: " + ", ".join(f"{i.statistic} {i.to_decide(len(auroc))}" for i in interval if i.state == INCONCLUSIVE)
+        "; to decide: "
+        + ", ".join(f"{i.statistic} {i.to_decide(len(auroc))}" for i in interval if i.state == INCONCLUSIVE)
         if state == INCONCLUSIVE
         else ""
     )

@@ -62,8 +62,7 @@ class Problems:
         wide = wide.reindex(columns=[v for v in VARIANTS if v in wide.columns])
         self.seeds = np.array(sorted(problems["seed"].unique()))
         self.rates = {
-            learner: wide.loc[learner].reindex(self.seeds).to_numpy(float)
-            for learner in problems["learner"].unique()
+            learner: wide.loc[learner].reindex(self.seeds).to_numpy(float) for learner in problems["learner"].unique()
         }
 
     def gain(self, learner: str, rows: np.ndarray) -> np.ndarray:
@@ -123,8 +122,8 @@ def rl_transfers_most_efficiently(problems: Problems) -> Claim:
         state=decide(found, premises=premises),
         interval=found,
         premises=premises,
-        headline=f"mean e_1, e_2 at matched D0: RL {near['rl']:.2f}, SFT {near['sft']:.2f}, RFT {near['rft']:.2f}; RL's "
-        f"lead {found[0].estimate:+.2f} [{found[0].low:+.2f}, {found[0].high:+.2f}] (paper: RL highest)",
+        headline=f"mean e_1, e_2 at matched D0: RL {near['rl']:.2f}, SFT {near['sft']:.2f}, RFT {near['rft']:.2f}; "
+        f"RL's lead {found[0].estimate:+.2f} [{found[0].low:+.2f}, {found[0].high:+.2f}] (paper: RL highest)",
         evidence=EVIDENCE,
     )
 

@@ -98,12 +98,26 @@ def hausdorff_between_envelopes(scaling: pd.DataFrame) -> Claim:
         for r in scaling.itertuples()
     }
     found = [
-        Interval(f"{r.toy}/slope", float(r.slope), float(r.slope_low), float(r.slope_high), 0.0, "<",
-                 "t interval of the least-squares slope over the runs")
+        Interval(
+            f"{r.toy}/slope",
+            float(r.slope),
+            float(r.slope_low),
+            float(r.slope_high),
+            0.0,
+            "<",
+            "t interval of the least-squares slope over the runs",
+        )
         for r in scaling.itertuples()
     ] + [
-        Interval(f"{r.toy}/fraction_between", float(r.fraction_between), float(r.fraction_between),
-                 float(r.fraction_between), BETWEEN_MIN, ">=", "as measured (envelopes fitted on the same runs)")
+        Interval(
+            f"{r.toy}/fraction_between",
+            float(r.fraction_between),
+            float(r.fraction_between),
+            float(r.fraction_between),
+            BETWEEN_MIN,
+            ">=",
+            "as measured (envelopes fitted on the same runs)",
+        )
         for r in scaling.itertuples()
     ]
     for r in scaling.itertuples():

@@ -102,8 +102,10 @@ def massart_bound_and_forgetting(traces: pd.DataFrame, *, eta: float, gamma: flo
     growth = float(nf.iloc[-tenth:].mean() - nf.iloc[:tenth].mean())
     rounds = sorted(nf.index)
     first, last = rounds[:tenth], rounds[-tenth:]
-    per_seed = by["no_forgetting"].groupby("seed").apply(
-        lambda g: g.loc[g["round"].isin(last), "error"].mean() - g.loc[g["round"].isin(first), "error"].mean()
+    per_seed = (
+        by["no_forgetting"]
+        .groupby("seed")
+        .apply(lambda g: g.loc[g["round"].isin(last), "error"].mean() - g.loc[g["round"].isin(first), "error"].mean())
     )
     found = [
         intervals.exact("efficient_max_error", efficient_max, bound, "<=", "the worst case over every trace"),

@@ -104,9 +104,7 @@ def _intervals(rows, name, threshold: float, side: str) -> list:
     out = []
     for r in rows.itertuples():
         estimate = float(getattr(r, "difference", None) if hasattr(r, "difference") else r.share)
-        out.append(
-            Interval(name(r), estimate, float(r.low), float(r.high), threshold, side, str(r.interval))
-        )
+        out.append(Interval(name(r), estimate, float(r.low), float(r.high), threshold, side, str(r.interval)))
     return out
 
 

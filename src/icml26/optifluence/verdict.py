@@ -46,8 +46,9 @@ def _separation(arch: str, m: dict) -> Interval:
 
 
 def _ceiling(arch: str, m: dict) -> Premise:
-    return premise(f"{arch}: best heuristic TPR ({m['best_heuristic']})", m["best_heuristic_tpr"], CEILING, "<",
-                   WHY_CEILING)
+    return premise(
+        f"{arch}: best heuristic TPR ({m['best_heuristic']})", m["best_heuristic_tpr"], CEILING, "<", WHY_CEILING
+    )
 
 
 def _row(tpr: pd.DataFrame, arch: str, kind: str) -> pd.Series:

@@ -260,9 +260,9 @@ def tables(
 ) -> None:
     """Per-run metrics, Delta_m with bootstrap intervals and the comparisons, routing specialisation against its
     permutation null, routing shares, teacher gradient conflict and the parameter counts."""
+    from ..common.bootstrap import MIN_BOOTSTRAP_SEEDS, student_t
     from . import analysis
     from .methods import METHODS, OBJECTIVES, REFERENCE
-    from ..common.bootstrap import MIN_BOOTSTRAP_SEEDS, student_t
     from .metrics import HIGHER_IS_BETTER, TASKS, bootstrap_delta_m, delta_m, overall
 
     runs: dict[str, list[dict]] = {}
@@ -300,8 +300,11 @@ def tables(
         if not few:
             return (*analysis.interval(draw, criteria["confidence"]), "two-level bootstrap over seeds and images")
         parts = [(float(np.var(draw, ddof=1)), len(draw) - 1)]
-        parts += [(float(np.var(seed_delta[m], ddof=1)) / len(seed_delta[m]), len(seed_delta[m]) - 1)
-                  for m in methods if len(seed_delta[m]) > 1]
+        parts += [
+            (float(np.var(seed_delta[m], ddof=1)) / len(seed_delta[m]), len(seed_delta[m]) - 1)
+            for m in methods
+            if len(seed_delta[m]) > 1
+        ]
         low, high = student_t(estimate, parts, criteria["confidence"])
         return low, high, f"t over {', '.join(str(len(seed_delta[m])) for m in methods)} seeds and the test images"
 

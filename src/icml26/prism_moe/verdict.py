@@ -85,8 +85,14 @@ def premises(conflict: Claim, delta: pd.DataFrame) -> list[Premise]:
     singles = delta[delta["method"].str.startswith("single_")]
     best = float(singles["delta_m"].max()) if len(singles) else float("nan")
     return [
-        Premise("teachers conflict (claim teachers_conflict holds)", conflict.state, HOLDS, "==",
-                conflict.state == HOLDS, WHY_CONFLICT),
+        Premise(
+            "teachers conflict (claim teachers_conflict holds)",
+            conflict.state,
+            HOLDS,
+            "==",
+            conflict.state == HOLDS,
+            WHY_CONFLICT,
+        ),
         premise("best single-teacher student's Delta_m against scratch", best, 0.0, ">", WHY_USEFUL),
     ]
 

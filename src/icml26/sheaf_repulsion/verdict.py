@@ -53,7 +53,9 @@ CRITERIA = {
 }
 EVIDENCE = ["tables/circuits.csv", "tables/overlap.csv", "figures/iou.png"]
 GROWTH_MARGIN = 0.05  # ours: a gap that shrinks by more than this IoU (above the chance IoU ~0.04) fails outright
-WHY_MODEL = "every claim is about circuits of a model that performs IOI; a circuit cannot be faithful to a model that fails"
+WHY_MODEL = (
+    "every claim is about circuits of a model that performs IOI; a circuit cannot be faithful to a model that fails"
+)
 WHY_DISCOVERY = (
     "the claim compares OASR with independent discovery; if discovery without repulsion finds no valid circuit at "
     "this budget, OASR's circuits fail on the budget, not on the repulsion"
@@ -112,10 +114,12 @@ def low_overlap(circuits: pd.DataFrame, overlap: pd.DataFrame, criteria: dict, m
     iou_ind, chance_ind = _overlap(overlap, "independent")
     found = [
         intervals.exact("oasr_valid_share", n_valid / len(oasr), 1.0, ">=", "a count of valid circuits"),
-        intervals.over_seeds("oasr_iou_over_chance", _ratios(overlap, "oasr"), criteria["near_chance"], "<=",
-                             unit="pairs of runs"),
-        intervals.over_seeds("independent_iou_over_chance", _ratios(overlap, "independent"), criteria["high"], ">=",
-                             unit="pairs of runs"),
+        intervals.over_seeds(
+            "oasr_iou_over_chance", _ratios(overlap, "oasr"), criteria["near_chance"], "<=", unit="pairs of runs"
+        ),
+        intervals.over_seeds(
+            "independent_iou_over_chance", _ratios(overlap, "independent"), criteria["high"], ">=", unit="pairs of runs"
+        ),
     ]
     premises = overlap_premises(circuits, model_accuracy, criteria)
     return Claim(
@@ -159,8 +163,18 @@ def grows_with_circuits(overlap: pd.DataFrame, criteria: dict, premises: list[Pr
     gap = {k: _overlap(overlap, "independent", k)[0] - _overlap(overlap, "oasr", k)[0] for k in range(2, count + 1)}
     growth = gap[count] - gap[2] * (1 + criteria["growth"] * (1 if gap[2] >= 0 else -1))
     # one pair of runs per method among the first two: no spread to estimate, so no interval can be formed
-    found = [Interval("growth_beyond_margin", growth, -math.inf, math.inf, 0.0, ">",
-                      "none: one pair of runs per method at k = 2", margin=GROWTH_MARGIN)]
+    found = [
+        Interval(
+            "growth_beyond_margin",
+            growth,
+            -math.inf,
+            math.inf,
+            0.0,
+            ">",
+            "none: one pair of runs per method at k = 2",
+            margin=GROWTH_MARGIN,
+        )
+    ]
     state = decide(found, premises=premises)
     return Claim(
         id="effect_grows_with_number_of_circuits",
@@ -179,9 +193,7 @@ def grows_with_circuits(overlap: pd.DataFrame, criteria: dict, premises: list[Pr
     )
 
 
-def dispensable_minimal_circuit(
-    minimal: pd.DataFrame, criteria: dict, model_accuracy: float, sentences: int
-) -> Claim:
+def dispensable_minimal_circuit(minimal: pd.DataFrame, criteria: dict, model_accuracy: float, sentences: int) -> Claim:
     """``minimal``: one row per edge of the best minimal circuit: its accuracy and the best accuracy
     without that edge, on ``sentences`` held-out sentences."""
     premises = [model_premise(model_accuracy, criteria)]
@@ -203,8 +215,9 @@ def dispensable_minimal_circuit(
     alternatives = dict(zip(minimal["edge"], minimal["best_without"].astype(float)))
     worst = min(alternatives.values())
     found = [
-        intervals.proportion("accuracy", round(accuracy * sentences), sentences, criteria["faithful"], ">=",
-                             unit="held-out sentences"),
+        intervals.proportion(
+            "accuracy", round(accuracy * sentences), sentences, criteria["faithful"], ">=", unit="held-out sentences"
+        ),
         # the alternatives are measured on the same sentences: their shortfall is judged on the point
         intervals.exact("worst_without_minus_floor", worst - floor, 0.0, ">=", "same sentences as the circuit"),
     ]

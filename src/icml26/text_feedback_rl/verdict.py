@@ -80,8 +80,11 @@ def _beats(
     found = [intervals.from_difference(f"{r.task}: {r.method} - {r.baseline}/difference", r) for r in rows.itertuples()]
     state = decide(found)
     seeds = int(found[0].method.split()[2]) if found[0].method.startswith("t over") else 2
-    open_ = [f"{r.task} vs {r.baseline}: {i.to_decide(seeds)}" for r, i in zip(rows.itertuples(), found)
-             if i.state == INCONCLUSIVE]
+    open_ = [
+        f"{r.task} vs {r.baseline}: {i.to_decide(seeds)}"
+        for r, i in zip(rows.itertuples(), found)
+        if i.state == INCONCLUSIVE
+    ]
     headline = f"{lead}: {_shown(rows)} (paper: {paper_says})" + (f"; to decide: {'; '.join(open_)}" if open_ else "")
     return Claim(
         id=claim_id,
