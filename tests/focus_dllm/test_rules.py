@@ -27,7 +27,7 @@ def trained(tmp_path_factory):
 
 def test_decoding_quality_rows_per_test_example(trained):
     out, examples = trained
-    for name, alpha in (("dense", None), ("focus", 1.0)):
+    for name, alpha in (("dense", None), ("focus", 1.0), ("keep_all", 1e9)):
         rules.decode_quality(
             examples,
             str(out / "model"),
@@ -39,7 +39,12 @@ def test_decoding_quality_rows_per_test_example(trained):
         )
     dense, focus = pd.read_csv(out / "dense.csv"), pd.read_csv(out / "focus.csv")
     assert len(dense) == len(focus) == 4 * len(TASKS) and set(dense["correct"]) <= {0, 1}
-    assert focus.groupby("example")["batch_rows"].first().sum() <= dense.groupby("example")["batch_rows"].first().sum()
+    assert (focus["batch_rows"] > 0).all() and (focus["batch_steps"] > 0).all()
+    # with a retain target no block can reach, FOCUS evicts nothing: the same answers, steps and rows as dense
+    # (FOCUS's own totals are no invariant: it may take more steps, as issue 51 measured on the trained model)
+    keep_all = pd.read_csv(out / "keep_all.csv")
+    columns = ["example", "correct", "batch_steps", "batch_rows", "batch_tokens"]
+    pd.testing.assert_frame_equal(keep_all[columns], dense[columns])
 
 
 def test_observation_tables(trained):
