@@ -120,8 +120,8 @@ def compare(slug: str, committed: dict[str, Any], current: dict[str, Any]) -> Pa
             claim = path.removeprefix("claims/").rsplit("/", 1)[0]
             if a == b:
                 report.identical += 1
-            elif path.endswith("/state") or f"claims/{claim}/state" not in old:  # one line per flipped claim
-                report.flipped.append(f"{claim}: {a} -> {b}")
+            elif path.endswith("/state") or old.get(f"claims/{claim}/state") == new.get(f"claims/{claim}/state"):
+                report.flipped.append(f"{claim}: {a} -> {b}")  # a flipped state, or holds flipped on its own
         elif _number(a) and _number(b):
             if a == b:
                 report.identical += 1
