@@ -90,3 +90,9 @@ def test_the_minimal_circuit_claim_needs_a_faithful_circuit_and_an_alternative_f
     assert dispensable_minimal_circuit(minimal(0.92, [0.92] * 3), CRITERIA, MODEL, 64).state == INCONCLUSIVE
     assert dispensable_minimal_circuit(minimal(0.97, [0.97] * 3), CRITERIA, 0.5, 512).state == PREMISE_NOT_MET
     assert dispensable_minimal_circuit(minimal(0.9, []), CRITERIA, MODEL, 512).state == FAILS
+
+
+def test_pairs_with_an_empty_circuit_have_no_ratio_and_no_pair_gives_no_interval():
+    empty = overlap(0.0, 0.4, chance=0.0)  # every chance IoU 0: no ratio anywhere
+    claim = low_overlap(circuits(), empty, CRITERIA, MODEL)
+    assert claim.state == INCONCLUSIVE and all(i.estimate != i.estimate for i in claim.interval[1:])  # NaN

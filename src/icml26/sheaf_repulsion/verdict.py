@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 
 from ..common import intervals
@@ -74,11 +75,15 @@ def overlap_premises(circuits: pd.DataFrame, model_accuracy: float, criteria: di
     ]
 
 
-def _ratios(overlap: pd.DataFrame, method: str, upto: int | None = None) -> pd.Series:
+def _ratio_interval(overlap: pd.DataFrame, method: str, threshold: float, side: str) -> Interval:
+    """Student's t over the pairs of runs of IoU over chance IoU; a pair with an empty circuit has no ratio (0/0)
+    and is left out, and with no pair left there is no interval."""
     rows = overlap[overlap["method"] == method]
-    if upto is not None:
-        rows = rows[(rows["run_a"] < upto) & (rows["run_b"] < upto)]
-    return rows["iou"] / rows["chance_iou"]
+    ratios = (rows["iou"] / rows["chance_iou"]).replace([np.inf, -np.inf], np.nan).dropna()
+    name = f"{method}_iou_over_chance"
+    if ratios.empty:
+        return Interval(name, math.nan, math.nan, math.nan, threshold, side, "none: no pair with a ratio")
+    return intervals.over_seeds(name, ratios, threshold, side, unit="pairs of runs")
 
 
 def valid(circuits: pd.DataFrame, criteria: dict) -> pd.Series:
@@ -114,12 +119,8 @@ def low_overlap(circuits: pd.DataFrame, overlap: pd.DataFrame, criteria: dict, m
     iou_ind, chance_ind = _overlap(overlap, "independent")
     found = [
         intervals.exact("oasr_valid_share", n_valid / len(oasr), 1.0, ">=", "a count of valid circuits"),
-        intervals.over_seeds(
-            "oasr_iou_over_chance", _ratios(overlap, "oasr"), criteria["near_chance"], "<=", unit="pairs of runs"
-        ),
-        intervals.over_seeds(
-            "independent_iou_over_chance", _ratios(overlap, "independent"), criteria["high"], ">=", unit="pairs of runs"
-        ),
+        _ratio_interval(overlap, "oasr", criteria["near_chance"], "<="),
+        _ratio_interval(overlap, "independent", criteria["high"], ">="),
     ]
     premises = overlap_premises(circuits, model_accuracy, criteria)
     return Claim(
