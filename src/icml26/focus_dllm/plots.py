@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from .verdict import PAPER_SPEEDUP, QUALITY_DROP
+from .verdict import PAPER_SPEEDUP, QUALITY_DROP, SOLVED
 
 SELECTOR_COLOURS = {
     "delta": "tab:red",
@@ -23,31 +23,42 @@ SELECTOR_COLOURS = {
 
 
 def quality(summary: pd.DataFrame, dense: str) -> plt.Figure:
-    """Accuracy per task (left: groups) and over all tasks (right) per decoder (bars: the mean over seeds; dots:
-    each seed), with the quality claim's band: within ``QUALITY_DROP`` of ``dense`` over all tasks."""
+    """Accuracy per task (left: groups) and over the tasks the claim judges (right: those ``dense`` solves, mean
+    accuracy at least ``SOLVED`` over the seeds) per decoder (bars: the mean over seeds; dots: each seed), with the
+    quality claim's band: within ``QUALITY_DROP`` of ``dense``. Tasks dense decoding does not solve are shaded on
+    the left: reported, not judged."""
     tasks, decoders = sorted(summary["task"].unique()), list(dict.fromkeys(summary["decoder"]))
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8), width_ratios=(3, 1), sharey=True)
     width = 0.8 / len(decoders)
-    overall = summary.groupby(["decoder", "seed"])["accuracy"].mean()  # every task has the same test count
+    solved_by_dense = summary[summary["decoder"] == dense].groupby("task")["accuracy"].mean()
+    solved = sorted(solved_by_dense[solved_by_dense >= SOLVED].index)
+    judged = summary[summary["task"].isin(solved)]
+    overall = judged.groupby(["decoder", "seed"])["accuracy"].mean()  # every task has the same test count
+    for position, task in enumerate(tasks):
+        if task not in solved:
+            left.axvspan(position - width, position + 0.8, color="0.85", zorder=0)
     for i, decoder in enumerate(decoders):
         rows = summary[summary["decoder"] == decoder]
         x = np.arange(len(tasks)) + i * width
         colour = left.bar(x, rows.groupby("task")["accuracy"].mean().reindex(tasks), width, label=decoder)[0]
         left.scatter(rows["task"].map(dict(zip(tasks, x))), rows["accuracy"], s=9, color="k", zorder=3)
-        right.bar(i, overall[decoder].mean(), 0.8, color=colour.get_facecolor())
-        right.scatter(np.full(len(overall[decoder]), i), overall[decoder], s=9, color="k", zorder=3)
+        if len(overall):
+            right.bar(i, overall[decoder].mean(), 0.8, color=colour.get_facecolor())
+            right.scatter(np.full(len(overall[decoder]), i), overall[decoder], s=9, color="k", zorder=3)
     left.scatter([], [], s=9, color="k", label="one seed")
-    reference = overall[dense].mean()
-    right.axhspan(
-        reference - QUALITY_DROP, reference, color="tab:green", alpha=0.25, label=f"claim: within {QUALITY_DROP:g}"
-    )
+    left.fill_between([], [], color="0.85", label=f"not judged: dense < {SOLVED:g}")
+    if len(overall):
+        reference = overall[dense].mean()
+        right.axhspan(
+            reference - QUALITY_DROP, reference, color="tab:green", alpha=0.25, label=f"claim: within {QUALITY_DROP:g}"
+        )
     right.set_xticks(range(len(decoders)), decoders, rotation=35, ha="right", fontsize=8)
-    right.set_title(f"all tasks (claim: against {dense})", fontsize=9)
+    right.set_title(f"solved tasks: {', '.join(solved) or 'none'}\n(claim: against {dense})", fontsize=9)
     right.legend(fontsize=7, loc="lower right")
     left.set_xticks(np.arange(len(tasks)) + 0.4 - width / 2, tasks)
     left.set_ylabel("accuracy (exact or valid)")
     left.set_ylim(0, 1.15)
-    left.legend(fontsize=7, ncol=6, loc="upper center")
+    left.legend(fontsize=7, ncol=4, loc="upper center")
     fig.tight_layout()
     return fig
 
