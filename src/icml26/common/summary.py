@@ -55,11 +55,20 @@ def interval_text(claim: Claim) -> str:
     )
 
 
+def _plain(value) -> str:
+    """A premise's measured value in words: numbers to 3 digits, mappings as 'key value', lists joined."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_plain(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return "[" + ", ".join(_plain(v) for v in value) + "]"
+    return f"{value:.3g}" if isinstance(value, float) else _text(value)
+
+
 def premises_text(claim: Claim) -> str:
     if not claim.premises:
         return f"none: {claim.premises_note}"
     return "; ".join(
-        f"{p.name} {_text(p.measured)} {p.comparator} {_text(p.threshold)}: {'met' if p.met else 'NOT met'}"
+        f"{p.name} {_plain(p.measured)} {p.comparator} {_plain(p.threshold)}: {'met' if p.met else 'NOT met'}"
         for p in claim.premises
     )
 
