@@ -26,5 +26,5 @@ def test_envelopes_recover_a_power_law_and_bracket_it():
     noisy = bounds.envelopes(frame.assign(error=frame["error"] * np.tile([0.8, 1.0, 1.25, 0.9, 1.1], 3)), d=2)
     assert noisy["slope_low"] < noisy["slope"] < noisy["slope_high"]
     assert fit["lower_constant"] == pytest.approx(3.0)  # error / n^(-2/(2+2)) = 3 exactly
-    assert fit["fraction_between"] == 1.0
+    assert fit["fraction_between"] == 1.0 and fit["runs"] == 15
     assert fit["genovese_exponent"] == -0.5 and fit["fefferman_exponent"] == -0.5

@@ -180,10 +180,11 @@ def test_vae_claim_follows_the_reference_direction_only_when_both_measures_do():
 
 
 def test_hausdorff_decay_is_judged_on_each_slope_interval():
-    def scaling(slopes):
+    def scaling(slopes, runs=50):
         return pd.DataFrame(
             [{"toy": f"t{i}", "d": 1, "slope": s, "slope_low": lo, "slope_high": hi, "genovese_exponent": -2 / 3,
-              "fefferman_exponent": -1.0, "fraction_between": 0.98} for i, (s, lo, hi) in enumerate(slopes)]
+              "fefferman_exponent": -1.0, "fraction_between": 0.98, "runs": runs}
+             for i, (s, lo, hi) in enumerate(slopes)]
         )  # fmt: skip
 
     assert verdict.hausdorff_between_envelopes(scaling([(-0.6, -0.7, -0.5), (-1.9, -2.1, -1.7)])).state == "holds"
@@ -193,3 +194,5 @@ def test_hausdorff_decay_is_judged_on_each_slope_interval():
     assert verdict.hausdorff_between_envelopes(scaling([(-0.6, -0.7, -0.5), (0.3, 0.1, 0.5)])).state == (
         "does not hold"
     )
+    few = verdict.hausdorff_between_envelopes(scaling([(-0.6, -0.7, -0.5)], runs=21))
+    assert few.state == "premise not met" and few.premises[0].measured == 21  # (n - 2) / n < 0.95: untestable
