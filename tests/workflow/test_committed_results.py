@@ -55,6 +55,11 @@ def test_committed_summary_lists_every_committed_verdict():
         assert f"## {paper}\n" in summary and f"| [{paper}](#{paper}) |" in summary, paper
 
 
+# Papers whose committed quick verdicts were written before verdict states and still await their rerun (each
+# takes 7 to 22 minutes on 2 cores); their verdict code already judges by states, intervals and premises.
+AWAITING_RERUN: set[str] = set()
+
+
 @pytest.mark.parametrize("claims", committed("results/quick/*/claims.json"), ids=lambda p: p.split("/")[2])
 def test_every_committed_verdict_carries_its_state_interval_and_premises(claims):
     """Read through ``Claim``, which refuses a state its intervals or premises contradict: no committed claim
@@ -63,9 +68,13 @@ def test_every_committed_verdict_carries_its_state_interval_and_premises(claims)
 
     from icml26.common.claims import HOLDS, POINTS, read_claims
 
+    paper = claims.split("/")[2]
     records = json.loads((ROOT / claims).read_text())
     missing = [r["id"] for r in records if not {"state", "interval", "premises"} <= r.keys()]
-    assert missing == [], f"{claims}: written before verdict states; rerun `make run PAPER=...`: {missing}"
+    if paper in AWAITING_RERUN:
+        assert missing, f"{paper} has been rerun: take it off AWAITING_RERUN"
+        return
+    assert missing == [], f"{claims}: written before verdict states; rerun `make run PAPER={paper}`: {missing}"
     for claim in read_claims(ROOT / claims):
         assert claim.premises or claim.premises_note, claim.id
         if claim.state == HOLDS and claim.interval not in POINTS:
