@@ -100,6 +100,7 @@ def run(tmp_path_factory):
         f["claims.json"],
         f["metrics.json"],
         criteria=CRITERIA,
+        sentences=32,
     )
     return out, f, figures
 
