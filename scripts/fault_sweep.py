@@ -115,6 +115,7 @@ CONFIG = [
     config_case("value out of range", "ski_rental", "ski_rental: {lambdas: [0.5, 2]}", "ski_rental.lambdas[1]"),
     config_case("typo in a key", "ski_rental", "ski_rental: {lamdbas: [0.5]}", "lamdbas"),
     config_case("unknown paper section", "ski_rental", "skirental: {B_values: [10]}", "skirental"),
+    config_case("paper section not a mapping", "ski_rental", "ski_rental: fast", "ski_rental: must be a mapping"),
     config_case("wrong type (string for a number)", "dvm_ad", "dvm_ad: {max_rows: many}", "dvm_ad.max_rows"),
     config_case("negative count", "massart_drift", "massart_drift: {sweep: {reps: -3}}", "massart_drift.sweep.reps"),
     config_case("unknown scale", "ski_rental", "scale: huge", "scale"),

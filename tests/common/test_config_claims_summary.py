@@ -81,6 +81,12 @@ def test_errors_name_the_offending_keys():
     assert "ski_rental.lambdas[1]" in str(err.value)
 
 
+def test_a_paper_section_that_is_not_a_mapping_is_named():
+    with pytest.raises(ConfigError, match=r"^invalid config: netdiff: must be a mapping of its settings .* "
+                       r"got str 'fast'$"):  # fmt: skip
+        paper_section(ROOT / "config" / "papers" / "netdiff.yaml", "quick", "fast")
+
+
 def test_unknown_keys_are_rejected():
     cfg = load("config.yaml")
     cfg["scael"] = "smoke"

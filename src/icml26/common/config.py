@@ -82,6 +82,12 @@ def paper_section(path: str | os.PathLike, scale: str, overrides: dict[str, Any]
     ``path`` is ``config/papers/<slug>.yaml`` with top-level keys ``quick`` (every key), and optionally
     ``smoke`` and ``paper``; ``overrides`` is what ``--configfile`` overlays put under ``<slug>:``.
     """
+    if overrides is not None and not isinstance(overrides, dict):
+        slug = Path(path).stem
+        raise ConfigError(
+            f"invalid config: {slug}: must be a mapping of its settings (key: value, as in config/papers/"
+            f"{slug}.yaml), got {type(overrides).__name__} {overrides!r}"
+        )
     scales = load_yaml(Path(path).read_text(encoding="utf-8")) or {}
     unknown = sorted(set(scales) - {"smoke", "quick", "paper"})
     if unknown or "quick" not in scales:
