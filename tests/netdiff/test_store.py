@@ -38,7 +38,12 @@ def _placements(**overrides):
         ({"orientations": None}, "no array 'orientations'"),
         ({"positions": np.zeros((2, 6))}, "positions must be [M, N, 2]"),
         ({"orientations": np.zeros((2, 5))}, "orientations must be [M, N]"),
-        ({"nodes": np.array([6, 9])}, "nodes must be [M] counts"),
+        ({"nodes": np.array([6, 9])}, "instance 1: nodes must be a count in [2, 6] (the padded width), got 9"),
+        ({"nodes": np.array([6])}, "nodes must be [M] = [2] counts, got [1]"),
+        (
+            {"positions": np.full((2, 1, 2), 0.5), "orientations": np.zeros((2, 1)), "nodes": None},
+            "every instance needs at least 2 nodes to link, got 1 node per instance",
+        ),
         ({"positions": np.full((2, 6, 2), 1.5)}, "instance 0: positions outside the unit square"),
         ({"positions": np.stack([np.eye(6, 2) * 0.9] * 2)}, "instance 0: the range graph is not connected"),
     ],

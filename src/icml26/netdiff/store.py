@@ -67,9 +67,15 @@ def validate(arrays: dict[str, np.ndarray], radius: float) -> str | None:
         return f"positions must be [M, N, 2] with M >= 1, got {list(positions.shape)}"
     if orientations.shape != positions.shape[:2]:
         return f"orientations must be [M, N] = {list(positions.shape[:2])}, got {list(orientations.shape)}"
+    if positions.shape[1] < 2:
+        return f"every instance needs at least 2 nodes to link, got {positions.shape[1]} node per instance"
     nodes = arrays.get("nodes", np.full(len(positions), positions.shape[1]))
-    if nodes.shape != (len(positions),) or (nodes < 2).any() or (nodes > positions.shape[1]).any():
-        return f"nodes must be [M] counts in [2, {positions.shape[1]}]"
+    if nodes.shape != (len(positions),):
+        return f"nodes must be [M] = [{len(positions)}] counts, got {list(nodes.shape)}"
+    bad = np.flatnonzero((nodes < 2) | (nodes > positions.shape[1]))
+    if len(bad):
+        k = int(bad[0])
+        return f"instance {k}: nodes must be a count in [2, {positions.shape[1]}] (the padded width), got {nodes[k]}"
     if not (np.isfinite(positions).all() and np.isfinite(orientations).all()):
         return "positions and orientations must be finite"
     for k, instance in enumerate(instances({**arrays, "nodes": nodes}, radius)):
