@@ -36,6 +36,10 @@ def test_hundreds_of_tools_and_structured_content_equals_the_text():
 
 
 def test_untrusted_calls_get_error_results_never_exceptions():
+    deep: list = []
+    for _ in range(500):
+        deep = [deep]
+
     async def body(toolbox, sandbox):
         bad = [
             await toolbox.call("no_such_tool", {}),
@@ -43,8 +47,10 @@ def test_untrusted_calls_get_error_results_never_exceptions():
             await toolbox.call("shop_add_to_cart", {"sid": "x"}),  # missing arguments
             await toolbox.call("chat_send_message", {"cid": "c", "content": "x" * 5000}),  # oversized
             await toolbox.call("math_divide", ["not", "an", "object"]),
+            await toolbox.call("math_divide", {"a": deep, "b": 1}),  # 500 levels: an error result, not an exception
         ]
-        assert [r["status"] for r in bad] == ["error"] * 5
+        assert [r["status"] for r in bad] == ["error"] * 6
+        assert "nested deeper than" in bad[-1]["output"]
         assert (await toolbox.call("math_divide", {"a": 1, "b": 0}))["status"] == "failed"  # a tool's own refusal
         assert (await toolbox.call("units_celsius_to_fahrenheit", {"value": 100}))["output"] == 212
 

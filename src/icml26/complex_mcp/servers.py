@@ -99,6 +99,8 @@ class Toolbox:
             return error(f"unknown tool {name!r}")
         if not isinstance(arguments, dict):
             return error("arguments must be a JSON object")
+        if _depth(arguments) > MAX_ARGUMENT_DEPTH:
+            return error(f"arguments nested deeper than {MAX_ARGUMENT_DEPTH} levels")
         if len(json.dumps(arguments, default=str)) > MAX_ARGUMENT_CHARS:
             return error(f"arguments longer than {MAX_ARGUMENT_CHARS} characters")
         result = await self.sessions[self.owner[name]].call_tool(name, arguments)
@@ -108,6 +110,22 @@ class Toolbox:
         if isinstance(result.structured_content, dict) and "status" in result.structured_content:
             return result.structured_content
         return error(f"tool {name!r} returned an unexpected result")
+
+
+MAX_ARGUMENT_DEPTH = 16  # no tool takes more than two levels; deeper JSON is refused before serialisation
+
+
+def _depth(value: Any) -> int:
+    """Nesting depth of a JSON value, without recursion (an untrusted value may be thousands deep)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, level)
+            if level > MAX_ARGUMENT_DEPTH:
+                return level
+            stack += [(child, level + 1) for child in (item.values() if isinstance(item, dict) else item)]
+    return deepest
 
 
 if __name__ == "__main__":  # python -m icml26.complex_mcp.servers --seed 0 --port 8000
