@@ -39,7 +39,8 @@ HOLDS, FAILS, INCONCLUSIVE, PREMISE_NOT_MET, NOT_EVALUATED = STATES = (
 )
 DETERMINISTIC = "deterministic"  # the interval field of a claim whose numbers carry no sampling noise
 WALL_CLOCK = "wall-clock point"  # a claim on one timing measurement of this machine (timing/claims.json)
-POINTS = (DETERMINISTIC, WALL_CLOCK)  # interval fields that are not intervals: the claim keeps a point verdict
+NOT_RECORDED = "not recorded (written before verdict states)"  # how a record older than states reads
+POINTS = (DETERMINISTIC, WALL_CLOCK, NOT_RECORDED)  # interval fields that are not intervals: a point verdict
 SIDES = (">", ">=", "<", "<=")
 
 
@@ -298,12 +299,12 @@ LEGACY_STATE = {True: HOLDS, False: FAILS, None: NOT_EVALUATED}
 
 def from_record(record: dict[str, Any]) -> Claim:
     """A :class:`Claim` from its JSON record. A record written before verdict states (``holds`` only) reads as
-    ``holds`` / ``does not hold`` / ``not evaluated`` with a deterministic interval and a note that its
-    evidence strength was not recorded."""
+    ``holds`` / ``does not hold`` / ``not evaluated``, its interval and premises marked as not recorded."""
     record = dict(record)
     holds = record.pop("holds", None)
     if "state" not in record:
         record["state"] = LEGACY_STATE[holds]
+        record.setdefault("interval", NOT_RECORDED)
         record.setdefault("premises_note", "recorded before premises and intervals were part of a verdict")
         if record["state"] == NOT_EVALUATED and not record.get("note"):
             record["note"] = "not evaluated"
