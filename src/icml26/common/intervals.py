@@ -70,20 +70,11 @@ def seed_difference(
 ) -> Interval:
     """Welch's t interval of ``mean(a) - mean(b)``, per-seed values of two methods trained independently."""
     x, y = _finite(a, statistic), _finite(b, statistic)
-    diff = float(x.mean() - y.mean())
-    if x.size < 2 or y.size < 2:
-        return Interval(statistic, diff, -math.inf, math.inf, threshold, side, "Welch t: needs 2 seeds each", level)
-    va, vb = x.var(ddof=1) / x.size, y.var(ddof=1) / y.size
-    se = math.sqrt(va + vb)
-    df = None
-    if se == 0:
-        low = high = diff
-    else:
-        df = (va + vb) ** 2 / (va**2 / (x.size - 1) + vb**2 / (y.size - 1))
-        half = float(stats.t.ppf((1 + level) / 2, df) * se)
-        low, high = diff - half, diff + half
-    method = f"Welch t over {x.size} and {y.size} seeds"
-    return Interval(statistic, diff, low, high, threshold, side, method, level, margin, df)
+
+    def summary(v: np.ndarray) -> tuple[float, float, int]:
+        return float(v.mean()), float(v.std(ddof=1)) if v.size > 1 else math.nan, int(v.size)
+
+    return difference_from_summary(statistic, summary(x), summary(y), threshold, side, level=level, margin=margin)
 
 
 def from_summary(
@@ -121,25 +112,15 @@ def difference_from_summary(
     conservative when the two were measured on the same replicates)."""
     (ma, sa, na), (mb, sb, nb) = a, b
     diff = float(ma - mb)
+    method = f"Welch t over {na} and {nb} seeds"
     if na < 2 or nb < 2:
-        return Interval(statistic, diff, -math.inf, math.inf, threshold, side, "Welch t: needs 2 each", level, margin)
+        return Interval(statistic, diff, -math.inf, math.inf, threshold, side, "Welch t: needs 2 seeds each", level)
     va, vb = sa**2 / na, sb**2 / nb
     if va + vb == 0:
-        return Interval(statistic, diff, diff, diff, threshold, side, f"Welch t over {na} and {nb}", level, margin)
+        return Interval(statistic, diff, diff, diff, threshold, side, method, level, margin)
     df = (va + vb) ** 2 / (va**2 / (na - 1) + vb**2 / (nb - 1))
     half = float(stats.t.ppf((1 + level) / 2, df) * math.sqrt(va + vb))
-    return Interval(
-        statistic,
-        diff,
-        diff - half,
-        diff + half,
-        threshold,
-        side,
-        f"Welch t over {na} and {nb} seeds",
-        level,
-        margin,
-        df,
-    )
+    return Interval(statistic, diff, diff - half, diff + half, threshold, side, method, level, margin, df)
 
 
 def proportion(
