@@ -207,6 +207,15 @@ def test_intervals_match_their_textbook_forms():
     assert (welch.low, welch.high) == pytest.approx((direct.low, direct.high))
 
 
+def test_a_leave_one_out_range_decides_only_what_no_single_seed_decides():
+    stable = intervals.leave_one_out_range("shift", 3, [3, 2, 3], 1, ">")
+    assert (stable.low, stable.high, stable.state, stable.level) == (2, 3, HOLDS, None)
+    flips = intervals.leave_one_out_range("shift", 2, [2, 1, 2], 1, ">")
+    assert flips.state == INCONCLUSIVE
+    assert intervals.leave_one_out_range("shift", 1, [1, 0, 1], 1, ">").state == FAILS
+    assert intervals.leave_one_out_range("shift", 3, [3, 3], 1, ">").state == INCONCLUSIVE  # two seeds: no range
+
+
 def test_few_seeds_are_not_bootstrapped():
     from icml26.common.bootstrap import difference
 

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from icml26.common.claims import FAILS, HOLDS, INCONCLUSIVE, NOT_EVALUATED
 from icml26.completep_rl import ppo, rules, sweeps, verdict
 from tests.conftest import figure_files
 
@@ -80,6 +81,11 @@ def test_optimal_lr_and_shift_on_a_constructed_sweep():
     assert int(sweeps.transfer(opt)["shift"].iloc[0]) == 1
 
 
+def _stable(transfer: pd.DataFrame, seeds: int = 3) -> pd.DataFrame:
+    """Leave-one-seed-out shifts equal to the full sweep's: a verdict no single seed decides."""
+    return pd.concat([transfer.assign(left_out=s) for s in range(seeds)], ignore_index=True)
+
+
 def test_transfer_claim_needs_completep_to_transfer_and_the_others_not_to():
     opt = pd.DataFrame(
         {
@@ -91,10 +97,75 @@ def test_transfer_claim_needs_completep_to_transfer_and_the_others_not_to():
         }
     )
     ok = pd.DataFrame({"task": ["t"] * 3, "parameterisation": ["sp", "completep", "ntk"], "shift": [3, 0, 2]})
-    assert verdict.lr_transfers(ok, opt).holds is True
-    assert verdict.lr_transfers(ok.assign(shift=[3, 2, 2]), opt).holds is False
-    assert verdict.lr_transfers(ok.assign(shift=[1, 0, 2]), opt).holds is False
-    assert verdict.lr_transfers(ok, opt).measured["optima_at_grid_edge"] == ["t/completep/w64"]
+    assert verdict.lr_transfers(ok, opt, _stable(ok)).state == HOLDS
+    assert verdict.lr_transfers(ok.assign(shift=[3, 2, 2]), opt, _stable(ok.assign(shift=[3, 2, 2]))).state == FAILS
+    assert verdict.lr_transfers(ok.assign(shift=[1, 0, 2]), opt, _stable(ok.assign(shift=[1, 0, 2]))).state == FAILS
+    assert verdict.lr_transfers(ok, opt, _stable(ok)).measured["optima_at_grid_edge"] == ["t/completep/w64"]
+    # NTK's shift of 2 falls to 1 when one seed is left out: the seeds cannot tell
+    flips = _stable(ok)
+    flips.loc[(flips.parameterisation == "ntk") & (flips.left_out == 1), "shift"] = 1
+    claim = verdict.lr_transfers(ok, opt, flips)
+    assert claim.state == INCONCLUSIVE and "1 to 2 leaving a seed out" in claim.headline
+    # one seed: no range at all; a parameterisation the sweep skipped: not evaluated, never refuted
+    assert verdict.lr_transfers(ok, opt, _stable(ok, seeds=1)).state == INCONCLUSIVE
+    assert verdict.lr_transfers(ok[ok.parameterisation != "sp"], opt, _stable(ok)).state == NOT_EVALUATED
+
+
+def test_shift_without_each_seed_finds_the_seed_that_moves_the_optimum():
+    lrs = [1e-4, 1e-3, 1e-2]
+    rows = []
+    for width in (64, 256):
+        for lr in lrs:
+            for seed in (0, 1, 2):
+                best = 1e-3 if width == 64 or seed != 2 else 1e-2  # seed 2 alone prefers 1e-2 at width 256
+                value = 10.0 if lr == best else 1.0
+                value = 30.0 if seed == 2 and lr == best else value  # ... strongly enough to move the mean
+                rows.append(
+                    {
+                        "task": "t",
+                        "parameterisation": "ntk",
+                        "width": width,
+                        "lr": lr,
+                        "seed": seed,
+                        "final_return": value,
+                        "auc": value,
+                        "flops": 1.0,
+                    }
+                )
+    runs = pd.DataFrame(rows)
+    assert int(sweeps.transfer(sweeps.optimal_lr(runs, lrs))["shift"].iloc[0]) == 1
+    left = sweeps.shift_without_each_seed(runs, lrs).set_index("left_out")["shift"].to_dict()
+    assert left == {0: 1, 1: 1, 2: 0}
+
+
+def test_efficiency_claim_carries_a_seed_interval_that_can_fail():
+    def per_seed(cp, ntk):
+        return pd.DataFrame(
+            {"task": "t", "parameterisation": ["completep"] * 3 + ["ntk"] * 3, "seed": [0, 1, 2] * 2, "auc": cp + ntk}
+        )
+
+    def table(frame):
+        means = frame.groupby("parameterisation")["auc"].mean()
+        return pd.DataFrame({"task": "t", "parameterisation": means.index, "width": 64, "best_auc": means.values})
+
+    apart = per_seed([10.0, 11.0, 12.0], [1.0, 2.0, 3.0])
+    assert verdict.completep_more_efficient(table(apart), apart).state == HOLDS
+    behind = per_seed([1.0, 2.0, 3.0], [10.0, 11.0, 12.0])
+    assert verdict.completep_more_efficient(table(behind), behind).state == FAILS
+    noisy = per_seed([1.0, 12.0, 3.0], [2.0, 2.5, 3.0])
+    claim = verdict.completep_more_efficient(table(noisy), noisy)
+    assert claim.state == INCONCLUSIVE and claim.measured["t"]["completep_minus_ntk"] == pytest.approx(16 / 3 - 2.5)
+
+
+def test_efficiency_per_seed_reads_each_seed_at_the_best_learning_rate():
+    rows = [
+        {"task": "t", "parameterisation": "ntk", "width": w, "lr": lr, "seed": s, "auc": auc, "flops": 1.0}
+        for w in (64, 128)
+        for lr, base in ((1e-3, 5.0), (1e-2, 1.0))
+        for s, auc in ((0, base + w / 64), (1, base - w / 64))
+    ]
+    got = sweeps.efficiency_per_seed(pd.DataFrame(rows)).set_index("seed")["auc"].to_dict()
+    assert got == {0: pytest.approx(5.0 + 1.5), 1: pytest.approx(5.0 - 1.5)}  # lr 1e-3 at both widths
 
 
 def test_coordinate_claim_fails_on_a_sloped_hidden_layer():
@@ -162,8 +233,10 @@ def test_rule_functions_end_to_end(tmp_path):
         out["optimum"],
         out["efficiency"],
         out["consistency"],
+        out["table"],
         str(tmp_path / "claims.json"),
         str(tmp_path / "metrics.json"),
+        lrs=[0.001, 0.01],
     )
     names = ("coordinate_check", "lr_transfer", "efficiency", "consistency")
     rules.figures(

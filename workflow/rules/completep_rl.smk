@@ -131,6 +131,7 @@ rule completep_rl_verdict:
         optimum=rules.completep_rl_summary.output.optimum,
         efficiency=rules.completep_rl_summary.output.efficiency,
         consistency=rules.completep_rl_summary.output.consistency,
+        runs_table=rules.completep_rl_summary.output.table,
     output:
         claims=report(
             f"{CP.results}/claims.json",
@@ -141,5 +142,6 @@ rule completep_rl_verdict:
         metrics=f"{CP.results}/metrics.json",
     params:
         func="icml26.completep_rl.rules:verdict",
+        lrs=CP_SWEEP["lrs"],
     script:
         CALL

@@ -51,8 +51,9 @@ class Interval:
     ``statistic`` is the key of the number in the claim's ``measured`` (so ``make verify`` applies that
     number's tolerance to the interval too); ``side`` is where the claim wants the statistic (``">"``:
     above ``threshold``); ``method`` says how the interval was made ("t over 3 seeds", "Clopper-Pearson
-    over 128 items", ...). ``margin`` is the practical margin the claim declares: a point estimate on the
-    wrong side by more than it does not hold even when the interval still reaches the threshold.
+    over 128 items", ...); ``level`` is None for a stability range, which has no coverage level.
+    ``margin`` is the practical margin the claim declares: a point estimate on the wrong side by more than
+    it does not hold even when the interval still reaches the threshold.
     """
 
     statistic: str
@@ -62,7 +63,7 @@ class Interval:
     threshold: float
     side: str
     method: str
-    level: float = 0.95
+    level: float | None = 0.95
     margin: float | None = None
     dof: float | None = None  # a Student's t interval's degrees of freedom (what would decide it uses z)
 

@@ -9,7 +9,9 @@ Which to use (docs/ARCHITECTURE.md, "Claims and verdicts"):
 - a proportion of independent trials: :func:`proportion` (Clopper-Pearson, exact);
 - a statistic of many exchangeable items (test prompts, instances): :func:`over_items`, a percentile
   bootstrap over the items (scipy's ``bootstrap``);
-- two methods over seeds and shared test items: :func:`icml26.common.bootstrap.difference`.
+- two methods over seeds and shared test items: :func:`icml26.common.bootstrap.difference`;
+- a discrete statistic of a few seeds' mean (an argmax over a grid), which no t interval fits:
+  :func:`leave_one_out_range`, the range it spans when each seed is left out in turn.
 
 Every function takes the claim's ``threshold`` and ``side`` so that the interval carries its own verdict
 (:attr:`Interval.state`). Intervals are 95 % two-sided unless ``level`` says otherwise.
@@ -207,6 +209,21 @@ def from_difference(
     return Interval(
         statistic, float(row.difference), float(row.low), float(row.high), threshold, side, method, margin=margin
     )
+
+
+def leave_one_out_range(
+    statistic: str, estimate: float, without_one: Sequence[float], threshold: float, side: str, *, unit: str = "seeds"
+) -> Interval:
+    """The range of a statistic over all units and with each unit left out in turn (``without_one``): a
+    stability range, not a confidence interval (its ``level`` is None). A verdict that survives dropping any
+    one seed holds or fails; one that flips is inconclusive."""
+    values = _finite([estimate, *without_one], statistic)
+    if len(without_one) < 3:  # one unit cannot be left out; two leave single units, which say nothing apart
+        low, high = -math.inf, math.inf
+    else:
+        low, high = float(values.min()), float(values.max())
+    method = f"range with each of {len(without_one)} {unit} left out (stability, not a confidence interval)"
+    return Interval(statistic, float(estimate), low, high, threshold, side, method, level=None)
 
 
 def exact(statistic: str, value: float, threshold: float, side: str, method: str) -> Interval:

@@ -194,14 +194,30 @@ def figures(coordinate: str, runs_table: str, curves: str, efficiency: str, cons
 
 
 def verdict(
-    slopes: str, transfer: str, optimum: str, efficiency: str, consistency: str, claims: str, metrics: str
+    slopes: str,
+    transfer: str,
+    optimum: str,
+    efficiency: str,
+    consistency: str,
+    runs_table: str,
+    claims: str,
+    metrics: str,
+    *,
+    lrs: list[float],
 ) -> None:
     from ..common.claims import write_claims
+    from . import sweeps
     from . import verdict as verdicts
 
-    sl, tr, opt, eff, con = (read_csv(p) for p in (slopes, transfer, optimum, efficiency, consistency))
+    sl, tr, opt, eff, con, runs = (
+        read_csv(p) for p in (slopes, transfer, optimum, efficiency, consistency, runs_table)
+    )
     write_claims(
         claims,
-        [verdicts.lr_transfers(tr, opt), verdicts.completep_more_efficient(eff), verdicts.coordinate_check_flat(sl)],
+        [
+            verdicts.lr_transfers(tr, opt, sweeps.shift_without_each_seed(runs, lrs)),
+            verdicts.completep_more_efficient(eff, sweeps.efficiency_per_seed(runs)),
+            verdicts.coordinate_check_flat(sl),
+        ],
     )
     write_json(metrics, verdicts.metrics(sl, tr, opt, eff, con))

@@ -57,6 +57,26 @@ def efficiency(runs: pd.DataFrame) -> pd.DataFrame:
     return best.rename(columns={"lr": "best_lr_by_auc", "auc": "best_auc"}).reset_index(drop=True)
 
 
+def shift_without_each_seed(runs: pd.DataFrame, lrs: list[float]) -> pd.DataFrame:
+    """The optimum's shift across widths recomputed with each seed left out in turn, one row per (task,
+    parameterisation, left-out seed): how far the argmax over a few seeds' mean moves with one seed."""
+    seeds = sorted(runs["seed"].unique())
+    if len(seeds) < 2:
+        return pd.DataFrame(columns=["task", "parameterisation", "shift", "widths", "left_out"])
+    frames = [transfer(optimal_lr(runs[runs["seed"] != s], lrs)).assign(left_out=s) for s in seeds]
+    return pd.concat(frames, ignore_index=True)
+
+
+def efficiency_per_seed(runs: pd.DataFrame) -> pd.DataFrame:
+    """Each seed's AUC at every width's best learning rate by AUC (chosen on the seed mean, as in
+    :func:`efficiency`), averaged over the widths: one row per (task, parameterisation, seed), the
+    replicates an interval on the efficiency claim is formed from."""
+    best = efficiency(runs)[["task", "parameterisation", "width", "best_lr_by_auc"]]
+    at_best = runs.merge(best, on=["task", "parameterisation", "width"])
+    at_best = at_best[np.isclose(at_best["lr"], at_best["best_lr_by_auc"])]
+    return at_best.groupby(["task", "parameterisation", "seed"], sort=True)["auc"].mean().reset_index()
+
+
 def linear_cka(gram_a: np.ndarray, gram_b: np.ndarray) -> float:
     """Linear CKA from centred Gram matrices: <Ka, Kb>_F / (||Ka||_F ||Kb||_F)."""
     return float((gram_a * gram_b).sum() / (np.linalg.norm(gram_a) * np.linalg.norm(gram_b)))
