@@ -72,7 +72,7 @@ def test_users_clip_loads_by_path(tmp_path, tiny_encoder, target_images):
 
 
 def test_a_missing_or_wrong_clip_folder_is_one_line(tmp_path):
-    with pytest.raises(SourceError, match="no such CLIP folder"):
+    with pytest.raises(SourceError, match="no such CLIP model folder"):
         bb.load_encoder(str(tmp_path / "absent"))
     (tmp_path / "empty").mkdir()
     with pytest.raises(SourceError, match="not a CLIP model folder"):

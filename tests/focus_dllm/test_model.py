@@ -65,5 +65,5 @@ def test_a_saved_model_loads_back_identical_and_a_bad_folder_is_named(tmp_path):
     with pytest.raises(SourceError, match="nowhere: not a block-diffusion model folder"):
         load(tmp_path / "nowhere")
     (tmp_path / "m" / "config.json").write_text('{"vocab_size": 5}')
-    with pytest.raises(SourceError, match="cannot load the model"):
+    with pytest.raises(SourceError, match="m/config.json: not a block-diffusion model config"):
         load(tmp_path / "m")

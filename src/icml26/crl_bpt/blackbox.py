@@ -59,18 +59,12 @@ def tokenizer() -> PreTrainedTokenizerBase:
 
 
 def load_encoder(folder: str):
-    """A CLIP model and its tokenizer from a local folder (ours or the user's); one line naming a bad folder."""
-    from pathlib import Path
-
+    """A CLIP model and its tokenizer from a local folder (ours or the user's); a folder of another architecture,
+    damaged weights or weights that do not cover the model are one line naming it (:mod:`..common.checkpoints`)."""
+    from ..common.checkpoints import load_pretrained
     from ..common.lm.tokenizer import load_tokenizer
-    from ..common.sources import fail
 
-    if not Path(folder).is_dir():
-        fail(folder, "no such CLIP folder")
-    try:
-        model = CLIPModel.from_pretrained(folder, local_files_only=True)
-    except (OSError, ValueError) as error:
-        fail(folder, f"not a CLIP model folder ({str(error).splitlines()[0]})")
+    model = load_pretrained(CLIPModel, folder, model_types={"clip"}, what="CLIP model")
     return model.eval(), load_tokenizer(folder)
 
 

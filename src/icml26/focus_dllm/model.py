@@ -157,12 +157,12 @@ def save(model: BlockDiffusionLM, folder) -> None:
 
 
 def load(folder) -> BlockDiffusionLM:
-    """A model saved by :func:`save` (ours, or a user's of this architecture); a missing or malformed folder is one
-    line naming it."""
+    """A model saved by :func:`save` (ours, or a user's of this architecture). A missing or malformed folder, a
+    config of another architecture, damaged weights or weights that do not cover the model are one line naming
+    the folder or file (:mod:`..common.checkpoints`)."""
     from pathlib import Path
 
-    from safetensors.torch import load_model
-
+    from ..common.checkpoints import load_state
     from ..common.io import read_json
     from ..common.sources import fail
 
@@ -170,8 +170,8 @@ def load(folder) -> BlockDiffusionLM:
     if not (folder / "config.json").is_file() or not (folder / "model.safetensors").is_file():
         fail(folder, "not a block-diffusion model folder (config.json and model.safetensors)")
     try:
-        model = BlockDiffusionLM(BlockDiffusionConfig(**read_json(folder / "config.json")))
-        load_model(model, str(folder / "model.safetensors"))
+        config = BlockDiffusionConfig(**read_json(folder / "config.json"))
+        model = BlockDiffusionLM(config)
     except (TypeError, ValueError, RuntimeError) as error:
-        fail(folder, f"cannot load the model ({str(error).splitlines()[0]})")
-    return model.eval()
+        fail(folder / "config.json", f"not a block-diffusion model config ({str(error).splitlines()[0]})")
+    return load_state(model, folder / "model.safetensors").eval()

@@ -87,18 +87,19 @@ def test_same_seed_gives_a_byte_identical_checkpoint_that_loads_through_the_conf
 
 
 def test_a_checkpoint_path_that_is_missing_or_not_a_causal_lm_is_one_line_naming_it(tmp_path):
-    with pytest.raises(SourceError, match=r"missing: no such model checkpoint folder$"):
+    with pytest.raises(SourceError, match=r"missing: no such causal language model folder$"):
         load_model(tmp_path / "missing")
     (tmp_path / "empty").mkdir()
-    with pytest.raises(SourceError, match=r"empty: not a model checkpoint \("):
+    with pytest.raises(SourceError, match=r"empty: not a causal language model folder \(no config.json\)"):
         load_model(tmp_path / "empty")
     (tmp_path / "vision").mkdir()
     (tmp_path / "vision" / "config.json").write_text(json.dumps({"model_type": "vit"}))
-    with pytest.raises(SourceError, match=r"vision: not a causal language model \(model_type 'vit'\)"):
+    with pytest.raises(SourceError, match=r"vision: not a causal language model \(config.json says model_type 'vit'"):
         load_model(tmp_path / "vision")
     (tmp_path / "no_weights").mkdir()
     (tmp_path / "no_weights" / "config.json").write_text(json.dumps({"model_type": "llama"}))
-    with pytest.raises(SourceError, match=r"no_weights: cannot load the model's weights \("):
+    no_weights = r"no_weights: cannot read the causal language model's weights \(no \*.safetensors\): OSError"
+    with pytest.raises(SourceError, match=no_weights):
         load_model(tmp_path / "no_weights")
 
 

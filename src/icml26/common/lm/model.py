@@ -14,12 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import torch
-from transformers import AutoConfig, AutoModelForCausalLM, LlamaConfig, LlamaForCausalLM, PreTrainedModel
+from transformers import AutoModelForCausalLM, LlamaConfig, LlamaForCausalLM, PreTrainedModel
 from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
 
 from ..config import ConfigError, settings_from
 from ..io import temporary_sibling
-from ..sources import fail
 
 
 @dataclass(frozen=True)
@@ -72,21 +71,14 @@ def build_model(settings: ModelSettings, tokenizer, seed: int) -> LlamaForCausal
 def load_model(path: str | os.PathLike, device: str = "cpu") -> PreTrainedModel:
     """A causal LM from a local folder (a user's checkpoint or one saved by :func:`save_checkpoint`).
 
-    Nothing is downloaded. A missing folder, or a folder holding something other than a causal LM, is one
-    line naming the folder.
+    Nothing is downloaded. A missing folder, a folder holding something other than a causal LM, damaged weights
+    or weights that do not cover the model are one line naming the folder or file (:mod:`..checkpoints`).
     """
-    if not Path(path).is_dir():
-        fail(path, "no such model checkpoint folder")
-    try:
-        config = AutoConfig.from_pretrained(str(path), local_files_only=True)
-    except (OSError, ValueError) as error:
-        fail(path, f"not a model checkpoint ({str(error).splitlines()[0]})")
-    if config.model_type not in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES:
-        fail(path, f"not a causal language model (model_type {config.model_type!r})")
-    try:
-        model = AutoModelForCausalLM.from_pretrained(str(path), local_files_only=True)
-    except (OSError, ValueError) as error:
-        fail(path, f"cannot load the model's weights ({str(error).splitlines()[0]})")
+    from ..checkpoints import load_pretrained
+
+    model = load_pretrained(
+        AutoModelForCausalLM, path, model_types=MODEL_FOR_CAUSAL_LM_MAPPING_NAMES, what="causal language model"
+    )
     return model.to(device).eval()
 
 
