@@ -314,7 +314,19 @@ def flip_last(data: bytes) -> bytes:
     return data[:-1] + bytes([data[-1] ^ 1])
 
 
+def extra_shared_list(box: Sandbox) -> None:
+    """One more CHB-MIT summary beside the recorded ones: it matches the statistics rule's glob."""
+    folder = box.data / "eeg_annotations"
+    shutil.copy(folder / "chb05-summary.txt", folder / "chb99-summary.txt")
+
+
 SOURCES = [
+    source_case(
+        "extra unrecorded seizure list in ../shared/data",
+        STATS,
+        extra_shared_list,
+        "chb99-summary.txt: not one of the source files this project was built on",
+    ),
     source_case(
         "C-MAPSS in ../shared/data truncated mid-line",
         CMAPSS,

@@ -41,3 +41,24 @@ def test_leftovers_of_an_interrupted_write_are_recognisable_and_removed(tmp_path
     other.write_text("x")
     assert sorted(remove_leftovers(out)) == sorted(killed) and not any(p.exists() for p in killed)
     assert other.exists()
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data not present")
+def test_a_recorded_folder_is_a_closed_set(tmp_path, monkeypatch):
+    """One more seizure list beside the recorded ones matches the rule's glob; it is refused by name, never read
+    into the statistics (issue 53: an unrecorded chb99-summary.txt used to add its rows)."""
+    import shutil
+
+    from icml26.seizure_benchmark import seizure_lists
+
+    shared = tmp_path / "shared" / "data"
+    shutil.copytree(SHARED / "eeg_annotations", shared / "eeg_annotations")
+    monkeypatch.setattr(sources, "SHARED_DATA", shared)
+    folder = shared / "eeg_annotations"
+    recorded = seizure_lists.statistics(seizure_lists.list_files(folder), 600)
+    shutil.copy(folder / "chb05-summary.txt", folder / "chb99-summary.txt")
+    with pytest.raises(sources.SourceError, match=r"chb99-summary.txt: not one of the source files this project"):
+        seizure_lists.statistics(seizure_lists.list_files(folder), 600)
+    own = tmp_path / "own"  # the same folder outside ../shared/data is the user's own set: every list is read
+    shutil.copytree(folder, own)
+    assert len(seizure_lists.statistics(seizure_lists.list_files(own), 600)) > len(recorded)

@@ -64,12 +64,20 @@ def shared_name(path: str | os.PathLike) -> str | None:
 
 
 def checked(path: str | os.PathLike) -> Path:
-    """``path``, after checking it exists and, if it is a file of ``../shared/data``, its checksum."""
+    """``path``, after checking it exists and, if it is a file of ``../shared/data``, that it is recorded there
+    with this checksum (an extra file beside the recorded ones, e.g. one more seizure list matching a glob, is
+    refused rather than read)."""
     path = Path(path)
     if not path.is_file():
         fail(path, "source file not found (the offline data: ../shared/data/README.md)")
     name = shared_name(path)
     expected = recorded().get(name) if name else None
+    if name and expected is None:  # a recorded folder is a closed set: nothing beside its recorded files is read
+        fail(
+            path,
+            f"not one of the source files this project was built on (no entry in {MANIFEST.name}); remove it from "
+            "../shared/data, or copy the folder outside ../shared/data and point the config at your own set",
+        )
     if expected is not None and (actual := sha256(path)) != expected:
         fail(
             path,
