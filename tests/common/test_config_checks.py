@@ -160,3 +160,19 @@ def test_checking_every_paper_s_settings_imports_no_torch():
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.split() == ["[]"]
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda c: c.update(distractors=[0, 5000]), "distractors: 5000 is more than the 199 distractor tools"),
+        (lambda c: c["llm"].update(distractors=200), "llm.distractors: 200 is more than the 199 distractor tools"),
+    ],
+)
+def test_no_config_value_is_clamped_silently(change, message):
+    """complex_mcp's distractor counts used to be clamped to the tools there are while the rows kept the asked-for
+    label (5000); a count beyond them is refused before any job runs (issue 53)."""
+    cfg = section("complex_mcp")
+    change(cfg)
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        check_settings("complex_mcp", cfg)

@@ -35,6 +35,20 @@ def test_hundreds_of_tools_and_structured_content_equals_the_text():
     with_toolbox(body)
 
 
+def test_the_distractors_shown_are_exactly_the_number_asked_for_never_clamped():
+    from icml26.complex_mcp.episodes import exposed_tools
+
+    async def body(toolbox, sandbox):
+        gold = ["shop_list_shops"]
+        others = len(toolbox.tools) - 1
+        assert len(exposed_tools(toolbox, gold, 7, seed=0)) == 1 + 7
+        assert len(exposed_tools(toolbox, gold, others, seed=0)) == len(toolbox.tools)
+        with pytest.raises(ValueError, match=f"distractors: {others + 1} asked for, but only {others} tools"):
+            exposed_tools(toolbox, gold, others + 1, seed=0)
+
+    with_toolbox(body)
+
+
 def test_untrusted_calls_get_error_results_never_exceptions():
     deep: list = []
     for _ in range(500):

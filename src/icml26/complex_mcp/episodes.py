@@ -32,7 +32,9 @@ def exposed_tools(toolbox: Toolbox, gold: list[str], distractors: int | None, se
     if distractors is None:
         return list(toolbox.tools)
     others = sorted(t["name"] for t in toolbox.tools if t["name"] not in gold)
-    chosen = set(gold) | set(random.Random(seed).sample(others, k=min(distractors, len(others))))
+    if distractors > len(others):  # never clamped: the results would be labelled with a count never shown
+        raise ValueError(f"distractors: {distractors} asked for, but only {len(others)} tools lie beside the gold ones")
+    chosen = set(gold) | set(random.Random(seed).sample(others, k=distractors))
     return [t for t in toolbox.tools if t["name"] in chosen]
 
 

@@ -10,6 +10,13 @@ def problems(cfg: dict) -> Iterator[str]:
     missing = [a for a in NEEDED_AGENTS if a not in cfg["agents"]]
     if missing:
         yield f"agents must include {', '.join(missing)} (the claims compare them with the oracle)"
+    from .distractors import distractor_tools
+
+    available = len(distractor_tools())  # every task's gold tools are app tools: these are always beside them
+    for key, values in (("distractors", cfg["distractors"]), ("llm.distractors", [cfg["llm"]["distractors"]])):
+        too_many = [v for v in values if v > available]
+        if too_many:
+            yield f"{key}: {too_many[0]} is more than the {available} distractor tools there are (at most {available})"
     checkpoint = cfg["llm"]["checkpoint"]
     if checkpoint is not None and not (Path(checkpoint) / "config.json").is_file():
         yield f"llm.checkpoint: {checkpoint} is not a model folder (no config.json there)"
