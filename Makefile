@@ -8,7 +8,8 @@ export PATH := $(abspath $(BIN)):$(PATH)
 CORES ?= 2
 SCALE ?= quick
 PAPER ?=
-CONFIG := --configfile config/$(SCALE).yaml
+OVERLAYS ?=
+CONFIG := --configfile config/$(SCALE).yaml $(OVERLAYS)
 STAGES ?= $(if $(PAPER),$(PAPER)@$(SCALE),)
 # WARM=1: jobs start from a fork server that has numpy, pandas, matplotlib, scikit-learn and torch imported
 # (icml26.common.forkserver): seconds less per job, the same outputs
@@ -38,7 +39,8 @@ $(BIN)/snakemake: pyproject.toml
 verify:  ## this work tree's results (make run) against the committed ones, within each paper's tolerances (PAPER=...)
 	$(BIN)/python -m icml26.common.verify --scale $(SCALE) $(PAPER)
 
-run:  ## every registered paper at SCALE (default quick), the summary and the HTML report (WARM=1: fork server)
+run:  ## every registered paper at SCALE (default quick), the summary and the HTML report (OVERLAYS=my.yaml ...)
+	$(BIN)/python -m icml26.common.config $(CONFIG)
 	$(SNAKEMAKE) --cores $(CORES) $(CONFIG) $(PAPER)
 	$(BIN)/snakemake --cores 1 $(CONFIG) --report results/$(SCALE)/report.html $(PAPER)
 

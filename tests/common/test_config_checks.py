@@ -176,3 +176,20 @@ def test_no_config_value_is_clamped_silently(change, message):
     change(cfg)
     with pytest.raises(ConfigError, match=re.escape(message)):
         check_settings("complex_mcp", cfg)
+
+
+def test_a_config_overlay_that_does_not_parse_is_named_with_its_line(tmp_path, capsys):
+    """Snakemake's own message for a bad --configfile names neither file nor line; ``make run`` checks first."""
+    from icml26.common.config import main
+
+    bad = tmp_path / "mine.yaml"
+    bad.write_text("ski_rental:\n  lambdas: [0.5\n  figures: {}\n")
+    listed = tmp_path / "list.yaml"
+    listed.write_text("- ski_rental\n")
+    assert main(["--configfile", "config/smoke.yaml", str(bad), str(listed)]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == [
+        f"icml26: invalid config file: {bad}, line 3, column 10: not valid YAML (did not find expected ',' or ']')",
+        f"icml26: invalid config file: {listed}: a config file must be a mapping of keys, got list",
+    ]
+    assert main(["--configfile", "config/smoke.yaml", "config/quick.yaml"]) == 0

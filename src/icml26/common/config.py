@@ -133,3 +133,38 @@ def settings_from(cls, block: dict[str, Any], key: str):
     if unknown:
         raise ConfigError(f"{key}.{unknown[0]}: unknown setting")
     return cls(**block)
+
+
+def yaml_problem(path: str | os.PathLike) -> str | None:
+    """Why a config file does not parse, with its file, line and column; None if it does. Snakemake's own message
+    for a bad ``--configfile`` names neither, and it reads the files before the workflow can say more."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        return f"{path}: cannot read this config file ({error.__class__.__name__}: {error})"
+    try:
+        value = load_yaml(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f", line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+        return f"{path}{where}: not valid YAML ({problem})"
+    if value is not None and not isinstance(value, dict):
+        return f"{path}: a config file must be a mapping of keys, got {type(value).__name__}"
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m icml26.common.config FILE...``: check that config overlays parse (``make run`` does, before
+    Snakemake reads them); one line per bad file, exit status 2."""
+    import sys
+
+    files = [a for a in (sys.argv[1:] if argv is None else argv) if a != "--configfile"]
+    problems = [p for p in map(yaml_problem, files) if p]
+    for problem in problems:
+        print(f"icml26: invalid config file: {problem}", file=sys.stderr)
+    return 2 if problems else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
