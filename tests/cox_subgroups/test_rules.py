@@ -6,6 +6,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from icml26.common.claims import FAILS, HOLDS, INCONCLUSIVE
 from icml26.cox_subgroups import realdata, rules, verdict
 from tests.conftest import figure_files
 
@@ -298,10 +299,13 @@ def test_pareto_front_and_its_claim():
             dict(dataset="a", method="base", rejection_mean=0.0, test_epe_mean=0.69),
             dict(dataset="a", method="prim", rejection_mean=0.4, test_epe_mean=0.45),
         ]
-    )
+    ).assign(rejection_std=0.01, test_epe_std=0.01, seeds=3)
     points["pareto"] = verdict.pareto_front(points)
     assert list(points["pareto"]) == [False, True, True]
-    assert not verdict.on_pareto_front(points).holds
+    assert verdict.on_pareto_front(points).state == FAILS  # prim better on both axes, far beyond the seeds' noise
     points.loc[0, "test_epe_mean"] = 0.4
     points["pareto"] = verdict.pareto_front(points)
-    assert verdict.on_pareto_front(points).holds
+    assert verdict.on_pareto_front(points).state == HOLDS  # lower EPE than both, beyond the noise
+    noisy = points.assign(test_epe_std=0.2, rejection_std=0.2)
+    claim = verdict.on_pareto_front(noisy)  # the same means, seeds too noisy to order them
+    assert claim.state == INCONCLUSIVE and claim.measured["a"]["on_front"] is True
