@@ -105,6 +105,33 @@ def test_a_bad_candidate_in_a_batch_is_named_and_the_others_still_run(workspace)
     assert results[0].outcomes == results[4].outcomes and set(results[0].outcomes.values()) == {"proved"}
 
 
+def test_a_coq_error_cites_the_line_of_the_candidate_s_own_file(workspace):
+    """Not the line of the generated check file, which the author never sees (issue 53)."""
+    problem = problems.load([35])[0]
+    obligations = for_tests(problem, problems.validated_tests(problem), rejects=1)
+    own = (
+        "\n(* the user's file *)\nDefinition helper (x : Z) : Z := x.\n\n"
+        "Definition spec (l : list Z) (result : Z) : Prop :=\n  In result undefined_list.\n"
+    )
+    results = workspace.run_batch([candidates.gold_text(35), own], signature(problem), obligations, LIMITS)
+    assert results[1].status == "ill-formed"
+    assert results[1].message.startswith("candidate line 6, characters 12-26: Error"), results[1].message
+    assert "undefined_list was not found" in results[1].message
+
+
+def test_a_huge_candidate_is_refused_by_the_screening_in_little_time():
+    """Screening runs outside coqc's limits: 200,000 definitions (4.9 MB) are refused by their size."""
+
+    from icml26.coins.specs import MAX_SENTENCES, MAX_SPEC_BYTES, screen
+
+    spec = "Definition spec (l : list Z) (result : Z) : Prop := True.\n"
+    huge = screen(spec + "".join(f"Definition d{i} := 0.\n" for i in range(200_000)))
+    assert huge.reason == f"rejected: 4888948 bytes, more than the {MAX_SPEC_BYTES} a candidate may have"
+    many = screen(spec + "".join(f"Definition d{i} := 0.\n" for i in range(MAX_SENTENCES)))
+    assert many.reason == f"rejected: {MAX_SENTENCES + 1} sentences, more than the {MAX_SENTENCES} allowed"
+    assert screen(spec + "Definition d := 0.\n").reason == ""
+
+
 def test_print_assumptions_catches_an_axiom_that_got_past_the_screening(workspace):
     """The second line of defence, fed a candidate the screening would refuse."""
     smuggled = Screened(

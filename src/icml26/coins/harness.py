@@ -213,9 +213,8 @@ class Workspace:
         while pending:
             order = list(pending)
             batch = [(pending[i], [ob for ob in obligations if _applies(ob, pending[i], gold)]) for i in order]
-            stdout, stderr, code, wall = self._coqc(
-                obligation_file(batch, signature, limits, gold, gold_definitions), limits, len(order)
-            )
+            source = obligation_file(batch, signature, limits, gold, gold_definitions)
+            stdout, stderr, code, wall = self._coqc(source, limits, len(order))
             parsed, axioms = parse_output(stdout)
             share = wall / len(order)
             if code == 0 and not axioms:
@@ -236,7 +235,7 @@ class Workspace:
             culprit_position = max(parsed) if parsed else 0
             culprit = order[culprit_position]
             outcomes, seconds = parsed.get(culprit_position, ({}, {}))
-            message = coq_error(stderr or stdout)
+            message = in_candidate(coq_error(stderr or stdout), source, culprit_position, pending[culprit].text)
             signed = f"@@candidate {culprit_position}" in stdout and _signed(stdout, culprit_position)
             if code is None:
                 status, message = "timeout", f"coqc ran past {limits.file_timeout_s} s per candidate"
@@ -328,6 +327,23 @@ def parse_output(stdout: str) -> tuple[dict[int, tuple[dict[str, str], dict[str,
     if checking and not axioms and "Closed under the global context" not in stdout:
         axioms.append("an unreadable Print Assumptions")
     return parsed, axioms
+
+
+def in_candidate(message: str, source: str, position: int, text: str) -> str:
+    """``message``'s "line N" of the generated check file as the line of the candidate's own text (its author's
+    file), or said to be in the generated check when the error lies outside the candidate."""
+    found = re.match(r"line (\d+), characters (\d+)-(\d+)", message)
+    if not found:
+        return message
+    line = int(found.group(1))
+    start = source.splitlines().index(f"Module C{position}.") + 4  # 1-based line of the text's first stripped line
+    leading = text[: len(text) - len(text.lstrip())].count("\n")  # obligation_file strips the text
+    own = line - start + 1 + leading
+    if 1 + leading <= own <= leading + len(text.strip().splitlines()):
+        where = f"candidate line {own}, characters {found.group(2)}-{found.group(3)}"
+    else:
+        where = f"in the generated check of the candidate (its line {line})"
+    return where + message[found.end() :]
 
 
 def coq_error(text: str) -> str:

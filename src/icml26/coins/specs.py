@@ -18,6 +18,10 @@ import re
 from dataclasses import dataclass
 
 ALLOWED_HEADS = ("Definition", "Fixpoint")
+# Screening runs in this process, outside coqc's time and memory limits, so a candidate's size is bounded before
+# anything else: the gold specs are under 0.5 KiB and 3 sentences; these bounds are over 100 times that.
+MAX_SPEC_BYTES = 64 * 1024
+MAX_SENTENCES = 256
 FORBIDDEN_TOKENS = (
     "Admitted",
     "admit",
@@ -148,6 +152,11 @@ def sentences(text: str) -> list[str]:
 
 def screen(text: str) -> Screened:
     """Check a candidate's text; ``reason`` says why it must not run (empty: it may)."""
+    size = len(text.encode("utf-8", "replace"))
+    if size > MAX_SPEC_BYTES:
+        return Screened(text, f"rejected: {size} bytes, more than the {MAX_SPEC_BYTES} a candidate may have", False)
+    if text.count(".") > 8 * MAX_SENTENCES:  # a cheap bound before the sentence split (a sentence ends in '.')
+        return Screened(text, f"rejected: more than {MAX_SENTENCES} sentences", False)
     try:
         code = strip_comments(text)
         found = [blank_strings(s) for s in sentences(code)]
@@ -160,6 +169,8 @@ def screen(text: str) -> Screened:
     for token in FORBIDDEN_TOKENS:
         if re.search(rf"(?<![\w.']){re.escape(token)}(?![\w'])", bare):
             return Screened(text, f"rejected: uses {token}", False)
+    if len(found) > MAX_SENTENCES:
+        return Screened(text, f"rejected: {len(found)} sentences, more than the {MAX_SENTENCES} allowed", False)
     names, definitions = [], []
     for sentence in found:
         head = sentence.split(None, 1)[0]
