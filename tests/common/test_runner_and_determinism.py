@@ -37,13 +37,21 @@ def test_resolve_needs_module_and_function():
         runner.resolve("icml26.common.summary.build_summary")
 
 
-def test_a_failing_rule_function_writes_its_traceback_to_the_log_and_fails(tmp_path):
+def test_a_failing_rule_function_writes_its_traceback_to_the_log_and_one_line_to_the_console(tmp_path, capsys):
     log = tmp_path / "r.log"
     sm = job(log=log, input={}, output={}, params={"func": "icml26.common.runner:resolve", "spec": "no_colon"})
-    with pytest.raises(ValueError, match="module:function"):
+    with pytest.raises(SystemExit) as stop:
         runner.call_rule_function(sm)
+    assert stop.value.code == 1 and stop.value.__cause__ is None and stop.value.__suppress_context__
     text = log.read_text()
     assert "[r] icml26.common.runner:resolve" in text and "Traceback" in text and "no_colon" in text
+    console = capsys.readouterr().err.splitlines()
+    assert console == [
+        f"icml26: r failed: rule function must be given as 'module:function', got 'no_colon' (traceback: {log})"
+    ]
+    without_log = job(input={}, output={}, params={"func": "icml26.common.runner:resolve", "spec": "no_colon"})
+    with pytest.raises(ValueError, match="module:function"):  # no log to hold the traceback: it is raised
+        runner.call_rule_function(without_log)
 
 
 def test_a_successful_rule_function_reports_its_time(tmp_path):

@@ -94,8 +94,9 @@ def call_rule_function(snakemake: Any) -> None:
             func(**kwargs)
         except Exception as error:
             traceback.print_exc(file=stream)  # the full story in the log ...
-            if log:
-                print(console_line(snakemake.rule, error, log), file=console, flush=True)  # ... its gist on screen
-            raise  # ... and Snakemake reports the job as failed
+            if not log:
+                raise
+            print(console_line(snakemake.rule, error, log), file=console, flush=True)  # ... its gist on screen ...
+            raise SystemExit(1) from None  # ... and the job fails, its traceback not printed a second time
         record(snakemake.params.func, kwargs, int(snakemake.threads), [str(o) for o in snakemake.output])
         print(f"[{snakemake.rule}] done in {time.perf_counter() - start:.2f} s", flush=True)
