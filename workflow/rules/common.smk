@@ -1,6 +1,7 @@
 # Helpers every paper's rules use: config validation, register(), and the rule skeleton (complete_rules).
 # Paper .smk files contain rules only; they call these helpers.
 
+import os
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -84,8 +85,60 @@ def paper_threads(paper):
 
 
 def paper_outputs(paper):
-    """What a paper's target requests besides its tables and figures: verdict, metrics and their provenance."""
-    return [f"{paper.results}/claims.json", f"{paper.results}/metrics.json", f"{paper.results}/provenance.json"]
+    """What a paper's target requests besides its tables and figures: verdict, metrics and their provenance, and
+    any intermediate file that was deleted under results that summarise it (:func:`deleted_intermediates`)."""
+    return [
+        f"{paper.results}/claims.json",
+        f"{paper.results}/metrics.json",
+        f"{paper.results}/provenance.json",
+        deleted_intermediates(paper),
+    ]
+
+
+def deleted_intermediates(paper):
+    """An input function: the project files (under data/ or results/) that a finished job of ``paper`` read and that
+    no longer exist. Snakemake (since 7.8) skips a job whose outputs are present even when one of its produced
+    inputs was deleted, so results would outlive the run they summarise; requesting the deleted file as a target
+    rebuilds it, and the jobs after it rerun because their input is updated. A finished job is one whose outputs
+    all exist: for a rule with wildcards, found by matching its first output pattern against the files on disk."""
+    from snakemake.exceptions import WildcardError
+    from snakemake.io import apply_wildcards, contains_wildcard, glob_wildcards
+
+    def finished(rule):
+        outputs = [str(o) for o in rule.output]
+        if not outputs:
+            return
+        if not any(contains_wildcard(o) for o in outputs):
+            if all(os.path.exists(o) for o in outputs):
+                yield {}
+            return
+        found = glob_wildcards(outputs[0])
+        for values in zip(*found):
+            wildcards = dict(zip(found._fields, values))
+            try:
+                if all(os.path.exists(apply_wildcards(o, wildcards)) for o in outputs):
+                    yield wildcards
+            except WildcardError:  # an output with a wildcard the first one lacks: not this rule's job
+                continue
+
+    def deleted(wildcards):
+        missing = set()
+        for rule in workflow.rules:
+            if not rule.name.startswith(f"{paper.slug}_"):
+                continue
+            inputs = [str(i) for i in rule.input if not callable(i)]
+            inputs = [i for i in inputs if i.startswith(("data/", "results/"))]
+            for job in finished(rule) if inputs else ():
+                for pattern in inputs:
+                    try:
+                        path = apply_wildcards(pattern, job) if job else pattern
+                    except WildcardError:
+                        continue
+                    if not os.path.exists(path):
+                        missing.add(path)
+        return sorted(missing)
+
+    return deleted
 
 
 def paper_report(paper, path, caption, subcategory="tables"):
@@ -133,7 +186,9 @@ def built_only(*targets):
         return list(targets)
 
     def built(target):
-        files = [target] if isinstance(target, str) else list(target)
+        if callable(target):  # an input function (deleted_intermediates): it names files only when needed
+            return True
+        files = [target] if isinstance(target, str) else [f for f in target if isinstance(f, str)]
         claims = [f for f in files if Path(f).name == "claims.json"]
         return all(Path(f).exists() for f in (claims or files))
 
