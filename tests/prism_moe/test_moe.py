@@ -32,12 +32,33 @@ def test_at_least_k_experts_survive_dropout(rate, k):
         assert survive.all()
 
 
-def test_routing_in_training_never_picks_a_dropped_expert():
+def test_routing_in_training_never_picks_a_dropped_expert(monkeypatch):
+    from icml26.prism_moe import moe
+
+    masks = []
+
+    def recorded(draws, rate, k):
+        masks.append(moe_mask(draws, rate, k))
+        return masks[-1]
+
+    moe_mask = moe.expert_dropout_mask
+    monkeypatch.setattr(moe, "expert_dropout_mask", recorded)
     torch.manual_seed(0)
     router = Router(8, experts=6, top_k=2, condition_dim=None, noisy=True, dropout=0.8).train()
     routing = router(torch.randn(400, 8))
-    assert torch.isfinite(routing.weights).all()
+    (survive,) = masks
+    assert survive.gather(-1, routing.indices).all()  # every chosen expert survived for its token
+    assert (routing.probabilities[~survive] == 0).all() and (~survive).sum() > 400  # most of them were dropped
     torch.testing.assert_close(routing.weights.sum(-1), torch.ones(400))
+    # the dropout was drawn independently of the gate: without it, the gate picks dropped experts
+    free = router.gate(torch.randn(400, 8)).topk(2, dim=-1).indices
+    assert not survive.gather(-1, free).all()
+
+
+def test_the_dropout_mask_keeps_draws_above_the_rate_and_always_the_k_highest():
+    draws = torch.tensor([[0.1, 0.9, 0.3, 0.85], [0.2, 0.1, 0.05, 0.3]])
+    mask = expert_dropout_mask(draws, rate=0.8, k=2)
+    assert mask.tolist() == [[False, True, False, True], [True, False, False, True]]
 
 
 def test_film_is_the_identity_at_initialisation():
