@@ -88,3 +88,32 @@ def test_pool_ranks_by_mean_accuracy_then_margin():
     assert pool.ranked() == ["itap of a {} .", "a {} ."]  # tie at 0.6: the higher margin first; no slot: never
     assert pool.top(1) == [("itap of a {} .", 0.6)]
     assert np.isclose(pool.top(2)[1][1], 0.6)
+
+
+def test_a_reinforce_step_raises_the_better_template_s_probability(tiny_agent):
+    """One update of the plain REINFORCE learner with the better reward on one sample: that sample's sequence
+    log-probability rises and the others' fall (the first batch's advantages are centred). A step with the sign
+    flipped, or no step, fails this (issue 55: the old tests checked only that the agent changed)."""
+    from icml26.common.lm.sampling import continuation_logprobs
+    from icml26.crl_bpt.agent import context
+
+    agent, tok = copy.deepcopy(tiny_agent[0]), tiny_agent[1]
+    prompt = context(tok, [(t, 0.5) for t in HUMAN[:2]])
+    samples = search._sample(agent, tok, prompt, 4, SETTINGS, seed=1)
+    texts = search._templates(tok, samples)
+    best = 0
+    others = [i for i, t in enumerate(texts) if samples.continuations()[i] != samples.continuations()[best]]
+    assert others, texts
+    rewards = torch.tensor([1.0 if i == best else 0.0 for i in range(len(texts))])
+
+    def logprobs():
+        with torch.no_grad():
+            lp, mask = continuation_logprobs(agent, [prompt] * len(texts), samples.continuations(), tok.pad_token_id)
+        return (lp * mask).sum(dim=1)
+
+    before = logprobs()
+    learner = search._Learner(search.METHODS["reinforce"], agent, SETTINGS, tok.pad_token_id)
+    learner.update(prompt, samples, texts, rewards, 0.0, HUMAN[:2], [])
+    after = logprobs()
+    assert after[best] > before[best]
+    assert (after[others] - before[others]).mean() < 0
