@@ -184,6 +184,32 @@ def test_a_lost_table_or_figure_is_rebuilt_with_only_what_depends_on_it(smoke_ru
 
 
 @per_half
+def test_a_deleted_intermediate_is_rebuilt_with_everything_after_it(smoke_runs):
+    """Snakemake skips a job whose outputs exist even when a produced input was deleted; results must never outlive
+    the run they summarise (issue 53): each paper's deleted intermediate is planned again, with its consumers."""
+    repo, _, half, _ = smoke_runs
+    jobs = dag_jobs(repo, "--cores", "1", *smoke(half))
+    produced = {f: job["rule"] for job in jobs for f in job["output"]}
+    consumed = {f for job in jobs for f in job["input"]}
+    deleted, makers = [], set()
+    for paper in HALVES[half]:
+        inter = sorted(f for f in produced.keys() & consumed if f.startswith(f"data/smoke/{paper}/"))
+        assert inter, paper
+        deleted.append(repo / inter[0])
+        makers.add(produced[inter[0]])
+    for path in deleted:
+        path.rename(path.with_name(path.name + ".lost"))
+    try:
+        planned = planned_rules(repo, "--cores", "1", *smoke(half))
+    finally:
+        for path in deleted:
+            path.with_name(path.name + ".lost").rename(path)
+    assert makers <= planned, makers - planned
+    assert planned <= _downstream(jobs, makers) | set(HALVES[half]) | {"all"}, planned - _downstream(jobs, makers)
+    assert "Nothing to be done" in snakemake(repo, "-n", "--cores", "1", *smoke(half)).stdout
+
+
+@per_half
 def test_editing_the_shared_figure_module_reruns_only_figure_jobs(smoke_runs):
     repo, _, half, _ = smoke_runs
     planned = planned_after_edit(repo, repo / "src" / "icml26" / "common" / "figures.py", *smoke(half)[2:]) - {"all"}
