@@ -127,3 +127,31 @@ def test_docs_page_shows_every_evidence_figure_of_the_committed_verdicts(paper):
         shown = ROOT / "docs" / "papers" / "figures" / paper.slug / path.split("/")[-1]
         assert shown.is_file(), f"{shown} missing: run `make docs` after the quick run"
         assert f"](figures/{paper.slug}/{shown.name})" in page
+
+
+def test_the_committed_summary_is_current_and_links_the_committed_copies(tmp_path):
+    from icml26.common.summary import build_summary
+
+    claims = sorted((ROOT / "results" / "quick").glob("*/claims.json"))
+    out = tmp_path / "summary.md"
+    build_summary(claims, out, scale="quick", link=lambda paper, path: docs.committed_link(paper, path, ROOT))
+    assert out.read_text() == (ROOT / "results" / "quick" / "summary.md").read_text(), "run `make docs`"
+    for paper in papers(ROOT):
+        for path in docs.evidence_tables(ROOT, paper.slug):
+            copy = ROOT / "docs" / "papers" / "tables" / paper.slug / path.split("/")[-1]
+            assert copy.is_file(), f"{copy} missing: run `make docs` after the quick run"
+
+
+def test_evidence_without_a_committed_copy_is_named_without_a_link(tmp_path):
+    (tmp_path / "docs" / "papers" / "figures" / "p").mkdir(parents=True)
+    (tmp_path / "docs" / "papers" / "figures" / "p" / "a.png").write_bytes(b"png")
+    assert docs.committed_link("p", "figures/a.png", tmp_path) == "../../docs/papers/figures/p/a.png"
+    assert docs.committed_link("p", "tables/big.csv", tmp_path) is None  # over the budget: not copied
+    big = tmp_path / "results" / "quick" / "p" / "tables"
+    big.mkdir(parents=True)
+    (big / "big.csv").write_bytes(b"x" * (docs.TABLE_BUDGET + 1))
+    (big / "small.csv").write_bytes(b"x")
+    claims = [{"id": "c", "evidence": ["tables/big.csv", "tables/small.csv", "figures/a.png"]}]
+    (tmp_path / "results" / "quick" / "p" / "claims.json").write_text(json.dumps(claims))
+    assert docs.evidence_tables(tmp_path, "p") == ["tables/small.csv"]
+    assert [c.name for c in docs.copy_tables(tmp_path, "p")] == ["small.csv"]

@@ -5,8 +5,10 @@ page ``docs/papers/<slug>.md``, its verdict count from the committed ``results/q
 and its quick-run time from ``benchmarks/RESULTS.md`` (written by ``make bench``), so no number in it is
 retyped. Docs pages: every figure named in a committed quick claim's ``evidence`` is copied byte for byte
 from ``results/quick/<slug>/figures/`` to ``docs/papers/figures/<slug>/`` and shown in the page's figures
-section, so a visitor sees what each verdict rests on without running anything. ``make docs`` rewrites
-both (figures only for papers whose quick results are present); tests check that the committed ones are current.
+section, so a visitor sees what each verdict rests on without running anything; the evidence tables (up to
+:data:`TABLE_BUDGET` each) go to ``docs/papers/tables/<slug>/``, and the committed ``results/quick/summary.md`` links
+these copies. ``make docs`` rewrites all of them (copies only for papers whose quick results are present); tests
+check that the committed ones are current and that every relative link resolves.
 
 Measured figures (docs/ARCHITECTURE.md, "Measured outputs") never repeat byte for byte, so they are kept as they
 were measured: after a quick run, every figure named in a ``timing/claims.json`` claim's evidence is copied to
@@ -116,6 +118,62 @@ def evidence_figures(root: Path | str, slug: str) -> dict[str, list[str]]:
         for path in claim.get("evidence", []):
             if path.startswith("figures/") and path.endswith(".png"):
                 out.setdefault(path, []).append(claim["id"])
+    return out
+
+
+TABLE_BUDGET = 256 * 1024  # bytes: an evidence table larger than this stays under DVC only (ski_rental's 1.3 MB sweep)
+
+
+def evidence_tables(root: Path | str, slug: str) -> list[str]:
+    """``tables/x.csv`` named as evidence by a committed quick claim, at most :data:`TABLE_BUDGET` bytes each."""
+    claims = Path(root) / "results" / "quick" / slug / "claims.json"
+    named = [
+        path
+        for claim in (json.loads(claims.read_text(encoding="utf-8")) if claims.exists() else [])
+        for path in claim.get("evidence", [])
+        if path.startswith("tables/") and path.endswith(".csv")
+    ]
+    source = Path(root) / "results" / "quick" / slug
+    return [p for p in dict.fromkeys(named) if (source / p).exists() and (source / p).stat().st_size <= TABLE_BUDGET]
+
+
+def copy_tables(root: Path | str, slug: str) -> list[Path]:
+    """Copy the quick run's evidence tables within the budget to docs/papers/tables/<slug>/ (byte for byte), so the
+    committed summary's links resolve on a clone that never ran anything."""
+    root, copied = Path(root), []
+    target = root / "docs" / "papers" / "tables" / slug
+    for path in evidence_tables(root, slug):
+        target.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(root / "results" / "quick" / slug / path, target / Path(path).name)
+        copied.append(target / Path(path).name)
+    return copied
+
+
+def committed_link(paper: str, path: str, root: Path | str = ".") -> str | None:
+    """Where the committed ``results/quick/summary.md`` links an evidence file: its committed copy under docs/papers
+    (relative to the summary), or None when none is committed (a table over the budget)."""
+    docs = Path(root) / "docs" / "papers"
+    name = Path(path).name
+    if path.startswith("figures/"):
+        copy = docs / "figures" / paper / name
+    elif path.startswith("timing/figures/"):
+        copy = docs / "figures" / paper / "measured" / name
+    elif path.startswith("tables/"):
+        copy = docs / "tables" / paper / name
+    else:
+        return None
+    return f"../../{copy.relative_to(root).as_posix()}" if copy.exists() else None
+
+
+def write_committed_summary(root: Path | str = ".") -> Path:
+    """``results/quick/summary.md`` from the committed quick verdicts, its evidence linked to the committed copies
+    (``make run`` rewrites it with links to the run's own files)."""
+    from .summary import build_summary
+
+    root = Path(root)
+    claims = sorted((root / "results" / "quick").glob("*/claims.json"))
+    out = root / "results" / "quick" / "summary.md"
+    build_summary(claims, out, scale="quick", link=lambda paper, path: committed_link(paper, path, root))
     return out
 
 
@@ -232,6 +290,7 @@ def main(argv: list[str]) -> int:
     for paper in papers("."):
         if (Path("results") / "quick" / paper.slug / "figures").is_dir():
             copy_figures(".", paper.slug)
+            copy_tables(".", paper.slug)
         copy_measured(".", paper.slug)
         page = Path("docs") / "papers" / f"{paper.slug}.md"
         text = page.read_text(encoding="utf-8")
@@ -242,6 +301,7 @@ def main(argv: list[str]) -> int:
     readme = Path("README.md")
     text = with_table(readme.read_text(encoding="utf-8"), papers_table("."))
     readme.write_text(with_table(text, measured_block("."), MEASURED_BEGIN, MEASURED_END), encoding="utf-8")
+    write_committed_summary(".")
     return 0
 
 

@@ -91,7 +91,14 @@ def _md_escape(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def _markdown(papers: dict[str, list[Claim]], scale: str, totals: tuple[int, ...], timing_note: str) -> str:
+def run_link(paper: str, path: str) -> str | None:
+    """Where ``summary.md`` links an evidence file: the run's own copy, beside the summary."""
+    return f"{paper}/{path}"
+
+
+def _markdown(
+    papers: dict[str, list[Claim]], scale: str, totals: tuple[int, ...], timing_note: str, link=run_link
+) -> str:
     lines = [f"# Claim verdicts at `{scale}` scale", "", INTRO, "", _md_row(COUNT_HEADER)]
     lines.append("|---" * len(COUNT_HEADER) + "|")
     lines += [_md_row((f"[{p}](#{p})", *_counts(r))) for p, r in papers.items()]
@@ -100,7 +107,7 @@ def _markdown(papers: dict[str, list[Claim]], scale: str, totals: tuple[int, ...
         lines += [f"## {paper}", "", _md_row(CLAIM_HEADER), "|---" * len(CLAIM_HEADER) + "|"]
         for claim in records:
             cid, headline, verdict, interval, premises = _claim_row(claim)
-            links = ", ".join(f"[{Path(e).name}]({paper}/{e})" for e in claim.evidence) or "—"
+            links = ", ".join(_evidence(Path(e).name, link(paper, e)) for e in claim.evidence) or "—"
             cells = (cid, _md_escape(headline), f"**{verdict}**", _md_escape(interval), _md_escape(premises), links)
             lines.append(_md_row(cells))
         lines.append("")
@@ -108,6 +115,10 @@ def _markdown(papers: dict[str, list[Claim]], scale: str, totals: tuple[int, ...
     if timing_note:
         lines += [timing_note, ""]
     return "\n".join(lines)
+
+
+def _evidence(name: str, target: str | None) -> str:
+    return f"[{name}]({target})" if target else f"{name} (not committed: `make run`)"
 
 
 def totals_sentence(totals: tuple[int, ...]) -> str:
@@ -153,6 +164,7 @@ def build_summary(
     report_page: str | os.PathLike | None = None,
     timing_claims: list[str | os.PathLike] = (),
     timing_summary: str | os.PathLike | None = None,
+    link=run_link,
 ) -> None:
     """Write ``summary.md`` (and ``report_page``, the same in reStructuredText): a count of verdicts per
     paper, then per paper each claim's headline, verdict and evidence.
@@ -160,6 +172,8 @@ def build_summary(
     The paper slug is the name of the folder that holds each ``claims.json``. Claims on wall-clock time
     (``timing/claims.json``, docs/ARCHITECTURE.md "Measured outputs") go to ``timing_summary`` instead,
     marked with the machine they were measured on, so that ``summary.md`` stays byte-identical.
+    ``link(paper, path)`` says where an evidence file is linked (None: named without a link); the committed
+    summary links the committed copies (:func:`icml26.common.docs.committed_link`).
     """
     papers = {_paper(path): read_claims(path) for path in sorted(claims, key=_paper)}
     totals = tuple(sum(col) for col in zip(*(_counts(r) for r in papers.values()))) or (0,) * len(COUNT_HEADER[1:])
@@ -169,7 +183,7 @@ def build_summary(
         if timing_claims
         else ""
     )
-    write_text(summary, _markdown(papers, scale, totals, timing_note))
+    write_text(summary, _markdown(papers, scale, totals, timing_note, link))
     if report_page is not None:
         write_text(report_page, _rst(papers, scale, totals, timing_note))
     if timing_summary is not None:
