@@ -91,6 +91,7 @@ def test_committed_measured_figures_exist_and_name_a_registered_measured_paper(p
 
 def test_durations_and_verdict_counts(tmp_path):
     assert docs.duration(15.8) == "16 s" and docs.duration(129.5) == "2 min 10 s"
+    assert docs.duration(9000) == "2 h 30 min"
     claims = tmp_path / "claims.json"
     base = {
         "statement": "s",

@@ -58,8 +58,10 @@ def measured_seconds(results_md: Path) -> dict[str, float]:
 
 
 def duration(seconds: float) -> str:
-    """129.5 -> '2 min 10 s', 15.8 -> '16 s'."""
+    """129.5 -> '2 min 10 s', 15.8 -> '16 s', 9000 -> '2 h 30 min'."""
     seconds = round(seconds)
+    if seconds >= 3600:
+        return f"{seconds // 3600} h {seconds % 3600 // 60} min"
     return f"{seconds // 60} min {seconds % 60} s" if seconds >= 60 else f"{seconds} s"
 
 
@@ -99,6 +101,12 @@ def papers_table(root: Path | str = ".") -> str:
             )
             + " |"
         )
+    quick = [timings.get(f"{paper.slug} quick run") for paper in papers(root)]
+    measured = [q for q in quick if q is not None]
+    total = f"{duration(sum(measured))}, one after another" if measured else "not measured yet"
+    if len(measured) < len(quick):
+        total += f" ({len(quick) - len(measured)} not measured)"
+    lines.append(f"| **all {len(quick)}** | | | **{total}** (`make run`) | |")
     return "\n".join(lines)
 
 
