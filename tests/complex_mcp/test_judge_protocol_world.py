@@ -2,11 +2,14 @@
 
 import copy
 
+import pytest
+
 from icml26.complex_mcp.apps import Sandbox
 from icml26.complex_mcp.judge import (
     INTENDED_EXCLUDE_KEYS,
     REFERENCE_EXCLUDE_KEYS,
     RELEASED_EXCLUDE_KEYS,
+    content_match,
     fuzzy_match,
     judge,
 )
@@ -42,6 +45,33 @@ def test_fuzzy_match_is_the_references_rule():
     assert fuzzy_match("I booked flight fid_0042 for you.", "booked flight fid_0042")  # gold inside a long text
     assert not fuzzy_match("short", "a completely different text")
     assert fuzzy_match(None, None) and not fuzzy_match(None, "x")
+
+
+@pytest.mark.parametrize(
+    "sent, gold",
+    [
+        ("Booked FL124.", "Booked FL123."),  # another flight
+        ("The apple cost 1.10.", "The apple cost 1.00."),  # another price
+        ("See you at the station at noon, Bob.", "See you at the station at noon, Alice."),  # another person
+        ("Do NOT: Can you call me back tonight?", "Can you call me back tonight?"),  # the gold, negated
+    ],
+)
+def test_near_misses_the_reference_rule_accepts_fail_the_judge(sent, gold):
+    assert fuzzy_match(sent, gold)  # the reference's rule alone: a success
+    assert not content_match(sent, gold)
+
+
+@pytest.mark.parametrize(
+    "sent, gold",
+    [
+        ("the apple cost 1.00", "The apple cost 1.00."),  # case and the final dot
+        ("I booked FL123 for you, Alice.", "Booked FL123 for you, Alice."),  # close wording, same anchors
+        ("  Running ten minutes late, sorry! ", "Running ten minutes late, sorry!"),
+        ("Paid 12.50. Thanks!", "Paid 12.50."),  # the gold inside a longer text
+    ],
+)
+def test_free_text_with_the_same_ids_numbers_and_names_still_matches(sent, gold):
+    assert content_match(sent, gold)
 
 
 def test_released_exclude_keys_lose_rid_and_oid_to_the_missing_commas():

@@ -71,6 +71,30 @@ def test_untrusted_calls_get_error_results_never_exceptions():
     with_toolbox(body)
 
 
+def test_tool_arguments_are_checked_strictly_never_coerced_or_dropped():
+    """pydantic's lax mode accepted ``count=True`` and ``count="2"`` and dropped unknown arguments; a user's agent
+    gets an error result naming the argument instead, and the world is left unchanged (issue 52)."""
+
+    async def body(toolbox, sandbox):
+        shop = next(iter(sandbox.world.shops))
+        item = next(iter(sandbox.world.shops[shop]["items"]))
+        before = list(sandbox.world.cart)
+        refused = {
+            "bool": await toolbox.call("shop_add_to_cart", {"sid": shop, "tid": item, "count": True}),
+            "string": await toolbox.call("shop_add_to_cart", {"sid": shop, "tid": item, "count": "2"}),
+            "extra": await toolbox.call("shop_add_to_cart", {"sid": shop, "tid": item, "count": 1, "colour": "red"}),
+        }
+        assert all(r["status"] == "error" for r in refused.values()), refused
+        assert "argument count: True is not of type 'integer'" in refused["bool"]["output"]
+        assert "argument count: '2' is not of type 'integer'" in refused["string"]["output"]
+        assert "unknown argument(s) 'colour'" in refused["extra"]["output"]
+        assert sandbox.world.cart == before
+        ok = await toolbox.call("shop_add_to_cart", {"sid": shop, "tid": item, "count": 1})
+        assert ok["status"] == "ok" and len(sandbox.world.cart) == len(before) + 1
+
+    with_toolbox(body)
+
+
 def episodes(agent, worlds=(0, 1), failure_rate=0.1, distractors=None):
     async def body(toolbox, sandbox):
         rows = []

@@ -3,9 +3,14 @@
 A depth-first walk over the old (initial), new (agent's final) and gold (oracle plan's final) states,
 aligned by dictionary key and list index. At each leaf: if old already equals gold, the field should stay
 unchanged, and changing it counts one **misbehave**; otherwise it counts one in **total**, and one in
-**recall** when new equals gold. ``content`` fields (free text) match fuzzily: equal after trimming and
+**recall** when new equals gold. Every field matches exactly, except ``content`` fields (free text), which
+match by :func:`content_match`: the reference's fuzzy rule (:func:`fuzzy_match`: equal after trimming and
 lower-casing, or the gold text inside a new text of at least 10 characters, or normalised Levenshtein
-similarity above 0.7 (``rapidfuzz``). Keys in ``exclude_keys`` (generated ids, timestamps) are skipped.
+similarity above ``SIMILARITY`` = 0.7, ``rapidfuzz``), but only where the two texts agree exactly on their
+identifiers and numbers (tokens with a digit), their names (capitalised words other than a sentence's first)
+and their negations. Ours: the reference's rule alone accepts a message naming flight FL124 for FL123, Bob for
+Alice, or "Do NOT: <gold text>", which no scripted agent sends but a user's LLM agent may. Keys in
+``exclude_keys`` (generated ids, timestamps) are skipped.
 
 Success = everything recalled and nothing misbehaved; completion = recall / total (1 when total is 0).
 
@@ -17,6 +22,7 @@ to be skipped. :data:`INTENDED_EXCLUDE_KEYS` is the intended set (with this worl
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,15 +57,43 @@ def exact_match(x: Any, y: Any) -> bool:
     return x == y
 
 
+SIMILARITY = 0.7
+NEGATIONS = frozenset({"not", "no", "never", "nothing", "cannot", "can't", "don't", "dont", "won't", "didn't"})
+
+
 def fuzzy_match(x: Any, y: Any) -> bool:
     """The reference's free-text match (gold is ``y``)."""
     if x is None or y is None:
         return x is None and y is None
     x, y = str(x).lower().strip(), str(y).lower().strip()
-    return x == y or (len(x) >= 10 and y in x) or Levenshtein.normalized_similarity(x, y) > 0.7
+    return x == y or (len(x) >= 10 and y in x) or Levenshtein.normalized_similarity(x, y) > SIMILARITY
 
 
-MATCHERS = {"content": fuzzy_match}
+def _anchors(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """What a free text must keep exactly: tokens with a digit (ids, prices), names (capitalised words other than a
+    sentence's first, which is capitalised anyway), and negations."""
+    numbers, names, negations = set(), set(), set()
+    for sentence in re.split(r"(?<=[.!?])\s+", text.strip()):
+        words = [w.strip(".") for w in re.findall(r"[A-Za-z0-9_'.]+", sentence) if w.strip(".")]
+        for i, word in enumerate(words):
+            if any(c.isdigit() for c in word):
+                numbers.add(word.lower())
+            elif i and word[0].isupper():
+                names.add(word.lower())
+            if word.lower() in NEGATIONS:
+                negations.add(word.lower())
+    return frozenset(numbers), frozenset(names), frozenset(negations)
+
+
+def content_match(x: Any, y: Any) -> bool:
+    """Free text (gold is ``y``): :func:`fuzzy_match`, where both texts carry the same identifiers, numbers, names
+    and negations."""
+    if x is None or y is None:
+        return x is None and y is None
+    return _anchors(str(x)) == _anchors(str(y)) and fuzzy_match(x, y)
+
+
+MATCHERS = {"content": content_match}
 
 
 def _at(items: Any, index: int) -> Any:

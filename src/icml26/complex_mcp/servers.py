@@ -15,6 +15,7 @@ import json
 from contextlib import AsyncExitStack
 from typing import Any, Self
 
+from jsonschema import Draft202012Validator
 from mcp.client.client import Client
 from mcp.server.mcpserver import MCPServer
 
@@ -66,6 +67,7 @@ class Toolbox:
         self.sessions: dict[str, Any] = {}
         self.owner: dict[str, str] = {}
         self.tools: list[dict] = []
+        self.validators: dict[str, Any] = {}
         self._stack = AsyncExitStack()
 
     @classmethod
@@ -81,6 +83,7 @@ class Toolbox:
             self.sessions[name] = session
             for tool in (await session.list_tools()).tools:
                 self.owner[tool.name] = name
+                self.validators[tool.name] = Draft202012Validator(tool.input_schema)
                 self.tools.append(
                     {
                         "name": tool.name,
@@ -103,6 +106,8 @@ class Toolbox:
             return error(f"arguments nested deeper than {MAX_ARGUMENT_DEPTH} levels")
         if len(json.dumps(arguments, default=str)) > MAX_ARGUMENT_CHARS:
             return error(f"arguments longer than {MAX_ARGUMENT_CHARS} characters")
+        if problem := argument_problem(self.validators[name], arguments):
+            return error(f"{name}: {problem}")
         result = await self.sessions[self.owner[name]].call_tool(name, arguments)
         text = "".join(getattr(block, "text", "") for block in result.content)
         if result.is_error:
@@ -110,6 +115,23 @@ class Toolbox:
         if isinstance(result.structured_content, dict) and "status" in result.structured_content:
             return result.structured_content
         return error(f"tool {name!r} returned an unexpected result")
+
+
+def argument_problem(validator: Any, arguments: dict) -> str | None:
+    """Why ``arguments`` do not fit the tool's input schema, strictly, or None. The servers' own validation
+    (pydantic's lax mode) would coerce ``"2"`` or ``True`` to a count and drop unknown arguments silently: harmless
+    for the scripted agents, misleading for a user's agent, whose mistakes must come back as errors."""
+    known = set(validator.schema.get("properties", {}))
+    unknown = sorted(set(arguments) - known)
+    if unknown:
+        return (
+            f"unknown argument(s) {', '.join(map(repr, unknown))}; this tool takes {', '.join(sorted(known)) or 'none'}"
+        )
+    error = next(iter(sorted(validator.iter_errors(arguments), key=lambda e: list(e.path))), None)
+    if error is None:
+        return None
+    where = ".".join(str(p) for p in error.path)
+    return f"argument {where}: {error.message}" if where else error.message
 
 
 MAX_ARGUMENT_DEPTH = 16  # no tool takes more than two levels; deeper JSON is refused before serialisation
