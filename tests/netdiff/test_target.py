@@ -44,4 +44,4 @@ def test_local_search_stops_at_a_local_optimum(instance):
 def test_the_targets_surrogate_never_exceeds_the_milp_optimum():
     instance = place(8, 0.45, np.random.default_rng(7))
     topology, _ = t.target(instance, CHANNEL)
-    assert milp.surrogate(instance, topology, CHANNEL) <= milp.solve(instance, CHANNEL)[1] + 1e-6
+    assert milp.surrogate(instance, topology, CHANNEL) <= milp.solve(instance, CHANNEL).value + 1e-6

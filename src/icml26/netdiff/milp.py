@@ -11,6 +11,8 @@ every feasible connected topology, heuristic or target (a test checks it for N <
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from .simulator import Channel, Instance, Topology, sector_of
@@ -29,7 +31,18 @@ def surrogate(instance: Instance, topology: Topology, channel: Channel) -> float
     return float(sum(w[i, j] for i, j in topology.links))
 
 
-def solve(instance: Instance, channel: Channel, time_limit: float = 60.0) -> tuple[Topology, float]:
+@dataclass(frozen=True)
+class Solution:
+    """The MILP's answer: the best topology found and its objective, the bound on the optimum (equal to the value
+    when ``optimal``; at the time limit HiGHS's dual bound, which still bounds every feasible topology)."""
+
+    topology: Topology
+    value: float
+    bound: float
+    optimal: bool
+
+
+def solve(instance: Instance, channel: Channel, time_limit: float = 60.0) -> Solution:
     """The surrogate-optimal feasible connected topology and its objective."""
     from scipy.optimize import Bounds, LinearConstraint, milp
 
@@ -89,6 +102,11 @@ def solve(instance: Instance, channel: Channel, time_limit: float = 60.0) -> tup
         options={"time_limit": time_limit},
     )
     if result.x is None:
+        if result.status == 1:
+            raise ValueError(f"the MILP found no topology within its time limit of {time_limit:g} s: raise time_limit")
         raise ValueError(f"the MILP found no feasible connected topology ({result.message})")
     chosen = [edges[k] for k in range(e) if result.x[x[k]] > 0.5]
-    return Topology.of(chosen, np.round(result.x[p]).astype(int)), float(-result.fun)
+    value = float(-result.fun)
+    optimal = result.status == 0  # 1: the time limit, with an incumbent that need not be optimal
+    bound = value if optimal else float(-result.mip_dual_bound)
+    return Solution(Topology.of(chosen, np.round(result.x[p]).astype(int)), value, bound, optimal)

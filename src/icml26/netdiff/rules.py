@@ -82,8 +82,8 @@ def milp_check(milp_table: str, *, milp: dict, radius: float, channel: dict, rou
         rng = np.random.default_rng([milp["seed"], n])
         for k in range(milp["instances"]):
             instance = place(n, radius, rng)
-            optimum, bound = exact.solve(instance, ch, milp["time_limit"])
-            built = {"milp": optimum, "target": target(instance, ch, rounds)[0]}
+            solution = exact.solve(instance, ch, milp["time_limit"])
+            built = {"milp": solution.topology, "target": target(instance, ch, rounds)[0]}
             built["greedy"] = heuristics.greedy(instance, ch)
             for method, topology in built.items():
                 rows.append(
@@ -92,7 +92,8 @@ def milp_check(milp_table: str, *, milp: dict, radius: float, channel: dict, rou
                         "instance": k,
                         "method": method,
                         "surrogate": exact.surrogate(instance, topology, ch),
-                        "milp_optimum": bound,
+                        "milp_optimum": solution.bound,  # the dual bound where the time limit stopped it
+                        "milp_optimal": solution.optimal,
                         "throughput": metrics(instance, topology, ch)["throughput"],
                         "connected": metrics(instance, topology, ch)["connected"],
                     }
