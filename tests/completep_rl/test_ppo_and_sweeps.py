@@ -57,24 +57,26 @@ def test_final_return_counts_episodes_not_rollouts():
     assert np.isnan(sweeps.run_row(curve, np.array([]))["final_return"])
 
 
+def _sweep_row(width: int, lr: float, seed: int, final_return: float, auc: float) -> dict:
+    return {
+        "task": "t",
+        "parameterisation": "ntk",
+        "width": width,
+        "lr": lr,
+        "seed": seed,
+        "final_return": final_return,
+        "auc": auc,
+        "flops": 1.0,
+    }
+
+
 def test_optimal_lr_and_shift_on_a_constructed_sweep():
     lrs = [1e-4, 1e-3, 1e-2]
     rows = []
     for width, best in ((64, 1e-3), (256, 1e-4)):
         for lr in lrs:
             for seed in (0, 1):
-                rows.append(
-                    {
-                        "task": "t",
-                        "parameterisation": "ntk",
-                        "width": width,
-                        "lr": lr,
-                        "seed": seed,
-                        "final_return": 10.0 if lr == best else 1.0,
-                        "auc": 1.0,
-                        "flops": 1.0,
-                    }
-                )
+                rows.append(_sweep_row(width, lr, seed, 10.0 if lr == best else 1.0, 1.0))
     opt = sweeps.optimal_lr(pd.DataFrame(rows), lrs)
     assert opt.set_index("width")["grid_index"].to_dict() == {64: 1, 256: 0}
     assert opt.set_index("width")["at_grid_edge"].to_dict() == {64: False, 256: True}
@@ -120,18 +122,7 @@ def test_shift_without_each_seed_finds_the_seed_that_moves_the_optimum():
                 best = 1e-3 if width == 64 or seed != 2 else 1e-2  # seed 2 alone prefers 1e-2 at width 256
                 value = 10.0 if lr == best else 1.0
                 value = 30.0 if seed == 2 and lr == best else value  # ... strongly enough to move the mean
-                rows.append(
-                    {
-                        "task": "t",
-                        "parameterisation": "ntk",
-                        "width": width,
-                        "lr": lr,
-                        "seed": seed,
-                        "final_return": value,
-                        "auc": value,
-                        "flops": 1.0,
-                    }
-                )
+                rows.append(_sweep_row(width, lr, seed, value, value))
     runs = pd.DataFrame(rows)
     assert int(sweeps.transfer(sweeps.optimal_lr(runs, lrs))["shift"].iloc[0]) == 1
     left = sweeps.shift_without_each_seed(runs, lrs).set_index("left_out")["shift"].to_dict()

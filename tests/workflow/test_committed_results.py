@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from tests.conftest import ROOT, repeatable, snakemake
+from tests.conftest import ROOT, repeatable, snakemake, source_files
 
 pytestmark = pytest.mark.workflow
 # Papers whose quick run fits the test budget. The others (massart_drift 1 min, the rest 2-6 min) are
@@ -102,14 +102,7 @@ def dead_links(files: list[str], present: set[str]) -> list[str]:
 def test_every_relative_link_of_the_committed_pages_resolves_to_a_committed_file():
     """README, docs pages and the committed summary link only files a clone has: the committed summary's evidence
     links point at the copies under docs/papers (issue 55: 156 of its links named uncommitted run files)."""
-    out = subprocess.run(
-        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    present = set(out.stdout.split())
+    present = set(source_files())
     pages = sorted(
         p for p in present if p.endswith(".md") and (p == "README.md" or p.startswith(("docs/", "results/")))
     )
