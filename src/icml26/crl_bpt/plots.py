@@ -51,7 +51,7 @@ def _references(axis, calibration: pd.DataFrame, horizontal: bool = True) -> Non
 
 def accuracy_vs_calls(curves: pd.DataFrame, calibration: pd.DataFrame) -> plt.Figure:
     """Mean over seeds of the best template's test accuracy against black-box calls spent."""
-    fig, axis = plt.subplots(figsize=(7.5, 4.5))
+    fig, axis = plt.subplots(figsize=(9.5, 4.5), layout="constrained")
     for method in _ordered(curves["method"]):
         mean = curves[curves["method"] == method].groupby("calls")["test_accuracy"].mean()
         axis.plot(
@@ -64,8 +64,7 @@ def accuracy_vs_calls(curves: pd.DataFrame, calibration: pd.DataFrame) -> plt.Fi
     _references(axis, calibration)
     axis.set_xlabel("black-box calls spent")
     axis.set_ylabel("test accuracy of the best template so far")
-    axis.legend(fontsize=7, loc="lower right", ncol=2)
-    fig.tight_layout()
+    axis.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # beside the curves, never over them
     return fig
 
 
