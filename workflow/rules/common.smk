@@ -104,8 +104,8 @@ def deleted_intermediates(paper):
     from snakemake.exceptions import WildcardError
     from snakemake.io import apply_wildcards, contains_wildcard, glob_wildcards
 
-    def finished(rule):
-        outputs = [str(o) for o in rule.output]
+    def finished(step):
+        outputs = [str(o) for o in step.output]
         if not outputs:
             return
         if not any(contains_wildcard(o) for o in outputs):
@@ -123,12 +123,12 @@ def deleted_intermediates(paper):
 
     def deleted(wildcards):
         missing = set()
-        for rule in workflow.rules:
-            if not rule.name.startswith(f"{paper.slug}_"):
+        for step in workflow.rules:  # (snakemake --lint reads the word rule, a space and a colon as a rule)
+            if not step.name.startswith(f"{paper.slug}_"):
                 continue
-            inputs = [str(i) for i in rule.input if not callable(i)]
+            inputs = [str(i) for i in step.input if not callable(i)]
             inputs = [i for i in inputs if i.startswith(("data/", "results/"))]
-            for job in finished(rule) if inputs else ():
+            for job in finished(step) if inputs else ():
                 for pattern in inputs:
                     try:
                         path = apply_wildcards(pattern, job) if job else pattern
