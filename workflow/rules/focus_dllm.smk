@@ -117,6 +117,8 @@ rule focus_dllm_figures:
     input:
         summary_table=rules.focus_dllm_tables.output.summary_table,
         recall_table=rules.focus_dllm_tables.output.recall_table,
+        quality_table=rules.focus_dllm_tables.output.quality_table,
+        correlation_table=rules.focus_dllm_tables.output.correlation_table,
     output:
         **figure_outputs(FD, "quality", "recall", captions={"quality": "quality_figure", "recall": "recall_figure"}),
     params:

@@ -9,6 +9,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from ..common.intervals import over_seeds
 from .verdict import PAPER_SPEEDUP, QUALITY_DROP, SOLVED
 
 SELECTOR_COLOURS = {
@@ -63,10 +64,38 @@ def quality(summary: pd.DataFrame, dense: str) -> plt.Figure:
     return fig
 
 
-def recall(table: pd.DataFrame) -> plt.Figure:
-    """Per alpha: each selector's recall of the decoded tokens within its K, mean over tasks."""
+def recall(table: pd.DataFrame, auroc: pd.Series, rho: pd.Series) -> plt.Figure:
+    """Per alpha: each selector's recall of the decoded tokens within its K, mean over tasks; last panel: the
+    importance claim's criterion, per seed AUROC of Δ (above 0.5) and Spearman's rho (above 0), with their t
+    intervals over the seeds, on the tasks dense decoding solves (``verdict.importance_statistics``)."""
     alphas = sorted(table["alpha"].unique())
-    fig, axes = plt.subplots(1, len(alphas), figsize=(4 * len(alphas), 3.6), squeeze=False, sharey=True)
+    fig, axes = plt.subplots(1, len(alphas) + 1, figsize=(4 * len(alphas) + 4, 3.6), squeeze=False)
+    for i, (values, threshold, name) in enumerate(((auroc, 0.5, "AUROC of Δ"), (rho, 0.0, "Spearman rho"))):
+        ax = axes[0][-1]
+        ax.scatter(np.full(len(values), i), values, color="k", s=14, zorder=3, label="seeds" if i == 0 else None)
+        if len(values):
+            found = over_seeds(name, values, threshold, ">")
+            low, high = max(found.low, -1.0), min(found.high, 1.0)  # an infinite bound (one seed) drawn to the axis
+            ax.errorbar(
+                i + 0.15,
+                found.estimate,
+                yerr=[[found.estimate - low], [high - found.estimate]],
+                fmt="o",
+                color="tab:blue",
+                capsize=3,
+                label="mean, 95 % t interval" if i == 0 else None,
+            )
+        ax.plot(
+            [i - 0.3, i + 0.3],
+            [threshold, threshold],
+            color="tab:red",
+            linestyle="--",
+            label="claim: above" if i == 0 else None,
+        )
+    axes[0][-1].set_xticks([0, 1], ["AUROC of Δ\n(> 0.5)", "Spearman rho\n(> 0)"], fontsize=8)
+    axes[0][-1].set_ylim(-1.0, 1.0)
+    axes[0][-1].set_title("importance claim, solved tasks", fontsize=9)
+    axes[0][-1].legend(fontsize=7, loc="lower right")
     for axis, alpha in zip(axes[0], alphas):
         mean = table[table["alpha"] == alpha].groupby("selector")["recall"].mean()
         selectors = [s for s in SELECTOR_COLOURS if s in mean.index]
@@ -75,6 +104,8 @@ def recall(table: pd.DataFrame) -> plt.Figure:
         axis.set_title(f"alpha = {alpha:g}", fontsize=9)
         axis.set_ylim(0, 1.02)
     axes[0][0].set_ylabel("recall of decoded tokens in the retained set")
+    for axis in axes[0][1:-1]:
+        axis.sharey(axes[0][0])
     fig.tight_layout()
     return fig
 

@@ -298,15 +298,28 @@ def timing_verdict(throughput_table: str, machine: str, claims: str, *, dense: s
     write_claims(claims, [v.raises_throughput(read_csv(throughput_table), dense, focus, read_json(machine))])
 
 
-def figures(summary_table: str, recall_table: str, *, dense: str, focus: str, **outputs: str) -> None:
-    """Accuracy per task and decoder, against ``dense`` over all tasks; recall of each selector."""
+def figures(
+    summary_table: str,
+    recall_table: str,
+    quality_table: str,
+    correlation_table: str,
+    *,
+    dense: str,
+    focus: str,
+    **outputs: str,
+) -> None:
+    """Accuracy per task and decoder, against ``dense`` over all tasks; recall of each selector beside the
+    importance claim's per-seed statistics."""
     from ..common.figures import figure_set, save_figure
     from ..common.io import read_csv
     from . import plots
+    from . import verdict as v
 
+    solved = v.solved_tasks(read_csv(quality_table), dense)
+    auroc, rho = v.importance_statistics(read_csv(correlation_table), solved)
     with figure_set(outputs) as paths:
         save_figure(plots.quality(read_csv(summary_table), dense), *paths("quality"))
-        save_figure(plots.recall(read_csv(recall_table)), *paths("recall"))
+        save_figure(plots.recall(read_csv(recall_table), auroc, rho), *paths("recall"))
 
 
 def timing_figures(throughput_table: str, machine: str, *, dense: str, focus: str, **outputs: str) -> None:

@@ -126,11 +126,17 @@ def few_decodable(correlation: pd.DataFrame, accuracy: pd.Series) -> Claim:
     )
 
 
+def importance_statistics(correlation: pd.DataFrame, accuracy: pd.Series) -> tuple[pd.Series, pd.Series]:
+    """Per seed, on the tasks dense decoding solves: the AUROC of Δ for "decoded this step" and Spearman's rho of
+    Δ with the confidence (the claim's two statistics, and what its figure draws)."""
+    rows = correlation[correlation["task"].isin(_solved(accuracy))]
+    auroc = rows.groupby("seed")["auroc_delta_decoded"].mean().dropna()
+    return auroc, rows.groupby("seed")["spearman_delta_confidence"].mean().dropna()
+
+
 def importance_predicts(correlation: pd.DataFrame, recall: pd.DataFrame, alpha: float, accuracy: pd.Series) -> Claim:
     solved = _solved(accuracy)
-    rows = correlation[correlation["task"].isin(solved)]
-    auroc = rows.groupby("seed")["auroc_delta_decoded"].mean().dropna()
-    rho = rows.groupby("seed")["spearman_delta_confidence"].mean().dropna()
+    auroc, rho = importance_statistics(correlation, accuracy)
     at = recall[recall["alpha"] == alpha].groupby("selector")["recall"].mean()
     gap = float(at.get("delta", float("nan")) - at.get("leftmost", float("nan")))
     premises = [_task_premise(accuracy, 1, WHY_SOLVED)]
