@@ -91,3 +91,24 @@ def test_a_program_with_the_wrong_output_fails_naming_the_file(tmp_path):
     torch.export.save(program, str(path))
     with pytest.raises(SourceError, match=f"{path}: a teacher must map images"):
         teachers.load_program(path, 32)
+
+
+def _program(tmp_path, size: int):
+    net = torch.nn.Sequential(torch.nn.Conv2d(3, 5, 3, stride=2, padding=1), torch.nn.GELU())
+    path = tmp_path / f"teacher_{size}.pt2"
+    torch.export.save(torch.export.export(net, (torch.zeros(2, 3, size, size),)), str(path))
+    return path
+
+
+def test_a_truncated_or_other_size_teacher_program_fails_naming_the_file(tmp_path):
+    """The user's teacher, like every loader of a user's model (tests/common/test_model_folders.py): a truncated
+    export and one exported for another image size (static shapes) are one line naming the file (issue 53)."""
+    good = _program(tmp_path, 32)
+    teachers.load_program(good, 32)  # the intact program loads
+    truncated = tmp_path / "truncated.pt2"
+    truncated.write_bytes(good.read_bytes()[: good.stat().st_size // 2])
+    other = _program(tmp_path, 16)
+    for path in (truncated, other):
+        with pytest.raises(SourceError, match=f"{path}: not a usable torch.export teacher program") as raised:
+            teachers.load_program(path, 32)
+        assert "\n" not in str(raised.value)
