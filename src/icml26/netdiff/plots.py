@@ -40,8 +40,9 @@ def calibration(table: pd.DataFrame, channel: dict) -> plt.Figure:
 
 
 def shares(results: pd.DataFrame) -> plt.Figure:
-    """Mean share of the target's throughput per method (repaired and raw samples), 95 % interval, per test N;
-    the paper's 95 % line."""
+    """Mean share of the target's throughput per method (repaired and raw samples), per test N, with its 95 %
+    interval (how each was made, the table's ``interval`` column, printed under the panels); the paper's 95 %
+    line."""
     nodes = sorted(results["nodes"].unique())
     fig, axes = plt.subplots(1, len(nodes), figsize=(5.5 * len(nodes), 3.8), sharex=True, squeeze=False)
     for ax, n in zip(axes[0], nodes):
@@ -64,10 +65,12 @@ def shares(results: pd.DataFrame) -> plt.Figure:
         ax.axvline(TARGET_SHARE, color="tab:red", ls="--", lw=1, label="paper: 95 % of target")
         ax.set_yticks(y, [f"{m} ({c:.0%} conn.)" for m, c in zip(rows["method"], rows["connected"])], fontsize=7)
         ax.set_title(f"test N = {n}")
-        ax.set_xlabel("share of the target's throughput")
+        ax.set_xlabel("share of the target's throughput (95 % intervals: below)", fontsize=9)
     axes[0][0].legend(fontsize=7, loc="lower right")
     fig.suptitle("NetDiff (red) against its ablations and the heuristics; _raw: before repair (infeasible)")
-    fig.tight_layout()
+    how = sorted(set(results["interval"])) if "interval" in results else ["95 % interval"]
+    fig.tight_layout(rect=(0, 0.04 * len(how), 1, 1))
+    fig.text(0.01, 0.01, "intervals: " + "; ".join(how), fontsize=6, va="bottom")
     return fig
 
 
