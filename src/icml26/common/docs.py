@@ -118,15 +118,20 @@ def with_table(readme: str, table: str, begin: str = BEGIN, end: str = END) -> s
     return readme[: start + len(begin)] + "\n" + table + "\n" + readme[stop:]
 
 
-def evidence_figures(root: Path | str, slug: str) -> dict[str, list[str]]:
-    """``figures/x.png`` -> the ids of the committed quick claims that name it as evidence, in claim order."""
+def _named_evidence(root: Path | str, slug: str, folder: str, suffix: str) -> dict[str, list[str]]:
+    """``<folder>x<suffix>`` -> the ids of the committed quick claims that name it as evidence, in claim order."""
     claims = Path(root) / "results" / "quick" / slug / "claims.json"
     out: dict[str, list[str]] = {}
     for claim in json.loads(claims.read_text(encoding="utf-8")) if claims.exists() else []:
         for path in claim.get("evidence", []):
-            if path.startswith("figures/") and path.endswith(".png"):
+            if path.startswith(folder) and path.endswith(suffix):
                 out.setdefault(path, []).append(claim["id"])
     return out
+
+
+def evidence_figures(root: Path | str, slug: str) -> dict[str, list[str]]:
+    """``figures/x.png`` -> the ids of the committed quick claims that name it as evidence, in claim order."""
+    return _named_evidence(root, slug, "figures/", ".png")
 
 
 TABLE_BUDGET = 256 * 1024  # bytes: an evidence table larger than this stays under DVC only (ski_rental's 1.3 MB sweep)
@@ -134,15 +139,9 @@ TABLE_BUDGET = 256 * 1024  # bytes: an evidence table larger than this stays und
 
 def evidence_tables(root: Path | str, slug: str) -> list[str]:
     """``tables/x.csv`` named as evidence by a committed quick claim, at most :data:`TABLE_BUDGET` bytes each."""
-    claims = Path(root) / "results" / "quick" / slug / "claims.json"
-    named = [
-        path
-        for claim in (json.loads(claims.read_text(encoding="utf-8")) if claims.exists() else [])
-        for path in claim.get("evidence", [])
-        if path.startswith("tables/") and path.endswith(".csv")
-    ]
     source = Path(root) / "results" / "quick" / slug
-    return [p for p in dict.fromkeys(named) if (source / p).exists() and (source / p).stat().st_size <= TABLE_BUDGET]
+    named = _named_evidence(root, slug, "tables/", ".csv")
+    return [p for p in named if (source / p).exists() and (source / p).stat().st_size <= TABLE_BUDGET]
 
 
 def copy_tables(root: Path | str, slug: str) -> list[Path]:

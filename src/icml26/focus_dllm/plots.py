@@ -70,8 +70,8 @@ def recall(table: pd.DataFrame, auroc: pd.Series, rho: pd.Series) -> plt.Figure:
     intervals over the seeds, on the tasks dense decoding solves (``verdict.importance_statistics``)."""
     alphas = sorted(table["alpha"].unique())
     fig, axes = plt.subplots(1, len(alphas) + 1, figsize=(4 * len(alphas) + 4, 3.6), squeeze=False)
+    ax = axes[0][-1]  # the claim's criterion
     for i, (values, threshold, name) in enumerate(((auroc, 0.5, "AUROC of Δ"), (rho, 0.0, "Spearman rho"))):
-        ax = axes[0][-1]
         ax.scatter(np.full(len(values), i), values, color="k", s=14, zorder=3, label="seeds" if i == 0 else None)
         if len(values):
             found = over_seeds(name, values, threshold, ">")
@@ -92,10 +92,10 @@ def recall(table: pd.DataFrame, auroc: pd.Series, rho: pd.Series) -> plt.Figure:
             linestyle="--",
             label="claim: above" if i == 0 else None,
         )
-    axes[0][-1].set_xticks([0, 1], ["AUROC of Δ\n(> 0.5)", "Spearman rho\n(> 0)"], fontsize=8)
-    axes[0][-1].set_ylim(-1.0, 1.0)
-    axes[0][-1].set_title("importance claim, solved tasks", fontsize=9)
-    axes[0][-1].legend(fontsize=7, loc="lower right")
+    ax.set_xticks([0, 1], ["AUROC of Δ\n(> 0.5)", "Spearman rho\n(> 0)"], fontsize=8)
+    ax.set_ylim(-1.0, 1.0)
+    ax.set_title("importance claim, solved tasks", fontsize=9)
+    ax.legend(fontsize=7, loc="lower right")
     for axis, alpha in zip(axes[0], alphas):
         mean = table[table["alpha"] == alpha].groupby("selector")["recall"].mean()
         selectors = [s for s in SELECTOR_COLOURS if s in mean.index]
