@@ -100,6 +100,7 @@ def outputs(tmp_path_factory):
         f["metrics"],
         reference_smoothing="trace_class",
         fast_preconditioner="fast",
+        substitution="a test stand-in",
     )
     rules.figures(
         f["kl"],
@@ -111,6 +112,8 @@ def outputs(tmp_path_factory):
         f["modes"],
         f["sweep"],
         epsilon=0.05,
+        reference_smoothing="trace_class",
+        fast_preconditioner="fast",
         **figure_files(d, *FIGURES),
     )
     return d, f

@@ -1,6 +1,7 @@
 """Config validation messages, claim records (states, intervals, premises) and the summary table."""
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -18,8 +19,10 @@ from icml26.common.claims import (
     Claim,
     Interval,
     decide,
+    is_stand_in,
     premise,
     read_claims,
+    substitution_text,
     write_claims,
 )
 from icml26.common.config import ConfigError, merged, paper_section, validate
@@ -115,18 +118,26 @@ def test_claims_round_trip_and_reject_bad_records(tmp_path):
             evidence=["tables/t.csv"],
         ),
     ]
-    write_claims(tmp_path / "claims.json", claims)
-    assert read_claims(tmp_path / "claims.json") == claims
+    write_claims(tmp_path / "claims.json", claims, substitution="none")
+    assert read_claims(tmp_path / "claims.json") == [replace(c, substitution="none") for c in claims]
     records = json.loads((tmp_path / "claims.json").read_text())
     assert [r["holds"] for r in records] == [True, False, None]  # old readers: derived from the state
     assert [r["state"] for r in records] == [HOLDS, FAILS, PREMISE_NOT_MET]
     with pytest.raises(ValueError, match="headline"):
-        write_claims(tmp_path / "c.json", [Claim("c", "s", 1, 1, "<=", HOLDS, evidence=["tables/t.csv"], **NONE)])
+        write_claims(
+            tmp_path / "c.json",
+            [Claim("c", "s", 1, 1, "<=", HOLDS, evidence=["tables/t.csv"], **NONE)],
+            substitution="none",
+        )
     with pytest.raises(ValueError, match="evidence"):
-        write_claims(tmp_path / "c.json", [Claim("c", "s", 1, 1, "<=", HOLDS, headline="h", **NONE)])
+        write_claims(
+            tmp_path / "c.json", [Claim("c", "s", 1, 1, "<=", HOLDS, headline="h", **NONE)], substitution="none"
+        )
     with pytest.raises(ValueError, match="must be a path under"):
         write_claims(
-            tmp_path / "c.json", [Claim("c", "s", 1, 1, "<=", HOLDS, headline="h", evidence=["../x.csv"], **NONE)]
+            tmp_path / "c.json",
+            [Claim("c", "s", 1, 1, "<=", HOLDS, headline="h", evidence=["../x.csv"], **NONE)],
+            substitution="none",
         )
     assert not (tmp_path / "c.json").exists()
     with pytest.raises(ValueError, match="comparator"):
@@ -138,7 +149,21 @@ def test_claims_round_trip_and_reject_bad_records(tmp_path):
     with pytest.raises(ValueError, match="premises_note"):
         Claim("c", "s", 1, 1, "<=", HOLDS)
     with pytest.raises(ValueError, match="duplicate"):
-        write_claims(tmp_path / "dup.json", [claims[0], claims[0]])
+        write_claims(tmp_path / "dup.json", [claims[0], claims[0]], substitution="none")
+
+
+def test_every_written_claim_carries_the_runs_substitution(tmp_path):
+    claim = Claim("c", "s", 1, 1, "<=", HOLDS, headline="h", evidence=["tables/t.csv"], **NONE)
+    write_claims(tmp_path / "c.json", [claim, replace(claim, id="d")], substitution="simulated EEG stands in")
+    assert [c.substitution for c in read_claims(tmp_path / "c.json")] == ["simulated EEG stands in"] * 2
+    with pytest.raises(ValueError, match="substitution"):
+        write_claims(tmp_path / "e.json", [claim], substitution=" ")
+    assert not (tmp_path / "e.json").exists()
+    assert is_stand_in("simulated EEG stands in") and not is_stand_in("none (synthetic by design)")
+    assert substitution_text("a model trained here", {"model.checkpoint": None}) == "a model trained here"
+    assert substitution_text("a model trained here", {"model.checkpoint": "/m", "data.source": None}) == (
+        "a model trained here (by default; this run used the user's own model.checkpoint = /m)"
+    )
 
 
 def test_a_state_that_contradicts_its_intervals_or_premises_is_refused():
@@ -259,6 +284,7 @@ def test_records_written_before_states_read_as_their_old_verdicts(tmp_path):
     claims = read_claims(tmp_path / "claims.json")
     assert [c.state for c in claims] == [HOLDS, NOT_EVALUATED]
     assert claims[0].interval == "not recorded (written before verdict states)"  # never passed off as exact
+    assert claims[0].substitution.startswith("not recorded")  # never passed off as the paper's own setting
 
 
 def test_summary_lists_every_claim_with_its_state_interval_premises_and_evidence(tmp_path):
@@ -286,14 +312,19 @@ def test_summary_lists_every_claim_with_its_state_interval_premises_and_evidence
                     **kwargs,
                 )
             ],
+            substitution="a model trained here stands in for GPT-2" if paper == "paper_b" else "none (synthetic)",
         )
     out, page = tmp_path / "summary.md", tmp_path / "summary.rst"
     papers = ["paper_d", "paper_b", "paper_c", "paper_a"]
     build_summary([tmp_path / p / "claims.json" for p in papers], out, scale="smoke", report_page=page)
     text = out.read_text()
-    assert "| [paper_a](#paper_a) | 1 | 1 | 0 | 0 | 0 | 0 | 1 |" in text
-    assert "| [paper_d](#paper_d) | 1 | 0 | 0 | 0 | 1 | 0 | 0 |" in text
-    assert "| **all** | 4 | 1 | 1 | 1 | 1 | 0 | 1 |" in text
+    assert "| [paper_a](#paper_a) | paper's | 1 | 1 | 0 | 0 | 0 | 0 | 1 |" in text
+    assert "| [paper_d](#paper_d) | paper's | 1 | 0 | 0 | 0 | 1 | 0 | 0 |" in text
+    assert "| **all** | 1 stand-in | 4 | 1 | 1 | 1 | 1 | 0 | 1 |" in text
+    assert "| [paper_b](#paper_b) | stand-in | 1 | 0 | 1 |" in text
+    assert (
+        "Substitution: a model trained here stands in for GPT-2." in text and "Substitution: none (synthetic)." in text
+    )
     assert (
         "| paper_b_c | paper_b: 1.5 vs the paper's 2.0 | **does not hold** | deterministic "
         "| none: closed form: nothing presupposed | [t.csv](paper_b/tables/t.csv), [f.png](paper_b/figures/f.png) |"
@@ -317,7 +348,11 @@ def test_wall_clock_claims_go_to_the_measured_summary_with_their_machine(tmp_pat
     from icml26.common.timing import interleaved, machine, medians
 
     readable = {"headline": "h", "evidence": ["timing/seconds.csv"]}
-    write_claims(tmp_path / "p" / "claims.json", [Claim("c", "s", 1.0, 1.0, "<=", HOLDS, **readable, **NONE)])
+    write_claims(
+        tmp_path / "p" / "claims.json",
+        [Claim("c", "s", 1.0, 1.0, "<=", HOLDS, **readable, **NONE)],
+        substitution="none",
+    )
     seconds = interleaved({"fast": lambda: None, "slow": lambda: sum(range(20000))}, repeats=5)
     assert [len(v) for v in seconds.values()] == [5, 5] and medians(seconds)["fast"] < medians(seconds)["slow"]
     speed_up = medians(seconds)["slow"] / medians(seconds)["fast"]
@@ -337,6 +372,7 @@ def test_wall_clock_claims_go_to_the_measured_summary_with_their_machine(tmp_pat
                 **NONE,
             )
         ],
+        substitution="none",
     )
     out, timed = tmp_path / "summary.md", tmp_path / "timing" / "summary.md"
     build_summary(

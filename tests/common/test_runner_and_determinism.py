@@ -103,6 +103,7 @@ def test_a_recorded_call_replays_to_the_same_bytes_elsewhere(tmp_path, monkeypat
     write_claims(
         first / "p" / "claims.json",
         [Claim("c", "s", 1.0, 0.5, "<=", HOLDS, premises_note="none", headline="h", evidence=["tables/t.csv"])],
+        substitution="none",
     )
     shutil.copytree(first, second)
     kwargs = {"claims": ["p/claims.json"], "summary": "out/summary.md", "scale": "smoke"}

@@ -228,6 +228,7 @@ def test_rule_functions_end_to_end(tmp_path):
         str(tmp_path / "claims.json"),
         str(tmp_path / "metrics.json"),
         lrs=[0.001, 0.01],
+        substitution="a test stand-in",
     )
     names = ("coordinate_check", "lr_transfer", "efficiency", "consistency")
     rules.figures(

@@ -87,6 +87,7 @@ def test_rule_functions_end_to_end(tmp_path):
         paths["failures"],
         str(tmp_path / "claims.json"),
         str(tmp_path / "metrics.json"),
+        substitution="a test stand-in",
     )
     claims = json.loads((tmp_path / "claims.json").read_text())
     assert [c["id"] for c in claims] == [

@@ -71,7 +71,7 @@ def test_pipeline_functions_end_to_end(tmp_path):
     rules.case_study_table(case_runs, f["cs"])
     rules.tables(syn, real, f["s"], f["r"])
     rules.timing(timings, f["t"], str(tmp_path / "machine.json"))
-    rules.verdict(f["s"], f["r"], f["cs"], f["c"], f["m"])
+    rules.verdict(f["s"], f["r"], f["cs"], f["c"], f["m"], substitution="a test stand-in")
     views = {k: str(tmp_path / f"{k}.csv") for k in ("kaplan_meier", "logrank", "hazard_ratios")}
     rules.subgroup_survival(
         [str(tmp_path / "vet.csv")],

@@ -91,7 +91,16 @@ def pipeline(tmp_path_factory):
         **figure_files(out, "accuracy_vs_calls", "accuracy", "reward_variance", "readability"),
     )
     claims, metrics = str(out / "claims.json"), str(out / "metrics.json")
-    rules.verdict(f["comparisons"], f["accuracy"], f["variance"], f["readability"], f["calibration"], claims, metrics)
+    rules.verdict(
+        f["comparisons"],
+        f["accuracy"],
+        f["variance"],
+        f["readability"],
+        f["calibration"],
+        claims,
+        metrics,
+        substitution="a test stand-in",
+    )
     return out, f, runs, claims, metrics
 
 

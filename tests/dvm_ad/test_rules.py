@@ -75,7 +75,14 @@ def pipeline(tmp_path_factory):
     f = {k: str(d / f"{k}.csv") for k in ("per_dataset", "leaderboard", "ablation", "rank_per_seed")}
     rules.summarise(aurocs, f["per_dataset"], f["leaderboard"], f["ablation"], f["rank_per_seed"])
     rules.timing(timings, str(d / "fit_seconds.csv"), str(d / "machine.json"))
-    rules.verdict(f["per_dataset"], f["leaderboard"], f["ablation"], str(d / "claims.json"), str(d / "metrics.json"))
+    rules.verdict(
+        f["per_dataset"],
+        f["leaderboard"],
+        f["ablation"],
+        str(d / "claims.json"),
+        str(d / "metrics.json"),
+        substitution="a test stand-in",
+    )
     return d, f
 
 

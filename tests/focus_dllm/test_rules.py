@@ -160,6 +160,7 @@ def test_tables_verdict_and_timing_verdict(trained):
         dense="dense",
         focus="focus",
         alpha=1.5,
+        substitution="a test stand-in",
     )
     metrics = json.loads((out / "metrics.json").read_text())
     assert set(metrics["accuracy_by_seed"]["focus"]) == {"0", "7"}
@@ -182,7 +183,12 @@ def test_tables_verdict_and_timing_verdict(trained):
         layout=LAYOUT,
     )
     rules.timing_verdict(
-        str(out / "tp.csv"), str(out / "machine.json"), str(out / "tclaims.json"), dense="dense", focus="focus"
+        str(out / "tp.csv"),
+        str(out / "machine.json"),
+        str(out / "tclaims.json"),
+        dense="dense",
+        focus="focus",
+        substitution="a test stand-in",
     )
     timing = json.loads((out / "tclaims.json").read_text())
     assert timing[0]["id"] == "focus_raises_throughput" and "cpu" in json.dumps(timing[0]["details"]).lower()

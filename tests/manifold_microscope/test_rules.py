@@ -117,6 +117,7 @@ def test_accuracy_pipeline(tmp_path):
         str(tmp_path / "vae.csv"),
         str(tmp_path / "claims.json"),
         str(tmp_path / "m.json"),
+        substitution="a test stand-in",
     )
     turntable = pd.read_csv(tmp_path / "curv.csv").rename(columns={"shape": "object"})  # the figure's input shape
     turntable.to_csv(tmp_path / "turntable.csv", index=False)

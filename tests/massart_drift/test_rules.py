@@ -63,7 +63,16 @@ def outputs(tmp_path_factory):
         **figure_files(d, "excess_vs_drift", "window_vs_drift", "traces"),
     )
     rules.verdict(
-        f["slopes"], f["best"], f["traces"], f["oracles"], f["claims"], f["metrics"], eta=0.2, gamma=0.1, Delta=1e-3
+        f["slopes"],
+        f["best"],
+        f["traces"],
+        f["oracles"],
+        f["claims"],
+        f["metrics"],
+        eta=0.2,
+        gamma=0.1,
+        Delta=1e-3,
+        substitution="a test stand-in",
     )
     return d, f, sweeps
 

@@ -49,13 +49,21 @@ def run(tmp_path_factory):
         p["calibration.csv"], tables["results_table"], tables["comparisons_table"], tables["counts_table"],
         tables["partial_table"], tables["gap_table"], str(d / "claims.json"), str(d / "metrics.json"),
         channel=CHANNEL, test_nodes=DATA["test_nodes"], criteria=CRITERIA,
+        substitution="a test stand-in",
     )  # fmt: skip
     timing = {n: str(d / f"timing.{n}") for n in ("inference", "partial", "machine", "claims")}
     rules.timing(
         list(models.values()), tables["partial_table"], timing["inference"], timing["partial"], timing["machine"],
         timing={"nodes": [5, 7], "instances": 1, "repeats": 1}, partial=PARTIAL, radius=0.6, channel=CHANNEL, rounds=2,
     )  # fmt: skip
-    rules.timing_verdict(timing["inference"], timing["partial"], timing["machine"], timing["claims"], criteria=CRITERIA)
+    rules.timing_verdict(
+        timing["inference"],
+        timing["partial"],
+        timing["machine"],
+        timing["claims"],
+        criteria=CRITERIA,
+        substitution="a test stand-in",
+    )
     return d, tables, timing
 
 

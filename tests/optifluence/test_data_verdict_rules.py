@@ -242,7 +242,14 @@ def test_rule_functions_end_to_end_on_a_user_dataset(tmp_path):
     assert len(tpr) == 2 * len(types) and (tpr["n_in"] == 8).all() and (tpr["n_out"] == 8).all()
     assert pd.read_csv(p["ablation.csv"])["truncation"].tolist() == [1, 2]
     rules.verdict(
-        p["tpr.csv"], p["accuracy.csv"], p["claims.json"], p["metrics.json"], target="mlp", transfer=["cnn"], fpr=0.1
+        p["tpr.csv"],
+        p["accuracy.csv"],
+        p["claims.json"],
+        p["metrics.json"],
+        target="mlp",
+        transfer=["cnn"],
+        fpr=0.1,
+        substitution="a test stand-in",
     )
     claims = json.loads((tmp_path / "claims.json").read_text())
     assert [c["id"] for c in claims] == [

@@ -77,6 +77,7 @@ def pipeline(tmp_path_factory):
         tables["conflict_table"],
         str(out / "claims.json"),
         str(out / "metrics.json"),
+        substitution="a test stand-in",
     )
     rules.timing([r["timing"] for r in runs], str(out / "throughput.csv"), str(out / "machine.json"))
     return out, teachers, runs, tables

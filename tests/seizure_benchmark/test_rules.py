@@ -84,6 +84,7 @@ def pipeline(tmp_path_factory):
         gap_min=0.1,
         runs=2,
         folds=2,
+        substitution="a test stand-in",
     )
     return d
 

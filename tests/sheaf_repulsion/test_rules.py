@@ -101,6 +101,7 @@ def run(tmp_path_factory):
         f["metrics.json"],
         criteria=CRITERIA,
         sentences=32,
+        substitution="a test stand-in",
     )
     return out, f, figures
 

@@ -163,6 +163,8 @@ rule annealed_langevin_figures:
     params:
         func="icml26.annealed_langevin.rules:figures",
         epsilon=AL_FACT["epsilon"],
+        reference_smoothing=AL.cfg["reference_smoothing"],
+        fast_preconditioner=AL.cfg["fast_preconditioner"],
     script:
         CALL
 
@@ -180,6 +182,7 @@ rule annealed_langevin_verdict:
         metrics=f"{AL.results}/metrics.json",
     params:
         func="icml26.annealed_langevin.rules:verdict",
+        substitution=substitution(AL),
         reference_smoothing=AL.cfg["reference_smoothing"],
         fast_preconditioner=AL.cfg["fast_preconditioner"],
     script:

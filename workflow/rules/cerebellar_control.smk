@@ -167,6 +167,7 @@ rule cerebellar_control_verdict:
     params:
         **CC.cfg["claims"],
         func="icml26.cerebellar_control.rules:verdict",
+        substitution=substitution(CC),
         resamples=CC.cfg["resamples"],
     script:
         CALL

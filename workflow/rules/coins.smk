@@ -134,5 +134,6 @@ rule coins_verdict:
         metrics=f"{CO.results}/metrics.json",
     params:
         func="icml26.coins.rules:verdict",
+        substitution=substitution(CO, "candidates_dir"),
     script:
         CALL

@@ -79,6 +79,20 @@ def register(slug):
     )
 
 
+def substitution(paper, *user_inputs):
+    """What the paper's verdicts rest on: its `substitution` setting, naming the user's own inputs (dotted
+    config keys, e.g. "model.checkpoint") where this run was given them in place of part of the stand-in."""
+    from icml26.common.claims import substitution_text
+
+    def value(key):
+        found = paper.cfg
+        for part in key.split("."):
+            found = found.get(part) if isinstance(found, dict) else None
+        return found
+
+    return substitution_text(paper.cfg["substitution"], {key: value(key) for key in user_inputs})
+
+
 def paper_threads(paper):
     """Threads for a paper's heavy rules: the paper's own setting, else the global one (never --cores)."""
     return paper.cfg.get("threads", config["threads"])

@@ -142,6 +142,7 @@ rule completep_rl_verdict:
         metrics=f"{CP.results}/metrics.json",
     params:
         func="icml26.completep_rl.rules:verdict",
+        substitution=substitution(CP),
         lrs=CP_SWEEP["lrs"],
     script:
         CALL

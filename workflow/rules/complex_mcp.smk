@@ -104,5 +104,6 @@ rule complex_mcp_verdict:
         metrics=f"{CM.results}/metrics.json",
     params:
         func="icml26.complex_mcp.rules:verdict",
+        substitution=substitution(CM, "llm.checkpoint"),
     script:
         CALL

@@ -211,5 +211,6 @@ rule cox_subgroups_verdict:
         metrics=f"{CS.results}/metrics.json",
     params:
         func="icml26.cox_subgroups.rules:verdict",
+        substitution=substitution(CS),
     script:
         CALL

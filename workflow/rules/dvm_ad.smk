@@ -125,5 +125,6 @@ rule dvm_ad_verdict:
         metrics=f"{DVM.results}/metrics.json",
     params:
         func="icml26.dvm_ad.rules:verdict",
+        substitution=substitution(DVM),
     script:
         CALL

@@ -139,6 +139,7 @@ rule focus_dllm_verdict:
     params:
         **FD_COMPARE,
         func="icml26.focus_dllm.rules:verdict",
+        substitution=substitution(FD, "model.checkpoint"),
         alpha=FD.cfg["analysis"]["verdict_alpha"],
     script:
         CALL
@@ -173,6 +174,7 @@ rule focus_dllm_timing_verdict:
     params:
         **FD_COMPARE,
         func="icml26.focus_dllm.rules:timing_verdict",
+        substitution=substitution(FD, "model.checkpoint"),
     script:
         CALL
 

@@ -148,6 +148,7 @@ rule generalization_spectrum_verdict:
         metrics=f"{GS.results}/metrics.json",
     params:
         func="icml26.generalization_spectrum.rules:verdict",
+        substitution=substitution(GS, "model.checkpoint"),
         criteria=GS.cfg["criteria"],
     script:
         CALL

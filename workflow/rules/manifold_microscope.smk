@@ -326,5 +326,6 @@ rule manifold_microscope_verdict:
         metrics=f"{MM.results}/metrics.json",
     params:
         func="icml26.manifold_microscope.rules:verdict",
+        substitution=substitution(MM),
     script:
         CALL

@@ -129,6 +129,7 @@ rule massart_drift_verdict:
         metrics=f"{MD.results}/metrics.json",
     params:
         func="icml26.massart_drift.rules:verdict",
+        substitution=substitution(MD),
         eta=MD.cfg["eta"],
         gamma=MD_STREAM["gamma"],
         Delta=MD_STREAM["Delta"],

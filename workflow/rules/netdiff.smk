@@ -189,6 +189,7 @@ rule netdiff_timing_verdict:
         claims=f"{ND.timing}/claims.json",
     params:
         func="icml26.netdiff.rules:timing_verdict",
+        substitution=substitution(ND, "data.placements"),
         criteria=ND.cfg["criteria"],
     script:
         CALL
@@ -237,6 +238,7 @@ rule netdiff_verdict:
         metrics=f"{ND.results}/metrics.json",
     params:
         func="icml26.netdiff.rules:verdict",
+        substitution=substitution(ND, "data.placements"),
         channel=ND.cfg["channel"],
         test_nodes=ND.cfg["data"]["test_nodes"],
         criteria=ND.cfg["criteria"],

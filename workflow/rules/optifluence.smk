@@ -170,6 +170,7 @@ rule optifluence_verdict:
         metrics=f"{OF.results}/metrics.json",
     params:
         func="icml26.optifluence.rules:verdict",
+        substitution=substitution(OF, "dataset.path"),
         target=OF.cfg["target"],
         transfer=OF.cfg["transfer"],
         fpr=OF.cfg["fpr"],

@@ -149,5 +149,8 @@ rule prism_moe_verdict:
         metrics=f"{PM.results}/metrics.json",
     params:
         func="icml26.prism_moe.rules:verdict",
+        substitution=substitution(
+            PM, "data.source", "teachers.programs.semantic", "teachers.programs.geometric", "teachers.programs.texture"
+        ),
     script:
         CALL

@@ -243,6 +243,7 @@ rule seizure_benchmark_verdict:
         metrics=f"{SB.results}/metrics.json",
     params:
         func="icml26.seizure_benchmark.rules:verdict",
+        substitution=substitution(SB),
         gap_min=SB.cfg["verdict"]["gap_min"],
         runs=SB_CORPUS["runs"],
         folds=SB.cfg["training"]["folds"],

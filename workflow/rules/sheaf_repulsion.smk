@@ -178,6 +178,7 @@ rule sheaf_repulsion_verdict:
         metrics=f"{SR.results}/metrics.json",
     params:
         func="icml26.sheaf_repulsion.rules:verdict",
+        substitution=substitution(SR, "model.checkpoint"),
         criteria=SR.cfg["criteria"],
         sentences=SR.cfg["held_out"],
     script:

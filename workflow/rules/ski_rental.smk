@@ -127,6 +127,7 @@ rule ski_rental_verdict:
         metrics=f"{SKI.results}/metrics.json",
     params:
         func="icml26.ski_rental.rules:verdict",
+        substitution=substitution(SKI),
         R_grid=SKI.cfg["R_grid"],
     script:
         CALL

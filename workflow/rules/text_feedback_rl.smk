@@ -136,5 +136,6 @@ rule text_feedback_rl_verdict:
         metrics=f"{TF.results}/metrics.json",
     params:
         func="icml26.text_feedback_rl.rules:verdict",
+        substitution=substitution(TF, "model.checkpoint"),
     script:
         CALL

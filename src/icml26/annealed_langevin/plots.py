@@ -6,6 +6,16 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from .verdict import FLAT_TOL, GROWTH_MIN, WEIGHT_TOL, dimension_ratio
+
+# What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
+# the names of the verdict's constants it draws, or why it draws none.
+CRITERIA = {
+    "horizons": ("FLAT_TOL", "GROWTH_MIN"),
+    "kl_vs_dimension": ("FLAT_TOL", "GROWTH_MIN"),
+    "mode_weights": ("WEIGHT_TOL",),
+}
+
 METHOD_LABELS = {
     "ald_exponential": "annealed, exponential integrator",
     "ald_euler": "annealed, Euler-Maruyama",
@@ -22,10 +32,28 @@ def _loglog(ax, xlabel: str, ylabel: str) -> None:
     ax.grid(alpha=0.3, which="both", lw=0.5)
 
 
-def kl_vs_dimension(table: pd.DataFrame) -> plt.Figure:
-    """KL at the fixed horizon against d for every (C, P), exact vs misspecified score (continuous time)."""
+def _ratio_criterion(ax, frame: pd.DataFrame, column: str, color, bounded: bool) -> None:
+    """The claim's test at the largest d, relative to the value at d_max / 8: a bar spanning the ``FLAT_TOL`` band
+    (a curve the claim needs bounded) or a triangle at ``GROWTH_MIN`` times it (one it needs to grow)."""
+    _, d_ref, d_max = dimension_ratio(frame, column)
+    ref = float(frame.set_index("d")[column][d_ref])
+    if bounded:
+        ax.plot([d_max] * 2, [ref * (1 - FLAT_TOL), ref * (1 + FLAT_TOL)], color=color, lw=6, alpha=0.35)
+    else:
+        ax.plot([d_max], [ref * GROWTH_MIN], "^", color=color, ms=9, mfc="none", mew=1.5)
+
+
+def _criterion_legend(ax, d_ref_label: str) -> None:
+    ax.plot([], [], color="0.5", lw=6, alpha=0.35, label=f"claim: bounded, within ±{FLAT_TOL:.0%} of {d_ref_label}")
+    ax.plot([], [], "^", color="0.5", ms=9, mfc="none", mew=1.5, label=f"claim: grows, ≥ ×{GROWTH_MIN:g} {d_ref_label}")
+
+
+def kl_vs_dimension(table: pd.DataFrame, trace_class: str, fast: str) -> plt.Figure:
+    """KL at the fixed horizon against d for every (C, P), exact vs misspecified score (continuous time); on the
+    misspecified panel, the claim's test: bounded with the ``fast`` preconditioner, growing with P = I (C =
+    ``trace_class``)."""
     cont = table[table["scheme"] == "continuous"]
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
+    fig, axes = plt.subplots(1, 2, figsize=(13.5, 4), sharey=True)
     combos = sorted(cont.groupby(["smoothing", "preconditioner"]).groups)
     for ax, score in zip(axes, ("exact", "misspecified")):
         for i, (c_name, p_name) in enumerate(combos):
@@ -40,15 +68,20 @@ def kl_vs_dimension(table: pd.DataFrame) -> plt.Figure:
                 color=f"C{i}",
                 label=f"C = {c_name}, P = {p_name}",
             )
+            if score == "misspecified" and c_name == trace_class and p_name in (fast, "identity"):
+                _ratio_criterion(ax, g, "kl", f"C{i}", bounded=p_name == fast)
         _loglog(ax, "dimension d", "KL (coordinates 2..d)")
         ax.set_title(f"{score} score")
-    axes[0].legend(fontsize=7)
+    _criterion_legend(axes[1], "the value at d_max / 8")
+    axes[1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0))
+    fig.tight_layout()
     return fig
 
 
 def horizons(curves: pd.DataFrame, table: pd.DataFrame, epsilon: float) -> plt.Figure:
-    """KL against the annealing time S (P = I) per d, and the S needed for KL <= epsilon against d."""
-    fig, axes = plt.subplots(1, 3, figsize=(14, 4))
+    """KL against the annealing time S (P = I) per d, and the S needed for KL <= epsilon against d, with the
+    claim's test for P = I: bounded for a trace-class C, growing for C = I."""
+    fig, axes = plt.subplots(1, 3, figsize=(17, 4), gridspec_kw={"width_ratios": [1, 1, 1.1]})
     plain = curves[curves["preconditioner"] == "identity"]
     dims = sorted(plain["d"].unique())
     colors = plt.cm.viridis(np.linspace(0, 0.9, len(dims)))
@@ -75,8 +108,12 @@ def horizons(curves: pd.DataFrame, table: pd.DataFrame, epsilon: float) -> plt.F
             color=f"C{i}",
             label=f"C = {c_name}, P = {p_name}",
         )
+        if p_name == "identity" and len(g):
+            _ratio_criterion(ax, g, "horizon_needed", f"C{i}", bounded=c_name != "identity")
+    _criterion_legend(ax, "the value at d_max / 8")
     _loglog(ax, "dimension d", f"S needed for KL ≤ {epsilon:g}")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0))
+    fig.tight_layout()
     return fig
 
 
@@ -103,7 +140,7 @@ def step_sizes(table: pd.DataFrame) -> plt.Figure:
     return fig
 
 
-def mode_weights(errors: pd.DataFrame, trajectory: pd.DataFrame, modes: pd.DataFrame, tolerance: float) -> plt.Figure:
+def mode_weights(errors: pd.DataFrame, trajectory: pd.DataFrame, modes: pd.DataFrame) -> plt.Figure:
     """Mode-weight error against d per method, with the claim's threshold; mode-weight trajectories at the
     largest d, with the mixture's true weights as dashed lines (what "recovers the weights" compares with)."""
     fig, axes = plt.subplots(1, 3, figsize=(15, 4))
@@ -119,7 +156,7 @@ def mode_weights(errors: pd.DataFrame, trajectory: pd.DataFrame, modes: pd.DataF
         )
     exact = errors.groupby("d")["exact_sample_tv_error"].first()
     ax.plot(exact.index, exact.values, "k:", lw=1, label="exact sample (Monte Carlo floor)")
-    ax.axhline(tolerance, color="0.3", ls="--", lw=1, label=f"claim threshold {tolerance:g}")
+    ax.axhline(WEIGHT_TOL, color="0.3", ls="--", lw=1, label=f"claim threshold {WEIGHT_TOL:g}")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("dimension d")

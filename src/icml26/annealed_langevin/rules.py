@@ -427,6 +427,8 @@ def figures(
     sweep: str,
     *,
     epsilon: float,
+    reference_smoothing: str,
+    fast_preconditioner: str,
     **outputs: str,
 ) -> None:
     """KL against dimension per smoothing (kl_vs_dimension), the horizon needed for KL <= epsilon
@@ -434,14 +436,16 @@ def figures(
     error against the annealing time (annealing_time)."""
     from ..common.figures import figure_set, save_figure
     from . import plots
-    from .verdict import WEIGHT_TOL
 
     with figure_set(outputs) as paths:
-        save_figure(plots.kl_vs_dimension(read_csv(factorised_table)), *paths("kl_vs_dimension"))
+        save_figure(
+            plots.kl_vs_dimension(read_csv(factorised_table), reference_smoothing, fast_preconditioner),
+            *paths("kl_vs_dimension"),
+        )
         save_figure(plots.horizons(read_csv(curves), read_csv(horizon_table), epsilon), *paths("horizons"))
         save_figure(plots.step_sizes(read_csv(step_table)), *paths("step_sizes"))
         save_figure(
-            plots.mode_weights(read_csv(errors), read_csv(trajectory), read_csv(modes), WEIGHT_TOL),
+            plots.mode_weights(read_csv(errors), read_csv(trajectory), read_csv(modes)),
             *paths("mode_weights"),
         )
         save_figure(plots.annealing_time(read_csv(sweep)), *paths("annealing_time"))
@@ -459,6 +463,7 @@ def verdict(
     *,
     reference_smoothing: str,
     fast_preconditioner: str,
+    substitution: str,
 ) -> None:
     """Judge the spec's claims and collect the headline numbers."""
     from ..common.claims import verdict_word, write_claims
@@ -472,7 +477,7 @@ def verdict(
     ]
     for claim in judged:
         print(f"{claim.id}: {verdict_word(claim)} -- {claim.measured}", flush=True)
-    write_claims(claims, judged)
+    write_claims(claims, judged, substitution=substitution)
     oracle = read_csv(oracle_table)
     mode_table = read_csv(modes)
     write_json(

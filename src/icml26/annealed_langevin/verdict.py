@@ -41,7 +41,7 @@ TOLERANCES = [  # make verify: how far a number may move on another machine (icm
 ]
 
 
-def _ratio(frame: pd.DataFrame, column: str) -> tuple[float, int, int]:
+def dimension_ratio(frame: pd.DataFrame, column: str) -> tuple[float, int, int]:
     """``value(d_max) / value(d_max / 8)`` (nearest grid point at or below ``d_max / 8``)."""
     by_d = frame.set_index("d")[column].sort_index()
     d_max = int(by_d.index.max())
@@ -62,8 +62,8 @@ def dimension_uniform_horizon(need: pd.DataFrame, *, trace_class: str) -> Claim:
     plain = need[need["preconditioner"] == "identity"]
     rows = {name: plain[plain["smoothing"] == name] for name in (trace_class, "identity")}
     (r_tc, d_ref, d_max), (r_id, _, _) = (
-        _ratio(rows[trace_class], "horizon_needed"),
-        _ratio(rows["identity"], "horizon_needed"),
+        dimension_ratio(rows[trace_class], "horizon_needed"),
+        dimension_ratio(rows["identity"], "horizon_needed"),
     )
     eps = float(need["epsilon"].iloc[0])
     measured = {
@@ -94,8 +94,8 @@ def dimension_uniform_horizon(need: pd.DataFrame, *, trace_class: str) -> Claim:
 
 def preconditioning_bounds_misspecification(kl: pd.DataFrame, *, trace_class: str, fast: str) -> Claim:
     sel = kl[(kl["scheme"] == "continuous") & (kl["score"] == "misspecified") & (kl["smoothing"] == trace_class)]
-    r_fast, d_ref, d_max = _ratio(sel[sel["preconditioner"] == fast], "kl")
-    r_id, _, _ = _ratio(sel[sel["preconditioner"] == "identity"], "kl")
+    r_fast, d_ref, d_max = dimension_ratio(sel[sel["preconditioner"] == fast], "kl")
+    r_id, _, _ = dimension_ratio(sel[sel["preconditioner"] == "identity"], "kl")
     measured = {
         f"fast_preconditioner_kl_ratio_d{d_max}_over_d{d_ref}": r_fast,
         f"identity_preconditioner_kl_ratio_d{d_max}_over_d{d_ref}": r_id,

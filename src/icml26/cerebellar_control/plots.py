@@ -8,6 +8,14 @@ import pandas as pd
 
 from .verdict import PAPER_IMPROVEMENT
 
+# What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
+# the names of the verdict's constants it draws, or why it draws none.
+CRITERIA = {
+    "fault_returns": ("PAPER_IMPROVEMENT",),
+    "adaptation": "reward over consecutive episodes per fault, the course behind the recovery claims; their thresholds "
+    "apply to the per-fault returns of fault_returns.png",
+}
+
 COLOURS = {
     "base": "0.4",
     "cerebellar": "tab:blue",

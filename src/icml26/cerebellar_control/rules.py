@@ -212,6 +212,7 @@ def verdict(
     nominal_tolerance: float,
     catastrophic_drop: float,
     resamples: int,
+    substitution: str,
 ) -> None:
     from ..common.claims import write_claims
     from . import analysis
@@ -230,6 +231,7 @@ def verdict(
             verdicts.nominal_preserved(summary, nominal_tolerance),
             verdicts.graceful_degradation(summary, catastrophic_drop),
         ],
+        substitution=substitution,
     )
     forward = {}
     for path in fits:

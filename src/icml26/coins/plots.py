@@ -6,6 +6,16 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from .verdict import MOST
+
+# What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
+# the names of the verdict's constants it draws, or why it draws none.
+CRITERIA = {
+    "kill_rate": ("MOST",),
+    "levels": "the claim's statistic, an AUROC difference over all judged specs, has its interval in the claim and "
+    "tables/specs.csv; this figure shows by mutation level where the two evaluations part (verdicts, undecided)",
+}
+
 
 def kill_rates(table: pd.DataFrame) -> plt.Figure:
     """Per mutation operator, what each method concludes about the judged mutants: killed (a refuted
@@ -43,7 +53,7 @@ def kill_rates(table: pd.DataFrame) -> plt.Figure:
             bottom += values
     for i, r in rows.iterrows():
         ax.text(i, 1.03, f"n={r.judged}\n+{r.accidental_equivalents} eq.", ha="center", va="bottom", fontsize=6.5)
-    ax.axhline(0.5, color="k", lw=0.8, ls=":", label="half (the claim's 'most')")
+    ax.axhline(MOST, color="k", lw=0.8, ls=":", label="half (the claim's 'most')")
     ax.set_xticks(x, rows["operator"], rotation=35, ha="right")
     ax.set_ylim(0, 1.25)
     ax.set_ylabel("share of judged mutants")

@@ -230,7 +230,9 @@ def figures(kill_table: str, level_table: str, **outputs: str) -> None:
         save_figure(plots.levels(read_csv(level_table)), *paths("levels"))
 
 
-def verdict(specs_table: str, kill_table: str, hostile_table: str, claims: str, metrics: str) -> None:
+def verdict(
+    specs_table: str, kill_table: str, hostile_table: str, claims: str, metrics: str, *, substitution: str
+) -> None:
     """Judge the spec's claims and collect the headline numbers."""
     from ..common.claims import verdict_word, write_claims
     from . import verdict as verdicts
@@ -242,5 +244,5 @@ def verdict(specs_table: str, kill_table: str, hostile_table: str, claims: str, 
         numbers.update(extra)
         print(f"{claim.id}: {verdict_word(claim)} -- {claim.measured}", flush=True)
     numbers["kill_rate_by_operator"] = {r.operator: r.kill_rate for r in read_csv(kill_table).itertuples()}
-    write_claims(claims, [claim for claim, _ in judged])
+    write_claims(claims, [claim for claim, _ in judged], substitution=substitution)
     write_json(metrics, numbers)

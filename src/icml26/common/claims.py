@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from .io import read_json, write_json
@@ -40,6 +40,7 @@ HOLDS, FAILS, INCONCLUSIVE, PREMISE_NOT_MET, NOT_EVALUATED = STATES = (
 DETERMINISTIC = "deterministic"  # the interval field of a claim whose numbers carry no sampling noise
 WALL_CLOCK = "wall-clock point"  # a claim on one timing measurement of this machine (timing/claims.json)
 NOT_RECORDED = "not recorded (written before verdict states)"  # how a record older than states reads
+SUBSTITUTION_NOT_RECORDED = "not recorded (written before claims named their substitution)"
 POINTS = (DETERMINISTIC, WALL_CLOCK, NOT_RECORDED)  # interval fields that are not intervals: a point verdict
 SIDES = (">", ">=", "<", "<=")
 
@@ -176,7 +177,10 @@ class Claim:
     with ``premises_note`` saying why none is needed. ``headline`` is one sentence a reader can judge the
     verdict from: the deciding numbers, ours beside the paper's. ``evidence`` lists the paper-relative
     paths (``tables/x.csv``, ``figures/y.png``) the numbers are computed from and the figures that show
-    them, so every verdict is one hop from the files that made it.
+    them, so every verdict is one hop from the files that made it. ``substitution`` says what the verdict
+    rests on in place of the paper's models and data (:data:`NO_SUBSTITUTION` when nothing is substituted);
+    :func:`write_claims` stamps it from the paper's config, so a stand-in's verdict never reads like one on
+    the paper's own setting.
     """
 
     id: str
@@ -193,6 +197,7 @@ class Claim:
     details: dict[str, Any] = field(default_factory=dict)
     headline: str = ""
     evidence: list[str] = field(default_factory=list)
+    substitution: str = ""
 
     def __post_init__(self) -> None:
         if self.comparator not in COMPARATORS:
@@ -264,8 +269,30 @@ def not_evaluated(
 EVIDENCE_FOLDERS = ("tables/", "figures/", "timing/")
 
 
+NO_SUBSTITUTION = "none"  # a substitution text that starts with this: the paper's own setting, nothing stood in
+
+
+def is_stand_in(substitution: str) -> bool:
+    """Whether a claim's ``substitution`` names a stand-in (anything but ``none ...``)."""
+    return not substitution.startswith(NO_SUBSTITUTION)
+
+
+def substitution_text(stand_in: str, user_inputs: dict[str, Any] | None = None) -> str:
+    """A run's ``substitution``: the config's text, plus the user's own inputs (``key -> path``) where a run
+    replaced part of the stand-in with them (a model or data folder given by path)."""
+    given = {key: value for key, value in (user_inputs or {}).items() if value not in (None, "", {}, [])}
+    if not given:
+        return stand_in
+    named = ", ".join(f"{key} = {value}" for key, value in given.items())
+    return f"{stand_in} (by default; this run used the user's own {named})"
+
+
 def check_readable(claim: Claim) -> None:
-    """A written claim needs a headline and evidence inside the paper's results folder."""
+    """A written claim needs a headline, evidence inside the paper's results folder and its substitution."""
+    if not claim.substitution.strip():
+        raise ValueError(
+            f"claim {claim.id}: substitution (what stands in for the paper's setting, or 'none') is needed"
+        )
     if not claim.headline.strip():
         raise ValueError(f"claim {claim.id}: a headline with the deciding numbers is required")
     if not claim.evidence:
@@ -278,10 +305,12 @@ def check_readable(claim: Claim) -> None:
             )
 
 
-def write_claims(path: str | os.PathLike, claims: list[Claim]) -> None:
+def write_claims(path: str | os.PathLike, claims: list[Claim], *, substitution: str) -> None:
+    """Write ``claims.json``, each claim stamped with the run's ``substitution`` (the paper's config key)."""
     ids = [c.id for c in claims]
     if len(set(ids)) != len(ids):
         raise ValueError(f"duplicate claim ids: {ids}")
+    claims = [replace(c, substitution=substitution) for c in claims]
     for claim in claims:
         check_readable(claim)
     write_json(path, [c.record() for c in claims])
@@ -309,6 +338,7 @@ def from_record(record: dict[str, Any]) -> Claim:
         record.setdefault("premises_note", "recorded before premises and intervals were part of a verdict")
         if record["state"] == NOT_EVALUATED and not record.get("note"):
             record["note"] = "not evaluated"
+    record.setdefault("substitution", SUBSTITUTION_NOT_RECORDED)
     interval = record.get("interval", DETERMINISTIC)
     if isinstance(interval, list):
         record["interval"] = [Interval(**(i | {k: _number(i[k]) for k in NUMBERS})) for i in interval]

@@ -1,7 +1,8 @@
 """Generated documentation: the README's papers table and the figures on each paper's docs page.
 
-README: each row takes its prose (what is reproduced, status) from the front matter of the paper's docs
-page ``docs/papers/<slug>.md``, its verdict count from the committed ``results/quick/<slug>/claims.json``
+README: each row takes its prose (what is reproduced, the status note) from the front matter of the paper's docs
+page ``docs/papers/<slug>.md``, its verdict count and whether it rests on a stand-in (the claims'
+``substitution``) from the committed ``results/quick/<slug>/claims.json``
 and its quick-run time from ``benchmarks/RESULTS.md`` (written by ``make bench``), so no number in it is
 retyped. Docs pages: every figure named in a committed quick claim's ``evidence`` is copied byte for byte
 from ``results/quick/<slug>/figures/`` to ``docs/papers/figures/<slug>/`` and shown in the page's figures
@@ -25,7 +26,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from .claims import HOLDS, LEGACY_STATE, count_states, read_claims
+from .claims import HOLDS, LEGACY_STATE, count_states, is_stand_in, read_claims
 from .config import load_yaml
 from .registry import papers
 
@@ -75,6 +76,15 @@ def verdict_count(claims_json: Path) -> str:
     return held + (f"; {others}" if others else "")
 
 
+def status(claims_json: Path, note: str) -> str:
+    """'complete, stand-in (<note>)' when the committed verdicts rest on a stand-in, else 'complete (<note>)'."""
+    if not claims_json.exists():
+        return f"no committed verdicts ({note})"
+    claims = read_claims(claims_json)
+    stand_in = any(is_stand_in(c.substitution) for c in claims)
+    return f"complete{', stand-in' if stand_in else ''} ({note})"
+
+
 def papers_table(root: Path | str = ".") -> str:
     root = Path(root)
     timings = measured_seconds(root / "benchmarks" / "RESULTS.md")
@@ -92,7 +102,7 @@ def papers_table(root: Path | str = ".") -> str:
                 [
                     f"| [`{paper.slug}`]({page})",
                     meta["reproduces"],
-                    meta["status"],
+                    status(claims, meta["status"]),
                     duration(quick) if quick is not None else "not measured yet",
                     f"{verdict_count(claims)} ([details]({page}#{paper.slug}-results))"
                     if claims.exists()

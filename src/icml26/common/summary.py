@@ -7,7 +7,7 @@ import json
 import os
 from pathlib import Path
 
-from .claims import STATES, Claim, count_states, read_claims, verdict_word
+from .claims import STATES, SUBSTITUTION_NOT_RECORDED, Claim, count_states, is_stand_in, read_claims, verdict_word
 from .io import write_text
 
 INTRO = (
@@ -18,9 +18,11 @@ INTRO = (
     "statistic clears the claim's threshold, *does not hold* only when it lies on the other side, and is "
     "*inconclusive* in between; *premise not met* means the stand-in lacks what the claim presupposes, so the "
     "run cannot test it. Results built into the setup are marked *by construction* and not counted as "
-    'reproduced (docs/ARCHITECTURE.md, "Claims and verdicts").'
+    'reproduced (docs/ARCHITECTURE.md, "Claims and verdicts"). The *setting* column says whether the verdicts '
+    "rest on a *stand-in* (a model, data or agent built here in place of the paper's, named under the paper's "
+    "heading) or on the paper's own setting: a stand-in's verdict is about the stand-in."
 )
-COUNT_HEADER = ("paper", "claims", *STATES, "by construction")
+COUNT_HEADER = ("paper", "setting", "claims", *STATES, "by construction")
 CLAIM_HEADER = ("claim", "headline (ours, then the paper's)", "verdict", "interval", "premises", "evidence")
 
 
@@ -38,6 +40,17 @@ def _paper(path: str | os.PathLike) -> str:
     """The slug from results/<scale>/<slug>/claims.json or results/<scale>/<slug>/timing/claims.json."""
     parent = Path(path).parent
     return parent.parent.name if parent.name == "timing" else parent.name
+
+
+def substitution(records: list[Claim]) -> str:
+    """What a paper's verdicts rest on (every claim of a run carries the same text, :func:`write_claims`)."""
+    return records[0].substitution if records else SUBSTITUTION_NOT_RECORDED
+
+
+def setting(records: list[Claim]) -> str:
+    """``stand-in``, ``paper's`` or ``not recorded``: the short form of :func:`substitution`."""
+    text = substitution(records)
+    return "not recorded" if text == SUBSTITUTION_NOT_RECORDED else "stand-in" if is_stand_in(text) else "paper's"
 
 
 def _counts(records: list[Claim]) -> tuple[int, ...]:
@@ -101,10 +114,11 @@ def _markdown(
 ) -> str:
     lines = [f"# Claim verdicts at `{scale}` scale", "", INTRO, "", _md_row(COUNT_HEADER)]
     lines.append("|---" * len(COUNT_HEADER) + "|")
-    lines += [_md_row((f"[{p}](#{p})", *_counts(r))) for p, r in papers.items()]
-    lines += [_md_row(("**all**", *totals)), ""]
+    lines += [_md_row((f"[{p}](#{p})", setting(r), *_counts(r))) for p, r in papers.items()]
+    lines += [_md_row(("**all**", _stand_ins(papers), *totals)), ""]
     for paper, records in papers.items():
-        lines += [f"## {paper}", "", _md_row(CLAIM_HEADER), "|---" * len(CLAIM_HEADER) + "|"]
+        lines += [f"## {paper}", "", f"Substitution: {_md_escape(substitution(records))}.", ""]
+        lines += [_md_row(CLAIM_HEADER), "|---" * len(CLAIM_HEADER) + "|"]
         for claim in records:
             cid, headline, verdict, interval, premises = _claim_row(claim)
             links = ", ".join(_evidence(Path(e).name, link(paper, e)) for e in claim.evidence) or "—"
@@ -115,6 +129,10 @@ def _markdown(
     if timing_note:
         lines += [timing_note, ""]
     return "\n".join(lines)
+
+
+def _stand_ins(papers: dict[str, list[Claim]]) -> str:
+    return f"{sum(setting(r) == 'stand-in' for r in papers.values())} stand-in"
 
 
 def _evidence(name: str, target: str | None) -> str:
@@ -143,10 +161,12 @@ def _rst(papers: dict[str, list[Claim]], scale: str, totals: tuple[int, ...], ti
     title = f"Claim verdicts at {scale} scale"
     lines = [title, "=" * len(title), "", _rst_escape(INTRO.replace("`", "")), ""]
     lines += _rst_table(
-        COUNT_HEADER, [(p, *_counts(r)) for p, r in papers.items()] + [("all", *totals)], "22 8 10 10 10 10 10 10"
+        COUNT_HEADER,
+        [(p, setting(r), *_counts(r)) for p, r in papers.items()] + [("all", _stand_ins(papers), *totals)],
+        "20 8 7 9 9 9 9 9 9",
     )
     for paper, records in papers.items():
-        lines += [paper, "-" * len(paper), ""]
+        lines += [paper, "-" * len(paper), "", _rst_escape(f"Substitution: {substitution(records)}."), ""]
         lines += _rst_table(
             CLAIM_HEADER, [(*_claim_row(c), ", ".join(c.evidence) or "—") for c in records], "14 34 10 16 14 12"
         )

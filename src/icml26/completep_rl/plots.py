@@ -8,6 +8,16 @@ import pandas as pd
 
 from .verdict import SLOPE_TOL
 
+# What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
+# the names of the verdict's constants it draws, or why it draws none.
+CRITERIA = {
+    "coordinate_check": ("SLOPE_TOL",),
+    "lr_transfer": "the claim is the shift of each parameterisation's best learning rate across widths (an argmax, "
+    "drawn as the marked optimum of every curve); its leave-one-seed-out range is in the claim",
+    "efficiency": "the claim compares CompleteP with NTK at their best learning rates (both curves drawn with their "
+    "spread over seeds); no fixed threshold",
+}
+
 ORDER = ("sp", "completep", "ntk")
 LABEL = {"sp": "SP", "completep": "CompleteP", "ntk": "NTK"}
 

@@ -204,6 +204,7 @@ def verdict(
     metrics: str,
     *,
     lrs: list[float],
+    substitution: str,
 ) -> None:
     from ..common.claims import write_claims
     from . import sweeps
@@ -219,5 +220,6 @@ def verdict(
             verdicts.completep_more_efficient(eff, sweeps.efficiency_per_seed(runs)),
             verdicts.coordinate_check_flat(sl),
         ],
+        substitution=substitution,
     )
     write_json(metrics, verdicts.metrics(sl, tr, opt, eff, con))

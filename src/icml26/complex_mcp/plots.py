@@ -9,6 +9,15 @@ import pandas as pd
 from .summary import AGENT_ORDER
 from .verdict import PAPER_CONTEXT
 
+# What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
+# the names of the verdict's constants it draws, or why it draws none.
+CRITERIA = {
+    "agents": ("PAPER_CONTEXT",),
+    "saturation": "the claim compares the retrieval agent with the oracle that names its tools (drawn as the line it "
+    "falls away from); its threshold is a drop between the smallest and largest tool counts, stated in the claim",
+    "failures": "the claims compare agents with the oracle at each failure rate (all curves drawn); no fixed threshold",
+}
+
 HUMAN = PAPER_CONTEXT["human_success"]
 
 

@@ -102,7 +102,7 @@ def figures(by_level: str, status: str, saturation_table: str, failure_table: st
         save_figure(plots.failures(read_csv(failure_table)), *paths("failures"))
 
 
-def verdict(agents: str, saturation: str, failures: str, claims: str, metrics: str) -> None:
+def verdict(agents: str, saturation: str, failures: str, claims: str, metrics: str, *, substitution: str) -> None:
     """Judge the spec's claims and collect the headline numbers."""
     from ..common.claims import verdict_word, write_claims
     from . import summary
@@ -117,7 +117,7 @@ def verdict(agents: str, saturation: str, failures: str, claims: str, metrics: s
     ]
     for claim in judged:
         print(f"{claim.id}: {verdict_word(claim)} -- {claim.headline}", flush=True)
-    write_claims(claims, judged)
+    write_claims(claims, judged, substitution=substitution)
     overall = summary.by_level(main)
     overall = overall[overall["level"] == "all"]
     write_json(

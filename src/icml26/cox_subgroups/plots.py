@@ -8,6 +8,14 @@ import pandas as pd
 
 from .verdict import EPE_MARGIN, F1_MIN, PAPER_COUNTER_F1, PAPER_NONLINEAR
 
+# What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
+# the names of the verdict's constants it draws, or why it draws none.
+CRITERIA = {
+    "synthetic": ("EPE_MARGIN", "F1_MIN", "PAPER_COUNTER_F1", "PAPER_NONLINEAR"),
+    "pareto": "the claim is membership of the EPE-vs-rejection Pareto front, a comparison between methods (every "
+    "method's point drawn with its spread over seeds); no fixed threshold",
+}
+
 LABELS = {
     "base": "Base",
     "random": "Random",

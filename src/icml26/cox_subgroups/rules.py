@@ -225,7 +225,9 @@ def figures(
         save_figure(plots.kaplan_meier(read_csv(kaplan_meier), read_csv(logrank)), *paths("kaplan_meier"))
 
 
-def verdict(synthetic_summary: str, real_summary: str, case_summary: str, claims: str, metrics: str) -> None:
+def verdict(
+    synthetic_summary: str, real_summary: str, case_summary: str, claims: str, metrics: str, *, substitution: str
+) -> None:
     from ..common.claims import verdict_word, write_claims
     from . import verdict as verdicts
 
@@ -237,7 +239,7 @@ def verdict(synthetic_summary: str, real_summary: str, case_summary: str, claims
     ]
     for claim in judged:
         print(f"{claim.id}: {verdict_word(claim)} -- {claim.measured}", flush=True)
-    write_claims(claims, judged)
+    write_claims(claims, judged, substitution=substitution)
     write_json(
         metrics,
         {

@@ -9,6 +9,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from .verdict import READABLE, VARIANCE_RATIO
+
 LABELS = {
     "human_best": "best human template",
     "random_search": "random search (prior)",
@@ -32,6 +34,14 @@ COLOURS = {
     "crl_bpt_e2": "tab:red",
     "crl_bpt_e4": "tab:purple",
     "crl_bpt_e2_per_step": "tab:brown",
+}
+# What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
+# the names of the verdict's constants it draws, or why it draws none.
+CRITERIA = {
+    "accuracy_vs_calls": "its claims compare methods with each other (every method's curve, with the human and "
+    "domain-naming templates as reference lines from tables/calibration.csv): no fixed threshold to draw",
+    "readability": ("READABLE",),
+    "reward_variance": ("VARIANCE_RATIO",),
 }
 REFERENCES = {"baseline": ("baseline template", ":"), "names the domain in full": ("template naming the domain", "--")}
 
@@ -114,7 +124,8 @@ def reward_variance(calls: pd.DataFrame, variance: pd.DataFrame, window: int = 1
     for i, method in enumerate(methods):
         ratios = variance.loc[variance["method"] == method, "ratio"].to_numpy()
         right.plot(np.full(len(ratios), i), ratios, "o", color=COLOURS[method], markersize=5)
-    right.axhline(1.0, color="k", linestyle="--", linewidth=1)
+    right.axhline(VARIANCE_RATIO, color="k", linestyle="--", linewidth=1, label="claim: below 1 (lower variance)")
+    right.legend(fontsize=8)
     right.set_xticks(np.arange(len(methods)), [LABELS[m] for m in methods], rotation=35, ha="right", fontsize=8)
     right.set_ylabel("var(calibrated) / var(raw), per seed")
     fig.tight_layout()
@@ -133,7 +144,7 @@ def readability(table: pd.DataFrame) -> plt.Figure:
     right.bar(
         x, [per.loc[m, "readable"] / per.loc[m, "generated"] for m in methods], color=[COLOURS[m] for m in methods]
     )
-    right.axhline(0.9, color="k", linestyle="--", linewidth=1, label="claim threshold 0.9")
+    right.axhline(READABLE, color="k", linestyle="--", linewidth=1, label=f"claim threshold {READABLE:g}")
     right.set_ylabel("fraction of generated templates readable")
     right.set_ylim(0, 1.02)
     right.legend(fontsize=8)

@@ -411,6 +411,8 @@ def verdict(
     calibration_table: str,
     claims: str,
     metrics: str,
+    *,
+    substitution: str,
 ) -> None:
     from ..common.claims import write_claims
     from . import verdict as v
@@ -425,6 +427,7 @@ def verdict(
             v.variance_reduced(read_csv(variance_table)),
             v.curriculum_beats_fixed(comparisons, headroom[:1]),
         ],
+        substitution=substitution,
     )
     accuracy = read_csv(accuracy_table).groupby("method", sort=True)["test_accuracy"]
     write_json(

@@ -7,12 +7,20 @@ import numpy as np
 import pandas as pd
 
 from .tables import MAIN
+from .verdict import PAPER_AVERAGE_RANK, PAPER_BASELINES
+
+# What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
+# the names of the verdict's constants it draws, or why it draws none.
+CRITERIA = {
+    "average_rank": ("PAPER_AVERAGE_RANK", "PAPER_BASELINES"),
+    "ablation": "the claim compares keep modes and reference points with each other (every cell drawn); no fixed "
+    "threshold",
+}
 
 
 def average_rank(board: pd.DataFrame, per_seed: pd.DataFrame) -> plt.Figure:
     """Average rank per method (lower is better) with each seed's rank as a dot and their range as a line;
     mean AUROC beside each bar; the paper's DVM-AD rank marked (it ranks among more baselines)."""
-    from .verdict import PAPER_AVERAGE_RANK, PAPER_BASELINES
 
     board = board.sort_values("average_rank", ascending=False).reset_index(drop=True)
     fig, ax = plt.subplots(figsize=(6.4, 0.34 * len(board) + 1.4))

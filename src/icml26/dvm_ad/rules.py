@@ -75,7 +75,7 @@ def figures(leaderboard: str, rank_per_seed: str, ablation: str, **outputs: str)
         save_figure(plots.ablation(read_csv(ablation)), *paths("ablation"))
 
 
-def verdict(per_dataset: str, leaderboard: str, ablation: str, claims: str, metrics: str) -> None:
+def verdict(per_dataset: str, leaderboard: str, ablation: str, claims: str, metrics: str, *, substitution: str) -> None:
     """Judge the spec's claims and collect the headline numbers."""
     from ..common.claims import verdict_word, write_claims
     from . import verdict as verdicts
@@ -84,7 +84,7 @@ def verdict(per_dataset: str, leaderboard: str, ablation: str, claims: str, metr
     judged = [verdicts.best_on_adbench(board, table), verdicts.both_ends_beat_one_end(ablation_table, table)]
     for claim in judged:
         print(f"{claim.id}: {verdict_word(claim)} -- {claim.measured}", flush=True)
-    write_claims(claims, judged)
+    write_claims(claims, judged, substitution=substitution)
     write_json(
         metrics,
         {

@@ -10,7 +10,15 @@ import numpy as np
 import pandas as pd
 
 from ..common.intervals import over_seeds
-from .verdict import PAPER_SPEEDUP, QUALITY_DROP, SOLVED
+from .verdict import AUROC_CHANCE, PAPER_SPEEDUP, QUALITY_DROP, RHO_NONE, SOLVED
+
+# What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
+# the names of the verdict's constants it draws, or why it draws none.
+CRITERIA = {
+    "quality": ("QUALITY_DROP", "SOLVED"),
+    "recall": ("AUROC_CHANCE", "RHO_NONE"),
+    "throughput": ("PAPER_SPEEDUP",),
+}
 
 SELECTOR_COLOURS = {
     "delta": "tab:red",
@@ -71,7 +79,9 @@ def recall(table: pd.DataFrame, auroc: pd.Series, rho: pd.Series) -> plt.Figure:
     alphas = sorted(table["alpha"].unique())
     fig, axes = plt.subplots(1, len(alphas) + 1, figsize=(4 * len(alphas) + 4, 3.6), squeeze=False)
     ax = axes[0][-1]  # the claim's criterion
-    for i, (values, threshold, name) in enumerate(((auroc, 0.5, "AUROC of Δ"), (rho, 0.0, "Spearman rho"))):
+    for i, (values, threshold, name) in enumerate(
+        ((auroc, AUROC_CHANCE, "AUROC of Δ"), (rho, RHO_NONE, "Spearman rho"))
+    ):
         ax.scatter(np.full(len(values), i), values, color="k", s=14, zorder=3, label="seeds" if i == 0 else None)
         if len(values):
             found = over_seeds(name, values, threshold, ">")

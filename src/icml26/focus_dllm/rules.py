@@ -263,6 +263,7 @@ def verdict(
     dense: str,
     focus: str,
     alpha: float,
+    substitution: str,
 ) -> None:
     from ..common.claims import write_claims
     from ..common.io import read_csv
@@ -276,7 +277,7 @@ def verdict(
         v.preserves_quality(quality, dense, focus),
         v.saves_compute(quality, dense, focus),
     ]
-    write_claims(claims, found)
+    write_claims(claims, found, substitution=substitution)
     by_seed = quality.groupby(["decoder", "seed"])["correct"].mean()
     write_json(
         metrics,
@@ -289,13 +290,19 @@ def verdict(
     )
 
 
-def timing_verdict(throughput_table: str, machine: str, claims: str, *, dense: str, focus: str) -> None:
+def timing_verdict(
+    throughput_table: str, machine: str, claims: str, *, dense: str, focus: str, substitution: str
+) -> None:
     """The wall-clock claim, in ``timing/claims.json`` (docs/ARCHITECTURE.md, "Measured outputs")."""
     from ..common.claims import write_claims
     from ..common.io import read_csv
     from . import verdict as v
 
-    write_claims(claims, [v.raises_throughput(read_csv(throughput_table), dense, focus, read_json(machine))])
+    write_claims(
+        claims,
+        [v.raises_throughput(read_csv(throughput_table), dense, focus, read_json(machine))],
+        substitution=substitution,
+    )
 
 
 def figures(

@@ -32,7 +32,9 @@ from ..common.tolerance import Tolerance
 FEW = 0.25  # ours: "only a small subset" read as at most a quarter of the masked tokens per step
 QUALITY_DROP = 0.02  # ours: "preserving quality" read as at most 2 points of accuracy lost
 QUALITY_MARGIN = 0.03  # ours: a loss beyond 5 points fails outright, whatever the interval
-SOLVED = 0.9  # premise (fixed before the rerun): dense decoding solves a task when at least 0.9 of its prompts
+SOLVED = 0.9  # premise (fixed before the rerun): dense decoding solves a task on at least 0.9 of its prompts
+AUROC_CHANCE = 0.5  # the importance claim: Delta ranks decoded tokens above chance (AUROC above this) ...
+RHO_NONE = 0.0  # ... and correlates with decodability (Spearman rho above this)
 WHY_SOLVED = (
     "the paper's models are judged on benchmarks they solve; which tokens a model can decode says nothing about "
     "decodability where the model cannot do the task at all, so only tasks dense decoding solves enter"
@@ -141,8 +143,8 @@ def importance_predicts(correlation: pd.DataFrame, recall: pd.DataFrame, alpha: 
     gap = float(at.get("delta", float("nan")) - at.get("leftmost", float("nan")))
     premises = [_task_premise(accuracy, 1, WHY_SOLVED)]
     found = [
-        intervals.over_seeds("auroc", auroc, 0.5, ">") if len(auroc) else None,
-        intervals.over_seeds("spearman", rho, 0.0, ">") if len(rho) else None,
+        intervals.over_seeds("auroc", auroc, AUROC_CHANCE, ">") if len(auroc) else None,
+        intervals.over_seeds("spearman", rho, RHO_NONE, ">") if len(rho) else None,
     ]
     interval = [i for i in found if i is not None]
     state = decide(interval, premises=premises) if len(interval) == 2 else PREMISE_NOT_MET

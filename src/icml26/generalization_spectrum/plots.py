@@ -9,6 +9,13 @@ import pandas as pd
 
 from .variants import VARIANTS
 
+# What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
+# the names of the verdict's constants it draws, or why it draws none.
+CRITERIA = {
+    "spectrum": "the claims compare methods' gains per distance with each other and with zero (the line drawn); their "
+    "premises (base pass@1, in-context copying) are in the claims",
+}
+
 COLOURS = {"sft": "tab:blue", "rft": "tab:green", "rl": "tab:red", "icl": "tab:purple"}
 LABELS = {"sft": "SFT", "rft": "RFT", "rl": "RL (GRPO)", "icl": "ICL"}
 DISTANCE = {

@@ -250,7 +250,14 @@ def figures(curves_table: str, spectrum_table: str, matched_table: str, **output
 
 
 def verdict(
-    spectrum_table: str, far_tail_table: str, matched_table: str, claims: str, metrics: str, *, criteria: dict
+    spectrum_table: str,
+    far_tail_table: str,
+    matched_table: str,
+    claims: str,
+    metrics: str,
+    *,
+    criteria: dict,
+    substitution: str,
 ) -> None:
     from ..common.claims import write_claims
     from . import verdict as v
@@ -267,6 +274,7 @@ def verdict(
             v.icl_strong_but_correspondence_dependent(problems, criteria),
             v.rft_keeps_a_stronger_far_tail(problems),
         ],
+        substitution=substitution,
     )
     write_json(
         metrics,

@@ -6,10 +6,21 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from .verdict import TOLERANCE
+
+# What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
+# the names of the verdict's constants it draws, or why it draws none.
+CRITERIA = {
+    "estimator_accuracy": ("TOLERANCE",),
+    "bound_scaling": "the fitted lower and upper envelopes are the claim's band (the share of runs between them, "
+    "against BETWEEN_MIN, is counted in tables/bound_scaling.csv and the claim)",
+    "vae_layers": "the claim's statistic, the rank correlation of each quantity with depth, is computed from these "
+    "curves and stated with its threshold in the claim; the curves are drawn, not the correlation",
+}
 QUANTITIES = ["curvature", "total_curvature", "volume", "reach"]
 
 
-def estimator_accuracy(table: pd.DataFrame, tolerance: float) -> plt.Figure:
+def estimator_accuracy(table: pd.DataFrame) -> plt.Figure:
     """Relative error against the number of points: grid finite differences vs random-sample baselines."""
     toys = sorted(table["toy"].unique())
     fig, axes = plt.subplots(1, len(toys), figsize=(4.2 * len(toys), 3.8), squeeze=False, sharey=True)
@@ -27,7 +38,7 @@ def estimator_accuracy(table: pd.DataFrame, tolerance: float) -> plt.Figure:
                         color=f"C{i}",
                         label=f"{quantity} ({'grid FD' if estimator == 'finite_difference' else 'local PCA'})",
                     )
-        ax.axhline(tolerance, color="0.4", ls=":", lw=1)
+        ax.axhline(TOLERANCE, color="0.4", ls=":", lw=1, label=f"claim: FD error ≤ {TOLERANCE:g}")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("points")

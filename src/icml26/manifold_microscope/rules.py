@@ -410,12 +410,9 @@ def figures(
     (vae_layers) and curvature per turntable object (turntable_classes)."""
     from ..common.figures import figure_set, save_figure
     from . import plots
-    from . import verdict as verdicts
 
     with figure_set(outputs) as paths:
-        save_figure(
-            plots.estimator_accuracy(read_csv(accuracy_table), verdicts.TOLERANCE), *paths("estimator_accuracy")
-        )
+        save_figure(plots.estimator_accuracy(read_csv(accuracy_table)), *paths("estimator_accuracy"))
         save_figure(plots.class_curvature(read_csv(dsprites_curvature)), *paths("dsprites_classes"))
         save_figure(plots.bound_scaling(read_csv(bound_errors), read_csv(bound_table)), *paths("bound_scaling"))
         save_figure(plots.vae_layers(read_csv(vae_table)), *paths("vae_layers"))
@@ -429,7 +426,9 @@ def figures(
         )
 
 
-def verdict(table: str, classes: str, bound_table: str, vae_table: str, claims: str, metrics: str) -> None:
+def verdict(
+    table: str, classes: str, bound_table: str, vae_table: str, claims: str, metrics: str, *, substitution: str
+) -> None:
     from ..common.claims import verdict_word, write_claims
     from . import verdict as verdicts
 
@@ -441,7 +440,7 @@ def verdict(table: str, classes: str, bound_table: str, vae_table: str, claims: 
     ]
     for claim in judged:
         print(f"{claim.id}: {verdict_word(claim)} -- {claim.measured}", flush=True)
-    write_claims(claims, judged)
+    write_claims(claims, judged, substitution=substitution)
     write_json(
         metrics,
         {

@@ -117,9 +117,7 @@ def figures(best: str, slopes: str, traces: str, *, eta: float, gamma: float, De
     forgetting vs a small window (traces)."""
     from ..common.figures import figure_set, save_figure
     from . import plots
-    from . import verdict as verdicts
 
-    bound = eta + verdicts.BOUND_C * Delta ** (1 / 3) / gamma
     best_table, slope_table = read_csv(best), read_csv(slopes)
     with figure_set(outputs) as paths:
         save_figure(
@@ -132,7 +130,7 @@ def figures(best: str, slopes: str, traces: str, *, eta: float, gamma: float, De
             plots.scaling(best_table, slope_table, "W_star", "best window W*", [-2 / 3, -1 / 2]),
             *paths("window_vs_drift"),
         )
-        save_figure(plots.traces(read_csv(traces), eta, bound), *paths("traces"))
+        save_figure(plots.traces(read_csv(traces), eta, gamma, Delta), *paths("traces"))
 
 
 def verdict(
@@ -146,6 +144,7 @@ def verdict(
     eta: float,
     gamma: float,
     Delta: float,
+    substitution: str,
 ) -> None:
     """Judge the spec's claims and collect the headline numbers."""
     from ..common.claims import verdict_word, write_claims
@@ -174,5 +173,5 @@ def verdict(
     }
     for claim in judged:
         print(f"{claim.id}: {verdict_word(claim)} -- {claim.measured}", flush=True)
-    write_claims(claims, judged)
+    write_claims(claims, judged, substitution=substitution)
     write_json(metrics, numbers)

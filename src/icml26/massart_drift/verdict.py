@@ -90,8 +90,13 @@ def information_theoretic_rate(slopes: pd.DataFrame) -> Claim:
     )
 
 
+def error_bound(eta: float, gamma: float, Delta: float) -> float:
+    """The efficient learner's error bound the claim checks: eta + BOUND_C Delta^(1/3) / gamma."""
+    return eta + BOUND_C * Delta ** (1 / 3) / gamma
+
+
 def massart_bound_and_forgetting(traces: pd.DataFrame, *, eta: float, gamma: float, Delta: float) -> tuple[Claim, dict]:
-    bound = eta + BOUND_C * Delta ** (1 / 3) / gamma
+    bound = error_bound(eta, gamma, Delta)
     warm = traces[traces["round"] >= traces.loc[traces["learner"] == "averaging", "window"].max()]
     by = {name: g for name, g in warm.groupby("learner")}
     efficient_max = float(by["averaging"]["error"].max())

@@ -42,7 +42,7 @@ class Solution:
     optimal: bool
 
 
-def solve(instance: Instance, channel: Channel, time_limit: float = 60.0) -> Solution:
+def solve(instance: Instance, channel: Channel, time_limit: float = 60.0, node_limit: int | None = None) -> Solution:
     """The surrogate-optimal feasible connected topology and its objective."""
     from scipy.optimize import Bounds, LinearConstraint, milp
 
@@ -99,7 +99,7 @@ def solve(instance: Instance, channel: Channel, time_limit: float = 60.0) -> Sol
         constraints=LinearConstraint(np.array(rows), lower, upper),
         integrality=integrality,
         bounds=Bounds(np.zeros(size), upper_bounds),
-        options={"time_limit": time_limit},
+        options={"time_limit": time_limit} | ({"node_limit": node_limit} if node_limit is not None else {}),
     )
     if result.x is None:
         if result.status == 1:
@@ -107,6 +107,6 @@ def solve(instance: Instance, channel: Channel, time_limit: float = 60.0) -> Sol
         raise ValueError(f"the MILP found no feasible connected topology ({result.message})")
     chosen = [edges[k] for k in range(e) if result.x[x[k]] > 0.5]
     value = float(-result.fun)
-    optimal = result.status == 0  # 1: the time limit, with an incumbent that need not be optimal
+    optimal = result.status == 0  # 1: the time or node limit, with an incumbent that need not be optimal
     bound = value if optimal else float(-result.mip_dual_bound)
     return Solution(Topology.of(chosen, np.round(result.x[p]).astype(int)), value, bound, optimal)

@@ -11,6 +11,18 @@ from matplotlib.colors import to_rgba
 from .calibration import BANDS
 from .verdict import FRACTION, TARGET_SHARE
 
+# What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
+# the names of the verdict's constants it draws, or why it draws none.
+CRITERIA = {
+    "calibration": ("BANDS",),
+    "counts": "the claim compares NetDiff's count errors with the ablations' (every model drawn per N); no fixed "
+    "threshold",
+    "partial": ("FRACTION",),
+    "shares": ("TARGET_SHARE",),
+    "inference": "the constant-time band is the config's `criteria.flat` (the figure and the timing verdict take the "
+    "same key)",
+}
+
 COLOURS = {"netdiff": "tab:red", "graph_transformer": "tab:blue", "no_aux": "tab:purple"}
 
 

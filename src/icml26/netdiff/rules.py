@@ -287,12 +287,18 @@ def timing(
     write_machine(machine)
 
 
-def timing_verdict(inference_table: str, partial_timing: str, machine: str, claims: str, *, criteria: dict) -> None:
+def timing_verdict(
+    inference_table: str, partial_timing: str, machine: str, claims: str, *, criteria: dict, substitution: str
+) -> None:
     """The wall-clock claim, in ``timing/claims.json`` (docs/ARCHITECTURE.md, "Measured outputs")."""
     from ..common.claims import write_claims
     from . import verdict as v
 
-    write_claims(claims, [v.constant_inference_time(read_csv(inference_table), criteria["flat"], read_json(machine))])
+    write_claims(
+        claims,
+        [v.constant_inference_time(read_csv(inference_table), criteria["flat"], read_json(machine))],
+        substitution=substitution,
+    )
 
 
 def timing_figures(inference_table: str, machine: str, *, flat: float, **outputs: str) -> None:
@@ -342,6 +348,7 @@ def verdict(
     channel: dict,
     test_nodes: list[int],
     criteria: dict,
+    substitution: str,
 ) -> None:
     from ..common.claims import write_claims
     from . import verdict as v
@@ -360,6 +367,7 @@ def verdict(
             v.acam_matches_counts(counts, premises),
             v.partial_diffusion(partial, criteria["near"], premises),
         ],
+        substitution=substitution,
     )
     gap = read_csv(gap_table)
     write_json(

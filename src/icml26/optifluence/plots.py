@@ -9,6 +9,13 @@ import pandas as pd
 from .canaries import BASE_TYPES as TYPE_ORDER
 from .verdict import PAPER_TPR
 
+# What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
+# the names of the verdict's constants it draws, or why it draws none.
+CRITERIA = {
+    "roc": ("PAPER_TPR",),
+    "transfer": ("PAPER_TPR",),
+}
+
 STYLE = {
     "random_in": ("C7", ":"),
     "mislabeled": ("C1", "--"),

@@ -306,7 +306,15 @@ def figures(
 
 
 def verdict(
-    tpr_table: str, accuracy_table: str, claims: str, metrics: str, *, target: str, transfer: list[str], fpr: float
+    tpr_table: str,
+    accuracy_table: str,
+    claims: str,
+    metrics: str,
+    *,
+    target: str,
+    transfer: list[str],
+    fpr: float,
+    substitution: str,
 ) -> None:
     """Judge the spec's claims and collect the headline numbers."""
     from ..common.claims import verdict_word, write_claims
@@ -320,7 +328,7 @@ def verdict(
     ]
     for claim in judged:
         print(f"{claim.id}: {verdict_word(claim)} -- {claim.headline}", flush=True)
-    write_claims(claims, judged)
+    write_claims(claims, judged, substitution=substitution)
     accuracy = read_csv(accuracy_table)
     write_json(
         metrics,

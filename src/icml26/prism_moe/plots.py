@@ -6,6 +6,19 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+# What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
+# the names of the verdict's constants it draws, or why it draws none.
+CRITERIA = {
+    "delta_m": "the claim compares PRISM with monolithic distillation (both bars with their 95 % intervals; zero is "
+    "multi-task training from scratch); no fixed threshold",
+    "conflict": "the claim's sign test is against a cosine of 0 (the line drawn); its interval over seeds is in the "
+    "claim and tables/conflict.csv",
+    "routing": "routing shares per condition; the claims' statistics (mutual information against its permutation "
+    "null, the pathway swap) are in tables/specialisation.csv and the claims",
+    "specialisation": "MI per seed and block against the permutation null's maximum (|), the claim's chance level; "
+    "the claim's normalised-MI threshold SPECIALISED applies to the mean in tables/specialisation.csv",
+}
+
 LABELS = {
     "miou": "mIoU (higher better)",
     "depth_rmse": "depth RMSE (lower better)",

@@ -405,6 +405,8 @@ def verdict(
     conflict_table: str,
     claims: str,
     metrics: str,
+    *,
+    substitution: str,
 ) -> None:
     from ..common.claims import write_claims
     from . import verdict as v
@@ -420,6 +422,7 @@ def verdict(
             v.experts_specialise(specialisation),
             v.task_pathways(specialisation, comparisons),
         ],
+        substitution=substitution,
     )
     write_json(
         metrics,

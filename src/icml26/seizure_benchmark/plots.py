@@ -8,6 +8,17 @@ import pandas as pd
 
 from . import montage
 
+# What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
+# the names of the verdict's constants it draws, or why it draws none.
+CRITERIA = {
+    "gap": "the band is the config's `gap_min` (the figure and the verdict take the same key)",
+    "ranks": "the claim compares the algorithm with the best F1 with the most consistent one (ranks per subject and "
+    "their bootstrap drawn); no fixed threshold",
+    "subject_f1": "F1 per subject and algorithm, the spread behind the consistency claim; no fixed threshold",
+    "published_datasets": "the published leaderboard per dataset; the claim checks its top entry against the paper's "
+    "numbers (PAPER_TOP, within PUBLISHED_TOL) in the claim",
+}
+
 
 def leaderboards(ours: pd.DataFrame, published: pd.DataFrame) -> plt.Figure:
     fig, axes = plt.subplots(1, 2, figsize=(11, 0.25 * max(len(published), len(ours)) + 1.5))

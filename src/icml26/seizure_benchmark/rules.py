@@ -425,6 +425,7 @@ def verdict(
     gap_min: float,
     runs: int,
     folds: int,
+    substitution: str,
 ) -> None:
     from ..common.claims import write_claims
     from ..common.io import read_json
@@ -444,5 +445,6 @@ def verdict(
             verdicts.best_not_most_consistent(stab, conc, _f1_matrix(read_csv(subjects))),
             verdicts.published_top_f1(pub),
         ],
+        substitution=substitution,
     )
     write_json(metrics, verdicts.metrics(board, gaps, conc, pub))

@@ -9,6 +9,13 @@ import pandas as pd
 
 from .verdict import runs
 
+# What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
+# the names of the verdict's constants it draws, or why it draws none.
+CRITERIA = {
+    "iou": "the claim compares OASR's pairwise IoU with independent seeds' and with the pairs' chance IoU (all drawn); "
+    "its validity criteria are the config's `criteria` (the circuits figure and the verdict take the same keys)",
+}
+
 METHODS = ("oasr", "independent", "eap", "acdc")
 LABEL = {"oasr": "OASR", "independent": "independent seeds", "eap": "attribution patching", "acdc": "ACDC-lite"}
 

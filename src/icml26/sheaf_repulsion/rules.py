@@ -322,6 +322,7 @@ def verdict(
     *,
     criteria: dict,
     sentences: int,
+    substitution: str,
 ) -> None:
     """Judge the spec's claims and collect the headline numbers."""
     from ..common.claims import verdict_word, write_claims
@@ -336,7 +337,7 @@ def verdict(
     ]
     for claim in judged:
         print(f"{claim.id}: {verdict_word(claim)} -- {claim.headline}", flush=True)
-    write_claims(claims, judged)
+    write_claims(claims, judged, substitution=substitution)
     mean = table.groupby("method")[["edges", "density", "accuracy", "faithfulness", "complement_accuracy"]].mean()
     write_json(
         metrics,

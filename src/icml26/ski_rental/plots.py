@@ -6,6 +6,15 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+# What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
+# the names of the verdict's constants it draws, or why it draws none.
+CRITERIA = {
+    "pareto": "the claims compare methods' consistency and robustness (every method drawn; the robustness target R of "
+    "each policy is in its label); no fixed threshold",
+    "error_sweep": "consistency and robustness against the prediction error for each method; the claim compares Clamp "
+    "with the point-prediction baselines (all drawn)",
+}
+
 STYLE = {
     "clamp": dict(color="C0", marker="o", label="Clamp Policy (λ sweep)"),
     "robust_randomized": dict(color="C3", marker="s", label="robust randomized (R sweep)"),

@@ -178,7 +178,9 @@ def figures(evaluation: str, sweep: str, *, B: int, lam: float, R: float, **outp
         save_figure(plots.error_curves(read_csv(sweep), B, lam, R), *paths("error_sweep"))
 
 
-def verdict(evaluation: str, sweep: str, oracles: str, claims: str, metrics: str, *, R_grid: list[float]) -> None:
+def verdict(
+    evaluation: str, sweep: str, oracles: str, claims: str, metrics: str, *, R_grid: list[float], substitution: str
+) -> None:
     """Judge the spec's claims and collect the headline numbers."""
     from ..common.claims import verdict_word, write_claims
     from . import verdict as verdicts
@@ -209,5 +211,5 @@ def verdict(evaluation: str, sweep: str, oracles: str, claims: str, metrics: str
         numbers.update(extra)
     for claim, _ in judged:
         print(f"{claim.id}: {verdict_word(claim)} -- {claim.measured}", flush=True)
-    write_claims(claims, [claim for claim, _ in judged])
+    write_claims(claims, [claim for claim, _ in judged], substitution=substitution)
     write_json(metrics, numbers)

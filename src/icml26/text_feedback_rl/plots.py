@@ -7,6 +7,13 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+# What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
+# the names of the verdict's constants it draws, or why it draws none.
+CRITERIA = {
+    "accuracy": "the claims compare each method with the single- and multi-turn GRPO baselines (drawn beside it, per "
+    "seed and mean); no fixed threshold",
+}
+
 LABELS = {
     "grpo_single": "GRPO single-turn",
     "grpo_multi": "GRPO multi-turn",

@@ -251,7 +251,7 @@ def figures(accuracy_table: str, comparisons_table: str, curves_table: str, **ou
         save_figure(plots.curves(curves), *paths("curves"))
 
 
-def verdict(comparisons_table: str, accuracy_table: str, claims: str, metrics: str) -> None:
+def verdict(comparisons_table: str, accuracy_table: str, claims: str, metrics: str, *, substitution: str) -> None:
     from ..common.claims import write_claims
     from . import verdict as v
 
@@ -264,6 +264,7 @@ def verdict(comparisons_table: str, accuracy_table: str, claims: str, metrics: s
             v.outperforms_baselines(primary, "fm", "feedback_modelling_beats_grpo", "RLTF-FM"),
             v.first_turn_baseline_matters(primary),
         ],
+        substitution=substitution,
     )
     accuracy = read_csv(accuracy_table).groupby(["task", "method"], sort=True)[["greedy", "sampled"]].mean()
     write_json(
