@@ -14,8 +14,8 @@ CRITERIA = {
     "coordinate_check": ("SLOPE_TOL",),
     "lr_transfer": "the claim is the shift of each parameterisation's best learning rate across widths (an argmax, "
     "drawn as the marked optimum of every curve); its leave-one-seed-out range is in the claim",
-    "efficiency": "the claim compares CompleteP with NTK at their best learning rates (both curves drawn with their "
-    "spread over seeds); no fixed threshold",
+    "efficiency": "the claim compares CompleteP with NTK at their best learning rates (every width's curve drawn, mean "
+    "over seeds); no fixed threshold, the interval over seeds is in the claim",
 }
 
 ORDER = ("sp", "completep", "ntk")

@@ -9,8 +9,9 @@ import pandas as pd
 # What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
 # the names of the verdict's constants it draws, or why it draws none.
 CRITERIA = {
-    "pareto": "the claims compare methods' consistency and robustness (every method drawn; the robustness target R of "
-    "each policy is in its label); no fixed threshold",
+    "pareto": "the claims compare methods' consistency and robustness with each other (every method's sweep and "
+    "point drawn, the optimal threshold starred); their exact checks (LP game value, the R constraint) are in "
+    "tables/oracles.csv and the claims",
     "error_sweep": "consistency and robustness against the prediction error for each method; the claim compares Clamp "
     "with the point-prediction baselines (all drawn)",
 }
