@@ -32,3 +32,18 @@ def test_random_recall_is_near_k_over_masked():
 
 def test_single_token_steps_are_left_out():
     assert np.isnan(analysis.recall([_step([0], [1], [0.9], [True])], "delta", 1.0))
+
+
+def test_the_decoded_fraction_ignores_forced_single_token_steps_and_eos_padding():
+    """Two sequences of a block of 8: A's answer has 3 tokens, B's 8. A step with one masked token decodes it by
+    force and does not count; A's <eos> padding (positions 3..7, decoded en masse) does not count either."""
+    a_padded = {"sequence": 0, "block": 0, "position": [0, 1, 2, 3, 4, 5, 6, 7], "decoded": [1, 0, 0, 1, 1, 1, 1, 1]}
+    b_full = {"sequence": 1, "block": 0, "position": [0, 1, 2, 3], "decoded": [1, 0, 0, 0]}
+    a_last = {"sequence": 0, "block": 0, "position": [2], "decoded": [1]}  # forced: one masked token
+    steps = analysis.mark_answers([a_padded, b_full, a_last], answer_lengths=[3, 8], block_size=8)
+    assert steps[0]["answer"] == [True] * 3 + [False] * 5 and steps[1]["answer"] == [True] * 4
+    assert analysis.decoded_fraction(steps) == pytest.approx((1 / 3 + 1 / 4) / 2)
+    # counted the old way (every step, padding included) the same steps read (6/8 + 1/4 + 1) / 3 = 0.67
+    assert np.mean([np.mean(s["decoded"]) for s in steps]) == pytest.approx(2 / 3)
+    second_block = {"sequence": 1, "block": 1, "position": [0, 1], "decoded": [1, 0]}
+    assert analysis.mark_answers([second_block], [3, 9], 8)[0]["answer"] == [True, False]  # position 8 < 9, 9 is not

@@ -62,6 +62,25 @@ def test_retain_target():
     assert s.retain_target(masked=3, mean_decoded=2.3, alpha=2.0) == 3  # capped at |M|
     assert s.retain_target(masked=10, mean_decoded=0.0, alpha=1.0) == 1  # at least one
     assert s.retain_target(torch.tensor([10, 3, 0]), 2.3, 2.0).tolist() == [5, 3, 0]  # 0: a finished block
+    per_sequence = s.retain_target(torch.tensor([10, 10]), torch.tensor([0.5, 2.3], dtype=torch.float64), 2.0)
+    assert per_sequence.tolist() == [1, 5]  # each sequence its own rate
+
+
+def test_a_sequence_that_finishes_first_leaves_the_others_retain_target_as_if_alone():
+    """Sequence A decodes 2, 1, 1, 3 tokens per step; B (batched with it) decodes 8 then finishes. A's running mean,
+    hence its retain target, is A's alone: 7 / 4, never pulled down by B's zeros after B finished (a pooled history
+    gives (7 + 8) / 7 = 2.14 after four steps, and 1.75 only by accident of the mix)."""
+    alone, batched = s.DecodeRate(1), s.DecodeRate(2)
+    masked_a = [16, 14, 13, 12]
+    for step, (a, b) in enumerate([(2, 8), (1, 0), (1, 0), (3, 0)]):
+        assert batched.mean()[0] == alone.mean()[0]
+        k_alone = s.retain_target(torch.tensor([masked_a[step]]), alone.mean(), 1.5)
+        k_batched = s.retain_target(torch.tensor([masked_a[step], 8 if step == 0 else 0]), batched.mean(), 1.5)
+        assert k_batched[0] == k_alone[0]
+        alone.update([a], [masked_a[step]])
+        batched.update([a, b], [masked_a[step], 8 if step == 0 else 0])
+    assert alone.mean().tolist() == [7 / 4] and batched.mean().tolist() == [7 / 4, 8.0]
+    assert s.DecodeRate(3).mean().tolist() == [1.0, 1.0, 1.0]  # before the first step
 
 
 def test_select_uses_the_threshold_when_it_keeps_enough_else_top_k():

@@ -131,7 +131,7 @@ class _Focus:
     """FOCUS's selection at layer 2 from the importances recorded at layers 0 and 1 (``alpha`` None: record them
     and select nothing, the dense decoder observed)."""
 
-    def __init__(self, block: _Block, alpha: float | None, mean_decoded: float):
+    def __init__(self, block: _Block, alpha: float | None, mean_decoded: torch.Tensor):
         self.block, self.alpha, self.mean_decoded = block, alpha, mean_decoded
         self.importance: dict[int, torch.Tensor] = {}
         self.retained: torch.Tensor | None = None
@@ -152,19 +152,22 @@ class _Focus:
         return self.retained | (rows & ~masked)  # the retained masked rows and the processing set's decoded rows
 
 
-def _observation(focus: _Focus, b: int, index, valid, masked, confidence, unmask, mean_decoded) -> dict:
-    """One sequence's step, per masked token in position order: I at layers 0 and 1, confidence, decoded."""
+def _observation(focus: _Focus, b: int, block: int, index, valid, masked, confidence, unmask, mean_decoded) -> dict:
+    """One sequence's step, per masked token in position order (``position`` within block ``block``): I at layers 0
+    and 1, confidence, decoded; ``sequence`` is the row of the batch."""
     rows = index[b][valid[b]]
     order = torch.argsort(rows)
     rows, conf, done = rows[order], confidence[b][valid[b]][order], unmask[b][valid[b]][order]
     keep = masked[b, rows]
     return {
+        "sequence": b,
+        "block": block,
         "position": rows[keep].tolist(),
         "i0": focus.importance[0][b, rows[keep]].tolist(),
         "i1": focus.importance[1][b, rows[keep]].tolist(),
         "confidence": conf[keep].tolist(),
         "decoded": done[keep].tolist(),
-        "mean_decoded": mean_decoded,
+        "mean_decoded": float(mean_decoded[b]),
     }
 
 
@@ -183,7 +186,7 @@ def decode(model: BlockDiffusionLM, prompts: torch.Tensor, blocks: int, settings
     _, cache = model(prompts, positions, mask=block_causal_mask(prompts.shape[1], c.block_size, device))
     stats.rows += batch * prompts.shape[1] * c.layers
     out = []
-    decoded_history: list[int] = []
+    rate = selection.DecodeRate(batch)
     for n in range(blocks):
         block = _Block(model, batch, prompts.shape[1] + n * c.block_size)
         for step in range(limit + 1):
@@ -193,7 +196,7 @@ def decode(model: BlockDiffusionLM, prompts: torch.Tensor, blocks: int, settings
             if step == limit:
                 raise RuntimeError(f"block {n} still has masked tokens after {limit} steps")
             focus = None
-            mean = sum(decoded_history) / len(decoded_history) if decoded_history else 1.0
+            mean = rate.mean().to(device)
             if settings.alpha is not None or settings.observe:
                 focus = _Focus(block, settings.alpha, mean)
             decoded_before = ~masked
@@ -215,7 +218,7 @@ def decode(model: BlockDiffusionLM, prompts: torch.Tensor, blocks: int, settings
             counts, masked_counts = unmask.sum(dim=1).tolist(), masked.sum(dim=1).tolist()
             stats.decoded += counts
             stats.masked += masked_counts
-            decoded_history += counts
+            rate.update(counts, masked_counts)
             if focus is not None and focus.retained is not None:
                 retained = focus.retained.sum(dim=1).tolist()
                 stats.events += [
@@ -223,7 +226,7 @@ def decode(model: BlockDiffusionLM, prompts: torch.Tensor, blocks: int, settings
                 ]
             if settings.observe:
                 stats.observed += [
-                    _observation(focus, b, index, valid, masked, confidence, unmask, mean)
+                    _observation(focus, b, n, index, valid, masked, confidence, unmask, mean)
                     for b in range(batch)
                     if masked_counts[b]  # a finished sequence has nothing to observe
                 ]

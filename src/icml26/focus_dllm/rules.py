@@ -181,7 +181,7 @@ def observe(
                 layout["answer_blocks"],
                 DecodeSettings(threshold=threshold, observe=True),
             )
-            steps += stats.observed
+            steps += analysis.mark_answers(stats.observed, [len(e.answer) for e in part], layout["block_size"])
         by_task[task] = steps
     correlation = [{"seed": seed, "task": t, **analysis.correlation(s)} for t, s in by_task.items()]
     recall = [

@@ -57,9 +57,32 @@ def importance(q: torch.Tensor, k: torch.Tensor, masked: torch.Tensor, scale: fl
     return out.scatter_(1, index, weights.sum(dim=(1, 2)))
 
 
-def retain_target(masked, mean_decoded: float, alpha: float):
+class DecodeRate:
+    """Each sequence's running mean of tokens decoded per step, over the steps it still had masked tokens (before
+    its first step: 1). A finished sequence adds nothing, so a sequence's retain target never depends on what it is
+    batched with (a pooled history would count the finished sequences' zeros)."""
+
+    def __init__(self, batch: int):
+        self.decoded = torch.zeros(batch, dtype=torch.float64)
+        self.steps = torch.zeros(batch, dtype=torch.float64)
+
+    def mean(self) -> torch.Tensor:
+        return torch.where(self.steps > 0, self.decoded / self.steps.clamp(min=1), 1.0)
+
+    def update(self, decoded: list[int], masked: list[int]) -> None:
+        """One step: tokens decoded and tokens masked before it, per sequence."""
+        active = torch.tensor(masked) > 0
+        self.decoded += torch.tensor(decoded, dtype=torch.float64) * active
+        self.steps += active
+
+
+def retain_target(masked, mean_decoded, alpha: float):
     """``K = min(|M|, max(1, ⌈α · running mean of tokens decoded per step⌉))`` for a masked count ``masked`` (an int,
-    or a tensor of counts ``[batch]``; a count of 0, a finished block, retains nothing)."""
+    or a tensor of counts ``[batch]``; a count of 0, a finished block, retains nothing) and its sequence's running
+    mean ``mean_decoded`` (a float, or a tensor ``[batch]``: each sequence's own decode rate)."""
+    if isinstance(mean_decoded, torch.Tensor):
+        cap = torch.clamp(torch.ceil(alpha * mean_decoded), min=1).to(masked.dtype)
+        return torch.minimum(masked, cap)
     cap = max(1, math.ceil(alpha * mean_decoded))
     return torch.clamp(masked, max=cap) if isinstance(masked, torch.Tensor) else min(masked, cap)
 
