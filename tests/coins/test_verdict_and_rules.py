@@ -90,16 +90,22 @@ def test_soundness_fails_on_a_false_alarm_an_assumption_or_an_unhandled_hostile_
     assert not verdict.sound(contradiction, HOSTILE)[0].holds
 
 
-def test_obscuring_is_judged_on_the_interval_of_the_auroc_difference():
+def test_obscuring_is_judged_on_the_correct_specs_each_method_leaves_undecided():
     specs = _table(["incorrect"] * 30 + ["unknown"] * 2)
     specs = pd.concat([specs] + [specs[specs["origin"] != "mutant"]] * 9, ignore_index=True)  # 30 correct specs
     specs.loc[specs["origin"] != "mutant", "equivalence_verdict"] = ["correct", "unknown", "unknown"] * 10
     claim, numbers = verdict.verification_obscures(specs)
-    assert claim.state == HOLDS and numbers["auroc_tests"] > numbers["auroc_equivalence"]
+    assert claim.state == HOLDS and numbers["undecided_correct_difference"] == pytest.approx(2 / 3)
+    assert numbers["undecided_correct_tests"] == 0 and numbers["auroc_tests"] > numbers["auroc_equivalence"]
     both_prove = specs.assign(equivalence_verdict=specs["verdict"])  # the equivalence method sees as much
     assert verdict.verification_obscures(both_prove)[0].state == FAILS  # a difference of exactly zero
-    small = _table(["incorrect", "incorrect", "unknown"])
-    assert verdict.verification_obscures(small)[0].state == INCONCLUSIVE  # three correct, three wrong specs
+    # proves every correct spec and leaves every wrong one open (all it can do with them): the undecided share over
+    # all specs is high by construction, but no correct spec is obscured, so the claim does not hold
+    built_in = specs.assign(equivalence_verdict=specs["origin"].map({"mutant": "unknown"}).fillna("correct"))
+    claim, numbers = verdict.verification_obscures(built_in)
+    assert claim.state == FAILS and numbers["undecided_equivalence"] > 0.4
+    small = _table(["incorrect", "incorrect", "unknown"])  # one of three correct specs unproved: [0, 1]
+    assert verdict.verification_obscures(small)[0].state == INCONCLUSIVE
     assert verdict._auroc([1.0, 1.0], [0.0, 0.5]) == 1.0 and verdict._auroc([0.5], [0.5]) == 0.5
     levels = verdict._auroc_of_levels(np.array([2, 2, 1]), np.array([0, 1, 1]))  # counts formula = Mann-Whitney
     assert levels == pytest.approx(verdict._auroc([1.0, 1.0, 0.5], [0.0, 0.5, 0.5]))
