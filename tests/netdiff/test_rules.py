@@ -40,7 +40,10 @@ def run(tmp_path_factory):
     rules.partial(
         models["netdiff"], str(d / "seed0.csv"), seed=0, partial=PARTIAL, radius=0.6, channel=CHANNEL, rounds=2
     )
-    tables = {f"{n}_table": str(d / f"{n}.table.csv") for n in ("results", "comparisons", "counts", "partial", "gap")}
+    tables = {
+        f"{n}_table": str(d / f"{n}.table.csv")
+        for n in ("results", "repair", "comparisons", "counts", "partial", "gap")
+    }
     rules.tables(
         evaluations, p["base.csv"], [str(d / "seed0.csv")], p["milp.csv"], **tables,
         models=list(models), criteria=CRITERIA,
@@ -102,6 +105,15 @@ def test_the_tables_cover_every_method_and_test_n(run):
     assert set(inference["method"]) == methods - {"netdiff_raw", "graph_transformer_raw"}
     assert (inference.loc[inference["method"] == "netdiff", "denoiser_calls"] == 4).all()
     assert pd.api.types.is_float_dtype(inference["seconds"])
+    model = inference["denoiser_calls"] > 0
+    assert inference.loc[model, "seconds_per_call"].tolist() == pytest.approx(
+        (inference.loc[model, "seconds"] / 4).tolist()
+    )
+    assert inference.loc[~model, "seconds_per_call"].isna().all()  # heuristics and the target make no calls
+    repair = read_csv(tables["repair_table"]).set_index(["model", "nodes"])
+    assert (repair["repaired_violations"] == 0).all()  # repair removes every violation (not always every gap)
+    raw = results.set_index(["method", "nodes"]).loc[("netdiff_raw", 6)]
+    assert repair.loc[("netdiff", 6), "raw_share"] == raw["share"]
     trade_off = read_csv(timing["partial"])
     assert trade_off["restart"].tolist() == [2, 4] and trade_off[["seconds", "share", "churn"]].notna().all().all()
 

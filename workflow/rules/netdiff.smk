@@ -146,6 +146,7 @@ rule netdiff_tables:
         milp_table=rules.netdiff_milp.output.milp_table,
     output:
         results_table=table_report(ND, "results"),
+        repair_table=table_report(ND, "repair"),
         comparisons_table=table_report(ND, "comparisons"),
         counts_table=table_report(ND, "counts"),
         partial_table=table_report(ND, "partial"),

@@ -58,6 +58,22 @@ def results(frame: pd.DataFrame, criteria: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def repair(results_table: pd.DataFrame, models: list[str]) -> pd.DataFrame:
+    """Each trained model's scores before repair (its raw samples) and after, side by side per test N: share of the
+    target, connectivity and violations per topology. A raw share above 1 comes from infeasible topologies."""
+    columns = ["share", "connected", "violations"]
+    table = results_table.set_index(["method", "nodes"])
+    rows = [
+        {"model": model, "nodes": nodes}
+        | {f"raw_{c}": float(table.loc[(f"{model}_raw", nodes), c]) for c in columns}
+        | {f"repaired_{c}": float(table.loc[(model, nodes), c]) for c in columns}
+        for model in models
+        for nodes in sorted(results_table["nodes"].unique())
+        if (model, nodes) in table.index and (f"{model}_raw", nodes) in table.index
+    ]
+    return pd.DataFrame(rows, columns=["model", "nodes", *[f"{s}_{c}" for s in ("raw", "repaired") for c in columns]])
+
+
 def comparisons(frame: pd.DataFrame, models: list[str], criteria: dict) -> pd.DataFrame:
     """NetDiff minus every other method, per N: the share of the target (repaired, every baseline), and for the
     other trained models the share and violations of the raw samples too."""

@@ -252,7 +252,8 @@ def inference_seconds(
 ) -> pd.DataFrame:
     """Median seconds to produce one instance's topology, per method and N: every model's full reverse chain
     (``T`` denoiser calls whatever N) with its repair, each heuristic, and the target generator; the candidates
-    of one instance are timed interleaved (common.timing)."""
+    of one instance are timed interleaved (common.timing). ``seconds_per_call``: a model's seconds over its
+    denoiser calls (repair included), which grows with the N² edges once fixed overheads stop dominating."""
     from ..common.timing import interleaved, medians
 
     rows = []
@@ -276,6 +277,7 @@ def inference_seconds(
     table = frame.groupby(["method", "nodes"], sort=True).agg(
         seconds=("seconds", "median"), denoiser_calls=("denoiser_calls", "first"), instances=("seconds", "size")
     )
+    table["seconds_per_call"] = table["seconds"] / table["denoiser_calls"].where(table["denoiser_calls"] > 0)
     return table.reset_index()
 
 

@@ -236,6 +236,7 @@ def tables(
     partial_files: list[str],
     milp_table: str,
     results_table: str,
+    repair_table: str,
     comparisons_table: str,
     counts_table: str,
     partial_table: str,
@@ -244,13 +245,16 @@ def tables(
     models: list[str],
     criteria: dict,
 ) -> None:
-    """Per method and test N: mean metrics and share of the target with its interval; NetDiff against every
-    other method (paired over instances, over seeds); the global-count errors (density, sector usage) of the
-    generated topologies; partial diffusion per restart step; the target's gap to the MILP."""
+    """Per method and test N: mean metrics and share of the target with its interval; each model before and after
+    repair side by side; NetDiff against every other method (paired over instances, over seeds); the global-count
+    errors (density, sector usage) of the generated topologies; partial diffusion per restart step; the target's
+    gap to the MILP."""
     from . import analysis
 
     frame = pd.concat([read_csvs(sorted(evaluations, key=_key)), read_csv(baselines_file)], ignore_index=True)
-    write_csv(results_table, analysis.results(frame, criteria))
+    results = analysis.results(frame, criteria)
+    write_csv(results_table, results)
+    write_csv(repair_table, analysis.repair(results, models))
     write_csv(comparisons_table, analysis.comparisons(frame, models, criteria))
     write_csv(counts_table, analysis.count_errors(frame, models, criteria))
     partial = [read_csv(path).assign(seed=_key(path)[1]) for path in partial_files]

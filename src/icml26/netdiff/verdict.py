@@ -149,7 +149,7 @@ def reaches_target(results: pd.DataFrame, premises: list[Premise]) -> Claim:
     statement = (
         f"NetDiff's repaired topologies reach a mean share >= {TARGET_SHARE} of the target's throughput at every test N"
     )
-    evidence = ["tables/results.csv", "figures/shares.png"]
+    evidence = ["tables/results.csv", "tables/repair.csv", "figures/shares.png"]
     rows = results[results["method"] == "netdiff"].sort_values("nodes")
     if rows.empty:
         return not_evaluated("reaches_95_percent_of_target", statement, PAPER_TARGET, "netdiff was not run", evidence)
@@ -169,10 +169,17 @@ def reaches_target(results: pd.DataFrame, premises: list[Premise]) -> Claim:
             "interval": {f"N{int(r.nodes)}": [float(r.low), float(r.high)] for r in rows.itertuples()},
             "raw_share": {f"N{n}": float(raw.loc[n, "share"]) for n in shares if n in raw.index},
             "raw_connected": {f"N{n}": float(raw.loc[n, "connected"]) for n in shares if n in raw.index},
+            "raw_violations": {f"N{n}": float(raw.loc[n, "violations"]) for n in shares if n in raw.index},
         },
-        headline="NetDiff share of the target "
+        headline="NetDiff share of the target after repair "
         + ", ".join(f"N={n} {i.estimate:.3f} [{i.low:.3f}, {i.high:.3f}]" for n, i in zip(shares, found))
-        + f" (paper: over {TARGET_SHARE:.2f})",
+        + f" (paper: over {TARGET_SHARE:.2f}); before repair "
+        + ", ".join(
+            f"N={n} share {raw.loc[n, 'share']:.2f}, {raw.loc[n, 'connected']:.0%} connected, "
+            f"{raw.loc[n, 'violations']:.1f} violations"
+            for n in shares
+            if n in raw.index
+        ),
         evidence=evidence,
     )
 
@@ -211,29 +218,35 @@ def beats_heuristics(comparisons: pd.DataFrame, premises: list[Premise]) -> Clai
 
 
 def improves_over_graph_transformer(comparisons: pd.DataFrame, premises: list[Premise]) -> Claim:
+    """A claim on the generator, so judged before repair (the repair step does most of the work behind the repaired
+    shares): NetDiff's raw samples have fewer constraint violations than the same transformer's without ACAM."""
     statement = (
-        "NetDiff's share of the target exceeds that of the same graph transformer without ACAM tokens "
-        "(DiGress-style; 95 % interval over seeds and instances above zero) at every test N"
+        "NetDiff's raw samples (before repair) have fewer constraint violations per sample than those of the same "
+        "graph transformer without ACAM tokens (DiGress-style; 95 % interval of the difference over seeds and "
+        "instances below zero) at every test N"
     )
-    evidence = ["tables/comparisons.csv", "tables/results.csv", "figures/shares.png"]
-    measured, bounds, found = _ahead(comparisons, ["graph_transformer"])
-    if not measured:
+    evidence = ["tables/comparisons.csv", "tables/repair.csv", "figures/shares.png"]
+    rows = comparisons[(comparisons["metric"] == "raw_violations") & (comparisons["baseline"] == "graph_transformer")]
+    if rows.empty:
         note = "graph_transformer was not run"
-        return not_evaluated("improves_over_graph_transformer", statement, PAPER_TRANSFORMER, note, evidence, ">")
-    raw = {m: _ahead(comparisons, ["graph_transformer"], m)[0] for m in ("raw_share", "raw_violations")}
-    by_n = [f"{k.split('/')[1]} {v:+.3f} [{bounds[k][0]:+.3f}, {bounds[k][1]:+.3f}]" for k, v in measured.items()]
+        return not_evaluated("improves_over_graph_transformer", statement, PAPER_TRANSFORMER, note, evidence, "<")
+    found = _intervals(rows, lambda r: f"raw_violations/N{r.nodes}", 0.0, "<")
+    measured = {i.statistic: i.estimate for i in found}
+    repaired, bounds, _ = _ahead(comparisons, ["graph_transformer"])
+    by_n = [f"N={k.split('/N')[1]} {i.estimate:+.2f} [{i.low:+.2f}, {i.high:+.2f}]" for k, i in zip(measured, found)]
+    after = [f"N={k.split('/N')[1]} {v:+.3f} [{bounds[k][0]:+.3f}, {bounds[k][1]:+.3f}]" for k, v in repaired.items()]
     return Claim(
         id="improves_over_graph_transformer",
         statement=statement,
         paper_value=PAPER_TRANSFORMER,
         measured=measured,
-        comparator=">",
+        comparator="<",
         state=decide(found, premises=premises),
         interval=found,
         premises=premises,
-        details=raw,
-        headline=f"NetDiff minus the graph transformer without ACAM: {', '.join(by_n)} of the target "
-        "(paper: NetDiff ahead)",
+        details={"repaired_share_difference": repaired, "repaired_share_interval": bounds},
+        headline=f"violations per raw sample, NetDiff minus the graph transformer without ACAM: {', '.join(by_n)}; "
+        f"after repair, share of the target {', '.join(after)} (paper: NetDiff ahead on key metrics)",
         evidence=evidence,
     )
 
