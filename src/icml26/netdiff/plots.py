@@ -155,7 +155,7 @@ def inference(table: pd.DataFrame, flat: float, machine: str) -> plt.Figure:
     top, the target black, the heuristics grey), with the claim's band for NetDiff: from its time at the smallest
     N to ``flat`` times that (the constant-time claim holds inside it); right: each model's milliseconds per
     denoiser call (the call count is the same at every N)."""
-    fig, (ax, right) = plt.subplots(1, 2, figsize=(11.5, 3.8), gridspec_kw={"width_ratios": [3, 2]})
+    fig, (ax, right) = plt.subplots(1, 2, figsize=(11.5, 4.6), gridspec_kw={"width_ratios": [3, 2]})
     others = iter(zip(("0.3", "0.45", "0.6", "0.75"), ("s", "^", "v", "x")))
     for method, rows in table.groupby("method", sort=True):
         if method in COLOURS:
@@ -177,7 +177,7 @@ def inference(table: pd.DataFrame, flat: float, machine: str) -> plt.Figure:
     ax.set_xlabel("nodes N")
     ax.set_ylabel("seconds per instance")
     ax.set_title(f"measured on {machine}", fontsize=8)
-    ax.legend(fontsize=7, loc="upper left", ncol=2)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=4)
     models = table[table["denoiser_calls"] > 0]
     for method, rows in models.groupby("method", sort=True):
         calls = int(rows["denoiser_calls"].iloc[0])
