@@ -172,3 +172,20 @@ def test_a_user_s_folder_of_specs_is_checked_like_the_generated_ones(tmp_path):
     assert specs.loc["user:wrong", "verdict"] == "incorrect"
     assert specs.loc["user:cheat", "verdict"] == "rejected" and "Axiom" in specs.loc["user:cheat", "message"]
     assert {c["name"] for c in read_json(data / "c.json")} == set(specs.index)
+
+
+def test_the_levels_figure_draws_the_complexity_claims_statistic_against_its_threshold():
+    from icml26.coins import plots
+
+    specs = _table(["incorrect", "incorrect", "unknown"])  # one of three correct specs left open by the proof
+    by_level = pd.DataFrame(
+        {"level": [0, 1], "mean_score": [1.0, 0.5], "correct": [1.0, 0.2], "equivalence_correct": [0.9, 0.0]}
+        | {"unknown": [0.0, 0.3], "equivalence_unknown": [0.1, 0.9]}
+    )
+    figure = plots.levels(by_level, specs)
+    claim = figure.axes[2]
+    found = verdict.undecided_on_correct(specs)
+    assert [round(b.get_height(), 6) for b in claim.patches] == [0.0, round(1 / 3, 6)]  # tests, equivalence
+    point = claim.lines[0].get_ydata()  # the difference's marker
+    assert point[0] == pytest.approx(found.estimate) and found.estimate == pytest.approx(1 / 3)
+    assert any(line.get_ydata()[0] == 0.0 and line.get_linestyle() == "--" for line in claim.lines)  # the claim's 0

@@ -114,6 +114,7 @@ rule coins_figures:
     input:
         kill_table=rules.coins_summarise.output.kill_table,
         level_table=rules.coins_summarise.output.level_table,
+        specs_table=rules.coins_summarise.output.specs_table,
     output:
         **figure_outputs(CO, "kill_rate", "levels", captions={"kill_rate": "kill_rate_figure"}),
     params:

@@ -6,14 +6,13 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from .verdict import MOST
+from .verdict import MOST, correct_specs, undecided_on_correct
 
 # What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
 # the names of the verdict's constants it draws, or why it draws none.
 CRITERIA = {
     "kill_rate": ("MOST",),
-    "levels": "the claim's statistic, an AUROC difference over all judged specs, has its interval in the claim and "
-    "tables/specs.csv; this figure shows by mutation level where the two evaluations part (verdicts, undecided)",
+    "levels": ("correct_specs", "undecided_on_correct"),
 }
 
 
@@ -62,9 +61,11 @@ def kill_rates(table: pd.DataFrame) -> plt.Figure:
     return fig
 
 
-def levels(table: pd.DataFrame) -> plt.Figure:
-    """Mean obligation score and verdict shares against the number of mutation operators applied."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(8.5, 3.2))
+def levels(table: pd.DataFrame, specs: pd.DataFrame) -> plt.Figure:
+    """Mean obligation score and verdict shares against the number of mutation operators applied; right, the
+    complexity claim's statistic: the correct specs each method leaves undecided and their difference with its
+    interval against the claim's 0."""
+    fig, (left, right, claim) = plt.subplots(1, 3, figsize=(12.5, 3.2), gridspec_kw={"width_ratios": [3, 3, 2]})
     left.plot(table["level"], table["mean_score"], "o-", color="C0", label="share of obligations proved")
     left.plot(table["level"], table["correct"], "s--", color="C2", label="verdict correct (tests)")
     left.plot(table["level"], table["equivalence_correct"], "^:", color="C3", label="verdict correct (equivalence)")
@@ -82,5 +83,16 @@ def levels(table: pd.DataFrame) -> plt.Figure:
     right.set_ylabel("share of specs left undecided")
     right.set_ylim(0, 1.05)
     right.legend(fontsize=7)
+    correct, found = correct_specs(specs), undecided_on_correct(specs)
+    shares = [(correct["verdict"] == "unknown").mean(), (correct["equivalence_verdict"] == "unknown").mean()]
+    claim.bar([0, 1], shares, color=["C0", "C3"], width=0.6)
+    claim.errorbar(
+        [2], [found.estimate], yerr=[[found.estimate - found.low], [found.high - found.estimate]], fmt="o", color="k"
+    )
+    claim.axhline(found.threshold, color="k", lw=0.8, ls="--", label="claim: difference above 0")
+    claim.set_xticks([0, 1, 2], ["tests", "equivalence", "difference\n(95 % bootstrap)"], fontsize=7)
+    claim.set_ylim(min(-0.02, found.low - 0.02), max(max(shares), found.high) + 0.03)  # the claim's 0 above the axis
+    claim.set_ylabel(f"share of the {len(correct)} correct specs undecided")
+    claim.legend(fontsize=7, loc="upper left")
     fig.tight_layout()
     return fig

@@ -220,14 +220,15 @@ def timing(timings: list[str], obligation_table: str, file_table: str, machine: 
     write_machine(machine)
 
 
-def figures(kill_table: str, level_table: str, **outputs: str) -> None:
-    """The share of mutants each method kills (kill_rate) and the kill rate per mutation level (levels)."""
+def figures(kill_table: str, level_table: str, specs_table: str, **outputs: str) -> None:
+    """The share of mutants each method kills (kill_rate) and the kill rate per mutation level beside the correct
+    specs each method leaves undecided (levels)."""
     from ..common.figures import figure_set, save_figure
     from . import plots
 
     with figure_set(outputs) as paths:
         save_figure(plots.kill_rates(read_csv(kill_table)), *paths("kill_rate"))
-        save_figure(plots.levels(read_csv(level_table)), *paths("levels"))
+        save_figure(plots.levels(read_csv(level_table), read_csv(specs_table)), *paths("levels"))
 
 
 def verdict(

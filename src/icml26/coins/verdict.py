@@ -184,8 +184,22 @@ def auroc_difference(correct: pd.DataFrame, wrong: pd.DataFrame, seed: int = 0) 
     )
 
 
+def correct_specs(specs: pd.DataFrame) -> pd.DataFrame:
+    """The correct-by-construction specs both methods are judged on: gold specs and their equivalent rewrites."""
+    return specs[specs["origin"].isin(["gold", "equivalent"]) & specs["verdict"].isin(WELL_FORMED)]
+
+
+def undecided_on_correct(specs: pd.DataFrame) -> Interval:
+    """The complexity claim's statistic: the share of correct specs the equivalence proof leaves undecided minus the
+    share the tests leave undecided, paired over the same specs (bootstrap), against 0. On a wrong spec the
+    equivalence method can only say unknown, so only correct specs can show verification complexity at work."""
+    correct = correct_specs(specs)
+    left_open = (correct["equivalence_verdict"] == "unknown").astype(float) - (correct["verdict"] == "unknown")
+    return intervals.over_items("undecided_correct_difference", left_open.to_numpy(), 0.0, ">", unit="specs")
+
+
 def verification_obscures(specs: pd.DataFrame) -> tuple[Claim, dict]:
-    correct = specs[specs["origin"].isin(["gold", "equivalent"]) & specs["verdict"].isin(WELL_FORMED)]
+    correct = correct_specs(specs)
     different = _judged_mutants(specs)
     different = different[(different["random_label"] == "witnessed")]
     test_auc = _auroc([_SCORE[v] for v in correct["verdict"]], [_SCORE[v] for v in different["verdict"]])
@@ -195,10 +209,7 @@ def verification_obscures(specs: pd.DataFrame) -> tuple[Claim, dict]:
     undecided_tests = float((pd.concat([correct, different])["verdict"] == "unknown").mean())
     undecided_equivalence = float((pd.concat([correct, different])["equivalence_verdict"] == "unknown").mean())
     auroc = auroc_difference(correct, different)
-    # the deciding statistic: correct specs each method leaves undecided (paired on the same specs); on wrong specs
-    # the equivalence method can only fail to find a proof, so its undecided share there is built into the method
-    left_open = (correct["equivalence_verdict"] == "unknown").astype(float) - (correct["verdict"] == "unknown")
-    found = [intervals.over_items("undecided_correct_difference", left_open.to_numpy(), 0.0, ">", unit="specs")]
+    found = [undecided_on_correct(specs)]
     unproved = correct[correct["equivalence_verdict"] == "unknown"]
     measured = {
         "undecided_correct_difference": found[0].estimate,
