@@ -213,6 +213,8 @@ def test_what_would_decide_an_inconclusive_interval():
     assert auroc.state == INCONCLUSIVE
     # sd 0.085, gap 0.02: (1.96 x 0.085 / 0.02)^2 = 70 seeds at this effect size
     assert auroc.to_decide(3) == "about 71 seeds at this effect size (now 3)"
+    tiny = Interval("x", 0.001, -0.3, 0.302, 0.0, ">", "t over 2 seeds")  # a ~zero effect would need ~90,000 seeds
+    assert tiny.to_decide(2) == "more than 1,000 seeds: the effect is too small to settle (now 2)"
     assert "one gives no interval" in intervals.over_seeds("x", [0.6], 0.5, ">").to_decide(1)
 
 

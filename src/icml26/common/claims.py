@@ -43,6 +43,7 @@ NOT_RECORDED = "not recorded (written before verdict states)"  # how a record ol
 SUBSTITUTION_NOT_RECORDED = "not recorded (written before claims named their substitution)"
 POINTS = (DETERMINISTIC, WALL_CLOCK, NOT_RECORDED)  # interval fields that are not intervals: a point verdict
 SIDES = (">", ">=", "<", "<=")
+TOO_MANY = 1000  # Interval.to_decide: beyond this many units, say the effect is too small instead of a count
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,8 @@ class Interval:
         if gap < 1e-12:
             return f"nothing at this effect size: the estimate sits on the threshold ({units} {unit} now)"
         need = math.ceil(units * (half / gap) ** 2)
+        if need > TOO_MANY:  # a near-zero effect: a count like 95,102 would read as a plan, not as "no effect seen"
+            return f"more than {TOO_MANY:,} {unit}: the effect is too small to settle (now {units})"
         return f"about {max(need, units + 1)} {unit} at this effect size (now {units})"
 
 
