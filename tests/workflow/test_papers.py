@@ -12,10 +12,9 @@ import statistics
 
 import pytest
 
-from icml26.common.claims import from_record
+from icml26.common.claims import from_record, setting
 from icml26.common.registry import papers
 from icml26.common.replay import RECORD_ENV
-from icml26.common.summary import setting as summary_setting
 from tests.conftest import (
     ROOT,
     copy_repository,
@@ -149,8 +148,8 @@ def test_summary_lists_every_paper_s_verdicts(smoke_runs):
     assert all(f"## {paper}\n" not in summary for paper in HALVES[1 - smoke_runs[2]])  # the subset only
     for paper in HALVES[smoke_runs[2]]:
         claims = json.loads((smoke_runs[0] / "results" / "smoke" / paper / "claims.json").read_text())
-        setting = summary_setting([from_record(c) for c in claims])  # "stand-in" or "paper's" (the substitution)
-        assert f"| [{paper}](#{paper}) | {setting} | {len(claims)} |" in summary and f"## {paper}\n" in summary, paper
+        kind = setting([from_record(c) for c in claims])  # "stand-in" or "paper's" (the substitution)
+        assert f"| [{paper}](#{paper}) | {kind} | {len(claims)} |" in summary and f"## {paper}\n" in summary, paper
         assert all(f"| {claim['id']} | " in summary for claim in claims)
     assert "{" not in summary  # headlines, not JSON
 

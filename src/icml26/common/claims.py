@@ -280,6 +280,13 @@ def is_stand_in(substitution: str) -> bool:
     return not substitution.startswith(NO_SUBSTITUTION)
 
 
+def setting(claims: list[Claim]) -> str:
+    """``stand-in``, ``paper's`` or ``not recorded``: whether a run's verdicts rest on a stand-in (every claim of a
+    run carries the same ``substitution``, :func:`write_claims`)."""
+    text = claims[0].substitution if claims else SUBSTITUTION_NOT_RECORDED
+    return "not recorded" if text == SUBSTITUTION_NOT_RECORDED else "stand-in" if is_stand_in(text) else "paper's"
+
+
 def substitution_text(stand_in: str, user_inputs: dict[str, Any] | None = None) -> str:
     """A run's ``substitution``: the config's text, plus the user's own inputs (``key -> path``) where a run
     replaced part of the stand-in with them (a model or data folder given by path)."""

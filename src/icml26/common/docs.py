@@ -26,7 +26,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from .claims import HOLDS, LEGACY_STATE, count_states, is_stand_in, read_claims
+from .claims import HOLDS, LEGACY_STATE, count_states, read_claims, setting
 from .config import load_yaml
 from .registry import papers
 
@@ -80,8 +80,7 @@ def status(claims_json: Path, note: str) -> str:
     """'complete, stand-in (<note>)' when the committed verdicts rest on a stand-in, else 'complete (<note>)'."""
     if not claims_json.exists():
         return f"no committed verdicts ({note})"
-    claims = read_claims(claims_json)
-    stand_in = any(is_stand_in(c.substitution) for c in claims)
+    stand_in = setting(read_claims(claims_json)) == "stand-in"
     return f"complete{', stand-in' if stand_in else ''} ({note})"
 
 

@@ -7,7 +7,7 @@ import json
 import os
 from pathlib import Path
 
-from .claims import STATES, SUBSTITUTION_NOT_RECORDED, Claim, count_states, is_stand_in, read_claims, verdict_word
+from .claims import STATES, SUBSTITUTION_NOT_RECORDED, Claim, count_states, read_claims, setting, verdict_word
 from .io import write_text
 
 INTRO = (
@@ -45,12 +45,6 @@ def _paper(path: str | os.PathLike) -> str:
 def substitution(records: list[Claim]) -> str:
     """What a paper's verdicts rest on (every claim of a run carries the same text, :func:`write_claims`)."""
     return records[0].substitution if records else SUBSTITUTION_NOT_RECORDED
-
-
-def setting(records: list[Claim]) -> str:
-    """``stand-in``, ``paper's`` or ``not recorded``: the short form of :func:`substitution`."""
-    text = substitution(records)
-    return "not recorded" if text == SUBSTITUTION_NOT_RECORDED else "stand-in" if is_stand_in(text) else "paper's"
 
 
 def _counts(records: list[Claim]) -> tuple[int, ...]:

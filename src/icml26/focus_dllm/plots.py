@@ -102,7 +102,7 @@ def recall(table: pd.DataFrame, auroc: pd.Series, rho: pd.Series) -> plt.Figure:
             linestyle="--",
             label="claim: above" if i == 0 else None,
         )
-    ax.set_xticks([0, 1], ["AUROC of Δ\n(> 0.5)", "Spearman rho\n(> 0)"], fontsize=8)
+    ax.set_xticks([0, 1], [f"AUROC of Δ\n(> {AUROC_CHANCE:g})", f"Spearman rho\n(> {RHO_NONE:g})"], fontsize=8)
     ax.set_ylim(-1.0, 1.0)
     ax.set_title("importance claim, solved tasks", fontsize=9)
     ax.legend(fontsize=7, loc="lower right")
