@@ -43,8 +43,20 @@ def test_digits_ship_with_scikit_learn_and_split_into_disjoint_parts():
     parts = data.split(images, labels, 100, 50, seed=0)
     assert len(parts["base_y"]) == 100 and len(parts["cand_y"]) == 50 and len(parts["test_y"]) == 1647
     assert data.classes(parts) == 10
+    assert len(data.split(images, labels, 100, 50, seed=0, test=200)["test_y"]) == 200
+    assert (data.split(images, labels, 100, 50, seed=0, test=200)["test_x"] == parts["test_x"][:200]).all()
     with pytest.raises(ValueError, match="must leave test images"):
         data.split(images, labels, 1000, 797, seed=0)
+
+
+def test_pooling_averages_blocks_and_refuses_a_factor_that_does_not_divide_the_side():
+    images = np.arange(2 * 4 * 4, dtype=np.float32).reshape(2, 4, 4)
+    pooled = data.pool(images, 2)
+    assert pooled.shape == (2, 2, 2) and pooled.dtype == np.float32
+    assert pooled[0, 0, 0] == (0 + 1 + 4 + 5) / 4 and pooled[1, 1, 1] == (26 + 27 + 30 + 31) / 4
+    assert data.pool(images, 1) is images
+    with pytest.raises(ValueError, match="dataset.pool: 3 does not divide"):
+        data.pool(images, 3)
 
 
 def test_fashion_mnist_files_parse_and_bad_ones_fail_naming_the_file(tmp_path):
@@ -113,27 +125,53 @@ CLOSE = {"random_in": 0.05, "mislabeled": 0.6, "ood": 0.3, "optifluence": 0.61}
 BEHIND = {"random_in": 0.05, "mislabeled": 0.7, "ood": 0.3, "optifluence": 0.4}
 
 
+def _trace(gaps):
+    return pd.DataFrame({"step": range(len(gaps)), "gap_mean": gaps})
+
+
+FLAT = _trace([1.0, 5.0, 8.0, 9.0, 10.0, 10.1, 9.9, 10.2])  # last quarter 10.05 against 10.05 before: converged
+CLIMBING = _trace([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0])  # 7.5 against 5.5: +36 %, still climbing
+
+
+def test_convergence_compares_the_last_two_quarters_of_the_outer_steps():
+    m = verdict.convergence(CLIMBING)
+    assert (m["window"], m["last_quarter"], m["quarter_before"]) == (2, 7.5, 5.5)
+    assert m["relative_change"] == pytest.approx(2.0 / 5.5)
+    assert verdict.convergence(_trace([3.0, 2.0]))["relative_change"] == pytest.approx(-1 / 3)  # windows of one
+    assert verdict.convergence(FLAT.iloc[::-1])["last_quarter"] == pytest.approx(10.05)  # ordered by step, not row
+    with pytest.raises(ValueError, match="at least 2 outer steps"):
+        verdict.convergence(_trace([1.0]))
+
+
 def test_verdicts_reach_every_state():
     good = _table({"a": STRONG, "b": STRONG, "c": STRONG})
-    assert verdict.beats_heuristics(good, "a", 0.001).state == HOLDS
+    assert verdict.beats_heuristics(good, "a", 0.001, FLAT).state == HOLDS
     assert verdict.times_in_distribution(good, "a", 0.001).state == HOLDS
-    assert verdict.transfers(good, ["b", "c"], 0.001).state == HOLDS
+    assert verdict.transfers(good, ["b", "c"], 0.001, FLAT).state == HOLDS
     close = _table({"a": CLOSE, "b": STRONG, "c": CLOSE})
-    assert verdict.beats_heuristics(close, "a", 0.001).state == INCONCLUSIVE  # 0.61 vs 0.60: intervals overlap
-    assert verdict.transfers(close, ["b", "c"], 0.001).state == INCONCLUSIVE  # c cannot tell
+    assert verdict.beats_heuristics(close, "a", 0.001, FLAT).state == INCONCLUSIVE  # 0.61 vs 0.60: intervals overlap
+    assert verdict.transfers(close, ["b", "c"], 0.001, FLAT).state == INCONCLUSIVE  # c cannot tell
     behind = _table({"a": BEHIND, "b": STRONG, "c": BEHIND})
-    assert verdict.beats_heuristics(behind, "a", 0.001).state == FAILS  # 0.40 against 0.70: separated the other way
-    assert verdict.transfers(behind, ["b", "c"], 0.001).state == FAILS
+    assert (
+        verdict.beats_heuristics(behind, "a", 0.001, FLAT).state == FAILS
+    )  # 0.40 against 0.70: separated the other way
+    assert verdict.transfers(behind, ["b", "c"], 0.001, FLAT).state == FAILS
     ceiling = _table({"a": {**STRONG, "mislabeled": 1.0, "optifluence": 0.4}})
-    claim = verdict.beats_heuristics(ceiling, "a", 0.001)
+    claim = verdict.beats_heuristics(ceiling, "a", 0.001, FLAT)
     assert claim.state == PREMISE_NOT_MET and claim.holds is None  # mislabeled always detected: untestable here
+    for unconverged in (
+        verdict.beats_heuristics(good, "a", 0.001, CLIMBING),
+        verdict.transfers(good, ["b"], 0.001, CLIMBING),
+    ):
+        assert unconverged.state == PREMISE_NOT_MET  # the objective still climbs: the optimisation was cut short
+        assert [p.met for p in unconverged.premises] == [True, False]
     flat = _table({"a": {**STRONG, "random_in": 0.3}})
     assert verdict.times_in_distribution(flat, "a", 0.001).state == FAILS  # 3x, interval [2.7, 3.5]
     wide = _table({"a": {**STRONG, "optifluence": 0.5, "random_in": 0.125}}, width=0.05)
     assert verdict.times_in_distribution(wide, "a", 0.001).state == INCONCLUSIVE  # 4x, interval [2.6, 7.3]
     zero = _table({"a": {**STRONG, "random_in": 0.0}}, n_in=100)
     assert verdict.times_in_distribution(zero, "a", 0.001).measured["ratio"] == pytest.approx(90.0)  # 0.9 / (1/100)
-    assert verdict.transfers(good, [], 0.001).state == NOT_EVALUATED
+    assert verdict.transfers(good, [], 0.001, FLAT).state == NOT_EVALUATED
 
 
 def test_the_tpr_interval_redraws_the_threshold_and_is_wider_than_clopper_pearson():
@@ -179,7 +217,8 @@ def test_rule_functions_end_to_end_on_a_user_dataset(tmp_path):
         p["seeds.npz"],
         p["influence.csv"],
         dataset="npz",
-        split={"base": 20, "candidates": 30, "seed": 0},
+        pool=2,
+        split={"base": 20, "candidates": 30, "test": None, "seed": 0},
         architecture=arch,
         training=training,
         damping=0.1,
@@ -241,9 +280,11 @@ def test_rule_functions_end_to_end_on_a_user_dataset(tmp_path):
     tpr = pd.read_csv(p["tpr.csv"])
     assert len(tpr) == 2 * len(types) and (tpr["n_in"] == 8).all() and (tpr["n_out"] == 8).all()
     assert pd.read_csv(p["ablation.csv"])["truncation"].tolist() == [1, 2]
+    assert np.load(p["images.npz"])["base_x"].shape[1:] == (2, 2)  # 4x4 images pooled by 2
     rules.verdict(
         p["tpr.csv"],
         p["accuracy.csv"],
+        str(tmp_path / "optifluence.csv"),
         p["claims.json"],
         p["metrics.json"],
         target="mlp",

@@ -43,9 +43,12 @@ def test_the_patch_convolution_equals_torch_s_conv2d():
     assert torch.allclose(net.features(x), expected.permute(0, 2, 3, 1).reshape(5, -1), atol=1e-6)
 
 
+INSIDE = [[True, False], [True, True], [False, True], [False, False]]  # models x canaries: each its own IN group
+
+
 def _gap(canaries, labels, *, truncation, checkpoint=True, steps=2):
     skeleton, params, x, y, weights = tiny()
-    inside = torch.tensor([True, True, False, False])
+    inside = torch.tensor(INSIDE)
     training = Training(steps=steps, lr=0.5, momentum=0.9)
     return detectability(canaries, labels, x, y, skeleton, params, weights, inside, training, truncation, checkpoint)
 
@@ -77,12 +80,11 @@ def test_hypergradient_through_two_training_steps_matches_finite_differences():
 def _plain_unrolled_gap(canaries, labels, steps):
     """Full unrolling written the obvious way: one model at a time, autograd with create_graph."""
     skeleton, params, x, y, weights = tiny()
-    inside = [True, True, False, False]
     phis = []
     for m in range(4):
         p = {k: v[m].clone().requires_grad_(True) for k, v in params.items()}
         v = {k: torch.zeros_like(t) for k, t in p.items()}
-        w = torch.cat([weights[m], torch.full((len(canaries),), float(inside[m]), dtype=torch.float64)])
+        w = torch.cat([weights[m], torch.tensor(INSIDE[m], dtype=torch.float64)])
         for _ in range(steps):
             loss = weighted_loss(skeleton, p, torch.cat([x, canaries]), torch.cat([y, labels]), w, 0.0)
             grads = torch.autograd.grad(loss, list(p.values()), create_graph=True)
@@ -90,7 +92,9 @@ def _plain_unrolled_gap(canaries, labels, steps):
             p = {k: p[k] - 0.5 * v[k] for k in p}
         phis.append(hinge(torch.func.functional_call(skeleton, p, (canaries,)), labels))
     phis = torch.stack(phis)
-    return phis[:2].mean(0) - phis[2:].mean(0)
+    return torch.stack(
+        [phis[[0, 1], 0].mean() - phis[[2, 3], 0].mean(), phis[[1, 2], 1].mean() - phis[[0, 3], 1].mean()]
+    )
 
 
 def test_truncation_at_the_full_length_equals_plain_full_unrolling_and_shorter_truncation_differs():

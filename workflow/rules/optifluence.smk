@@ -18,13 +18,13 @@ rule optifluence:
     """Target: every optifluence output at the configured scale."""
     input:
         paper_outputs(OF),
-        expand(f"{OF.results}/figures/{{name}}.png", name=["roc", "transfer", "ablation"]),
+        expand(f"{OF.results}/figures/{{name}}.png", name=["roc", "transfer", "ablation", "convergence"]),
         f"{OF.timing}/vmap_speedup.csv",
 
 
 rule optifluence_seeds:
     input:
-        sources=source_files(**OF.cfg["dataset"]),
+        sources=source_files(OF.cfg["dataset"]["name"], OF.cfg["dataset"]["path"]),
     output:
         images=f"{OF.data}/images.npz",
         seed_sets=f"{OF.data}/seed_sets.npz",
@@ -36,6 +36,7 @@ rule optifluence_seeds:
         func="icml26.optifluence.rules:seeds",
         device=config["device"],
         dataset=OF.cfg["dataset"]["name"],
+        pool=OF.cfg["dataset"]["pool"],
         split=OF.cfg["split"],
         architecture=OF_ARCHITECTURES[OF.cfg["target"]],
         training=OF.cfg["training"],
@@ -146,7 +147,7 @@ rule optifluence_figures:
         ablation_table=rules.optifluence_tables.output.ablation_table,
         traces=expand(f"{OF.data}/traces/{{kind}}.csv", kind=list(OF_TRUNCATION)),
     output:
-        **figure_outputs(OF, "roc", "transfer", "ablation", captions={"ablation": "ablation_figure"}),
+        **figure_outputs(OF, "roc", "transfer", "ablation", "convergence", captions={"ablation": "ablation_figure"}),
     params:
         func="icml26.optifluence.rules:figures",
         target=OF.cfg["target"],
@@ -160,6 +161,7 @@ rule optifluence_verdict:
     input:
         tpr_table=rules.optifluence_tables.output.tpr_table,
         accuracy_table=rules.optifluence_tables.output.accuracy_table,
+        trace=f"{OF.data}/traces/optifluence.csv",
     output:
         claims=report(
             f"{OF.results}/claims.json",

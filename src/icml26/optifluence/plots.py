@@ -7,13 +7,14 @@ import numpy as np
 import pandas as pd
 
 from .canaries import BASE_TYPES as TYPE_ORDER
-from .verdict import PAPER_TPR
+from .verdict import CONVERGED, PAPER_TPR, convergence
 
 # What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
 # the names of the verdict's constants it draws, or why it draws none.
 CRITERIA = {
     "roc": ("PAPER_TPR",),
     "transfer": ("PAPER_TPR",),
+    "convergence": ("CONVERGED",),
 }
 
 STYLE = {
@@ -108,5 +109,40 @@ def ablation(table: pd.DataFrame, traces: pd.DataFrame, fpr: float) -> plt.Figur
         right.plot(rows["step"], rows["gap_mean"], label=f"{kind} (k = {k})")
     right.set(xlabel="outer step", ylabel="mean phi_IN - phi_OUT", title="canary objective")
     right.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def convergence_curve(traces: pd.DataFrame) -> plt.Figure:
+    """The objective against outer steps per optimised type; for ``optifluence`` the two windows the convergence
+    premise compares, their means, and the relative change against the tolerance :data:`CONVERGED`."""
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    for (kind, k), rows in traces.groupby(["type", "truncation"], sort=False):
+        color = STYLE.get(kind, (None,))[0]
+        ax.plot(
+            rows["step"],
+            rows["gap_mean"],
+            color=color,
+            lw=1.4 if kind == "optifluence" else 0.8,
+            label=f"{kind} (k = {k})",
+        )
+    own = traces[traces["type"] == "optifluence"].sort_values("step")
+    m = convergence(own)
+    steps = own["step"].to_numpy()
+    for first, last, mean, shade in (
+        (steps[-2 * m["window"]], steps[-m["window"] - 1], m["quarter_before"], "0.9"),
+        (steps[-m["window"]], steps[-1], m["last_quarter"], "0.8"),
+    ):
+        ax.axvspan(first - 0.5, last + 0.5, color=shade, zorder=0)
+        ax.hlines(mean, first - 0.5, last + 0.5, color="k", lw=1.2)
+    met = "met" if m["relative_change"] < CONVERGED else "not met"
+    ax.set(
+        xlabel="outer step",
+        ylabel="mean phi_IN - phi_OUT",
+        title=f"optifluence: last quarter {m['relative_change']:+.1%} over the one before "
+        f"(converged below {CONVERGED:.0%}: {met})",
+    )
+    ax.title.set_fontsize(9)
+    ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
     return fig

@@ -33,6 +33,7 @@ def seeds(
     influence_table: str,
     *,
     dataset: str,
+    pool: int,
     split: dict,
     architecture: dict,
     training: dict,
@@ -50,7 +51,10 @@ def seeds(
     from . import canaries, data, influence
 
     seed_everything(seed)
-    parts = data.split(*data.load(dataset, sources), split["base"], split["candidates"], split["seed"])
+    pixels, labels = data.load(dataset, sources)
+    parts = data.split(
+        data.pool(pixels, pool), labels, split["base"], split["candidates"], split["seed"], split["test"]
+    )
     n_classes = classes(parts)
     scores, accuracy = influence.candidate_influence(
         _architecture(architecture),
@@ -293,8 +297,9 @@ def figures(
     **outputs: str,
 ) -> None:
     """LiRA's ROC per canary type on the target architecture (roc), TPR at the operating FPR per canary
-    type and architecture (transfer), and TPR against the truncation length with the optimisation traces
-    (ablation)."""
+    type and architecture (transfer), TPR against the truncation length with the optimisation traces
+    (ablation), and the optifluence objective against outer steps with the convergence premise's windows
+    (convergence)."""
     from ..common.figures import figure_set, save_figure
     from . import plots
 
@@ -302,12 +307,15 @@ def figures(
     with figure_set(outputs) as paths:
         save_figure(plots.roc(read_csv(roc_table), tpr, target, fpr), *paths("roc"))
         save_figure(plots.transfer(tpr, read_csv(accuracy_table), architectures, fpr), *paths("transfer"))
-        save_figure(plots.ablation(read_csv(ablation_table), read_csvs(traces), fpr), *paths("ablation"))
+        objective = read_csvs(traces)
+        save_figure(plots.ablation(read_csv(ablation_table), objective, fpr), *paths("ablation"))
+        save_figure(plots.convergence_curve(objective), *paths("convergence"))
 
 
 def verdict(
     tpr_table: str,
     accuracy_table: str,
+    trace: str,
     claims: str,
     metrics: str,
     *,
@@ -316,15 +324,16 @@ def verdict(
     fpr: float,
     substitution: str,
 ) -> None:
-    """Judge the spec's claims and collect the headline numbers."""
+    """Judge the spec's claims (``trace``: the optifluence type's objective per outer step, for the convergence
+    premise) and collect the headline numbers."""
     from ..common.claims import verdict_word, write_claims
     from . import verdict as verdicts
 
-    tpr = read_csv(tpr_table)
+    tpr, objective = read_csv(tpr_table), read_csv(trace)
     judged = [
-        verdicts.beats_heuristics(tpr, target, fpr),
+        verdicts.beats_heuristics(tpr, target, fpr, objective),
         verdicts.times_in_distribution(tpr, target, fpr),
-        verdicts.transfers(tpr, transfer, fpr),
+        verdicts.transfers(tpr, transfer, fpr, objective),
     ]
     for claim in judged:
         print(f"{claim.id}: {verdict_word(claim)} -- {claim.headline}", flush=True)

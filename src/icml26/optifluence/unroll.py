@@ -2,15 +2,22 @@
 
 Objective (per canary ``c``): ``phi_IN(x_c) - E[phi_OUT(x_c)]``, the hinge score of ``c`` in models that
 trained on it minus its mean score in models that did not. Each outer step draws a fresh set of
-``models_in + models_out`` small models (new initialisations, new random halves of the base pool), trains
-them with every canary inserted into the IN models, and takes one Adam step on the canary pixels, which
-are clipped to [0, 1]. The gradient flows through the last ``truncation`` training steps only
-(truncated backpropagation through time, ``truncation = steps`` is full unrolling) and through the
-final evaluation; with ``checkpoint`` each unrolled step is recomputed in the backward pass instead of
-stored (``torch.utils.checkpoint``), so memory does not grow with the truncation length.
+``models_in + models_out`` small models (new initialisations, new random halves of the base pool) and, for
+each canary on its own, a random ``models_in`` of them that train on it (the IN models of that canary; the
+others are its OUT models), trains them, and takes one Adam step on the canary pixels, which are clipped to
+[0, 1]. Drawing the membership per canary puts each canary in the audit's condition, where a model that has not
+seen canary ``c`` has seen about half of its siblings: with one IN group for the whole set (this module's first
+version) the OUT models never saw any canary, and a set could raise its objective together -- the canaries
+teaching each other -- in a way the audit does not reward (objective ~38 against an audited gap of ~8 on digits).
 
-Ours, not the paper's: all canaries of a set are optimised jointly in the same inner models (the paper
-optimises one canary at a time); the outer optimiser is Adam with a fixed step; labels stay the seeds'.
+The gradient flows through the last ``truncation`` training steps only (truncated backpropagation through
+time, ``truncation = steps`` is full unrolling) and through the final evaluation; with ``checkpoint`` each
+unrolled step is recomputed in the backward pass instead of stored (``torch.utils.checkpoint``), so memory
+does not grow with the truncation length.
+
+Ours, not the paper's: all canaries of a set are optimised in the same inner models, each with its own IN and
+OUT groups (the paper optimises one canary at a time, K times the cost); the outer optimiser is Adam with a
+fixed step; labels stay the seeds'.
 """
 
 from __future__ import annotations
@@ -51,11 +58,11 @@ def detectability(
     truncation: int,
     use_checkpoint: bool = True,
 ) -> torch.Tensor:
-    """``phi_IN - mean phi_OUT`` of each canary after training the models ``params`` (IN where ``inside``)
-    on their base images plus, for IN models, every canary; differentiable in ``canaries`` through the
-    last ``truncation`` steps."""
+    """``mean phi_IN - mean phi_OUT`` of each canary after training the models ``params`` on their base images
+    plus the canaries ``inside`` (models x canaries) marks; differentiable in ``canaries`` through the last
+    ``truncation`` steps."""
     k = min(truncation, training.steps)
-    weights = torch.cat([base_weights, inside[:, None].to(base_weights.dtype).expand(-1, len(canaries))], dim=1)
+    weights = torch.cat([base_weights, inside.to(base_weights.dtype)], dim=1)
     y = torch.cat([base_y, labels])
     params, velocity = train(
         skeleton, params, torch.cat([base_x, canaries.detach()]), y, weights, training, steps=training.steps - k
@@ -78,7 +85,8 @@ def detectability(
             state = flat_step(x, *state)
     params = dict(zip(names, state[: len(names)]))
     phi = hinge(logits(skeleton, params, canaries), labels)
-    return phi[inside].mean(dim=0) - phi[~inside].mean(dim=0)
+    member = inside.to(phi.dtype)
+    return (phi * member).sum(dim=0) / member.sum(dim=0) - (phi * (1 - member)).sum(dim=0) / (1 - member).sum(dim=0)
 
 
 def optimise(
@@ -103,7 +111,7 @@ def optimise(
     by = torch.tensor(base_y, dtype=torch.int64, device=device)
     optimiser = torch.optim.Adam([x], lr=unrolling.outer_lr)
     models = unrolling.models_in + unrolling.models_out
-    inside = torch.arange(models, device=device) < unrolling.models_in
+    half = np.arange(models) < unrolling.models_in
     rows, seconds = [], []
     for it in range(unrolling.outer_steps):
         start = time.perf_counter()
@@ -111,6 +119,7 @@ def optimise(
         skeleton, params = population(arch, side, classes, [int(s) for s in rng.integers(0, 2**31, models)], device)
         drawn = rng.random((models, len(base_x))) < unrolling.base_fraction
         base_weights = torch.tensor(drawn, dtype=torch.float32, device=device)
+        inside = torch.tensor(np.stack([rng.permutation(half) for _ in range(len(init))], axis=1), device=device)
         gap = detectability(
             x, y, bx, by, skeleton, params, base_weights, inside, training, unrolling.truncation, unrolling.checkpoint
         )

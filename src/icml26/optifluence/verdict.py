@@ -6,9 +6,11 @@ the upper end of the other type's, a fixed rule rather than a margin chosen afte
 difference (OptiFluence minus the other) that is ``[low - other high, high - other low]``: above zero holds, below
 zero does not hold, in between is inconclusive.
 
-Premise (fixed before the rerun that introduced it, 2026-12-03; docs/papers/optifluence.md): the best heuristic
+Premises (docs/papers/optifluence.md), each fixed before the rerun that introduced it: the best heuristic
 canary's TPR is below :data:`CEILING` on the architecture judged -- where a heuristic is always detected, no
-canary can beat it. The
+canary can beat it (2026-12-03, session 18); the optimised canaries' objective has converged, its mean over the
+last quarter of the outer steps within :data:`CONVERGED` (relative) of the quarter before -- an optimisation
+stopped while still climbing cannot show what the method reaches (2026-12-03, session 20). The
 paper's numbers are on CIFAR-10 with ResNets (99.6 % TPR at 0.1 % FPR, 4x the in-distribution
 canaries); ours are on the stand-in data and models of docs/papers/optifluence.md, so they stand beside
 the paper's, not against them.
@@ -24,11 +26,46 @@ from .canaries import HEURISTIC
 PAPER_TPR = 0.996
 PAPER_FACTOR = 4.0
 EVIDENCE = ["tables/tpr.csv", "figures/roc.png", "figures/transfer.png"]
+AGAINST_HEURISTICS = [*EVIDENCE, "figures/convergence.png"]
 CEILING = 0.9  # ours: a heuristic detected at least nine times in ten leaves no room above it
 WHY_CEILING = (
     "beating every heuristic canary presupposes room above the best one; the paper's heuristics sit far below the "
     "ceiling on CIFAR-10, and a heuristic detected nearly always cannot be beaten whatever the optimisation does"
 )
+CONVERGED = 0.05  # ours: the objective gains less than 5 % from one quarter of the outer steps to the next
+WHY_CONVERGED = (
+    "the claim is about optimised canaries; an optimisation stopped while its objective still climbs shows where "
+    "the budget ran out, not what the method reaches (the paper optimises to convergence)"
+)
+
+
+def convergence(trace: pd.DataFrame) -> dict:
+    """The objective's relative change between the last two quarters of the outer steps (``trace``: one row per
+    step with ``gap_mean``). Each step draws fresh inner models, so single steps are noisy: windows, not points."""
+    gaps = trace.sort_values("step")["gap_mean"].to_numpy()
+    if len(gaps) < 2:
+        raise ValueError(f"convergence needs at least 2 outer steps, the trace has {len(gaps)}")
+    window = max(len(gaps) // 4, 1)
+    last, before = float(gaps[-window:].mean()), float(gaps[-2 * window : -window].mean())
+    return {
+        "window": window,
+        "steps": len(gaps),
+        "last_quarter": last,
+        "quarter_before": before,
+        "relative_change": (last - before) / max(abs(before), 1e-12),
+    }
+
+
+def _converged(trace: pd.DataFrame) -> Premise:
+    m = convergence(trace)
+    return premise(
+        f"optimisation converged (relative change of the objective over the last {m['window']} of {m['steps']} "
+        "outer steps)",
+        m["relative_change"],
+        CONVERGED,
+        "<",
+        WHY_CONVERGED,
+    )
 
 
 def _separation(arch: str, m: dict) -> Interval:
@@ -73,9 +110,9 @@ def _against_heuristics(tpr: pd.DataFrame, arch: str) -> dict:
     }
 
 
-def beats_heuristics(tpr: pd.DataFrame, target: str, fpr: float) -> Claim:
+def beats_heuristics(tpr: pd.DataFrame, target: str, fpr: float, trace: pd.DataFrame) -> Claim:
     m = _against_heuristics(tpr, target)
-    found, premises = [_separation(target, m)], [_ceiling(target, m)]
+    found, premises = [_separation(target, m)], [_ceiling(target, m), _converged(trace)]
     return Claim(
         id="optimised_canaries_beat_heuristics",
         statement=f"OptiFluence canaries reach a higher TPR at {fpr:.1%} FPR than every heuristic canary type "
@@ -89,7 +126,7 @@ def beats_heuristics(tpr: pd.DataFrame, target: str, fpr: float) -> Claim:
         premises=premises,
         headline=f"OptiFluence TPR {m['optifluence']:.3f} vs best heuristic ({m['best_heuristic']}) "
         f"{m['best_heuristic_tpr']:.3f} at {fpr:.1%} FPR on {target}; paper: {PAPER_TPR:.1%} on CIFAR-10",
-        evidence=EVIDENCE,
+        evidence=AGAINST_HEURISTICS,
     )
 
 
@@ -135,7 +172,7 @@ def times_in_distribution(tpr: pd.DataFrame, target: str, fpr: float) -> Claim:
     )
 
 
-def transfers(tpr: pd.DataFrame, transfer: list[str], fpr: float) -> Claim:
+def transfers(tpr: pd.DataFrame, transfer: list[str], fpr: float, trace: pd.DataFrame) -> Claim:
     if not transfer:
         return not_evaluated(
             "canaries_transfer_across_architectures",
@@ -146,7 +183,7 @@ def transfers(tpr: pd.DataFrame, transfer: list[str], fpr: float) -> Claim:
         )
     per_arch = {arch: _against_heuristics(tpr, arch) for arch in transfer}
     found = [_separation(arch, m) for arch, m in per_arch.items()]
-    premises = [_ceiling(arch, m) for arch, m in per_arch.items()]
+    premises = [*(_ceiling(arch, m) for arch, m in per_arch.items()), _converged(trace)]
     return Claim(
         id="canaries_transfer_across_architectures",
         statement="Canaries optimised on the target architecture, inserted unchanged into other architectures, "
@@ -162,5 +199,5 @@ def transfers(tpr: pd.DataFrame, transfer: list[str], fpr: float) -> Claim:
             for arch, m in per_arch.items()
         )
         + f" (TPR at {fpr:.1%} FPR); paper: transfers",
-        evidence=EVIDENCE,
+        evidence=AGAINST_HEURISTICS,
     )
