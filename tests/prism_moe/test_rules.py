@@ -24,7 +24,7 @@ TABLES = ("metrics", "delta_m", "comparisons", "specialisation", "routing", "con
 OUTPUTS = ("model_file", "stats_file", "routing_file", "loss_file", "conflict_file", "summary_file", "timing")
 
 
-def _student(out: Path, teachers: list[str], method: str, seed: int) -> dict[str, str]:
+def _student(out: Path, teachers: list[str], method: str, seed: int, labelled: int | None = 24) -> dict[str, str]:
     (out / "students" / method).mkdir(parents=True, exist_ok=True)
     files = {k: str(out / "students" / method / f"seed{seed}.{k}") for k in OUTPUTS}
     rules.student(
@@ -37,6 +37,7 @@ def _student(out: Path, teachers: list[str], method: str, seed: int) -> dict[str
         student=SMOKE["student"],
         training=TRAINING,
         measure=SMOKE["measure"],
+        labelled=labelled,
         device="cpu",
     )
     return files
@@ -120,6 +121,23 @@ def test_a_student_reruns_byte_for_byte(pipeline, tmp_path):
     assert read_json(again["summary_file"])["kind"] == "prism"
 
 
+def test_stage_2_trains_on_the_labelled_scenes_only(pipeline, tmp_path):
+    from icml26.common.io import read_npz
+
+    out, teachers, runs, _ = pipeline
+    train = read_npz(out / "train.npz")
+    write_npz(tmp_path / "train.npz", **{k: v[:24] for k, v in train.items()})  # only the 24 labelled scenes
+    (tmp_path / "test.npz").write_bytes((out / "test.npz").read_bytes())
+    alone = _student(tmp_path, teachers, "scratch", 0, labelled=None)  # scratch has no stage 1: stage 2 alone
+    first = next(r for r in runs if r["summary_file"].endswith("scratch/seed0.summary_file"))
+    assert Path(alone["model_file"]).read_bytes() == Path(first["model_file"]).read_bytes()
+    (tmp_path / "all").mkdir()
+    for name in ("train.npz", "test.npz"):
+        (tmp_path / "all" / name).write_bytes((out / name).read_bytes())
+    everything = _student(tmp_path / "all", teachers, "scratch", 0, labelled=None)  # all 48 labelled: another model
+    assert Path(everything["model_file"]).read_bytes() != Path(first["model_file"]).read_bytes()
+
+
 def test_the_users_scenes_are_read_from_a_folder(tmp_path):
     folder = tmp_path / "mine"
     folder.mkdir()
@@ -163,6 +181,8 @@ def test_missing_or_bad_user_scenes_fail_naming_the_file_and_write_nothing(tmp_p
         (lambda c: c["data"].update(size=30), "student.patch: 4 does not divide the 30-pixel scenes"),
         (lambda c: c["data"].update(source="/nowhere"), "data.source: /nowhere is not a folder"),
         (lambda c: c["teachers"]["programs"].update(texture="/nowhere.pt2"), "teachers.programs.texture: /nowhere"),
+        (lambda c: c["data"].update(labelled=500), "data.labelled: 500 exceeds data.train (128)"),
+        (lambda c: c["seeds_by_method"].update(pirsm=[0]), "seeds_by_method: ['pirsm'] are not methods"),
     ],
 )
 def test_cross_key_problems_name_their_keys(change, message):

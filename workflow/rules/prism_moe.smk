@@ -5,7 +5,8 @@
 # timing beside. Each rule calls one function of icml26.prism_moe.rules (see docs/ARCHITECTURE.md).
 
 PM = register("prism_moe")
-PM_RUN = {"method": PM.cfg["methods"], "seed": PM.cfg["seeds"]}
+PM_PAIRS = [(m, s) for m in PM.cfg["methods"] for s in PM.cfg["seeds_by_method"].get(m, PM.cfg["seeds"])]
+PM_RUN = {"method": [m for m, _ in PM_PAIRS], "seed": [s for _, s in PM_PAIRS]}  # expand(..., zip, **PM_RUN)
 PM_TEACHERS = ["semantic", "geometric", "texture"]  # icml26.prism_moe.methods.OBJECTIVES
 PM_FIGURES = ["delta_m", "task_metrics", "routing", "specialisation", "conflict"]
 PM_CAPTIONS = {n: f"{n}_figure" for n in ["delta_m", "routing", "specialisation", "conflict"]}
@@ -85,16 +86,17 @@ rule prism_moe_student:
         student=PM.cfg["student"],
         training=PM.cfg["training"],
         measure=PM.cfg["measure"],
+        labelled=PM.cfg["data"]["labelled"],
     script:
         CALL
 
 
 rule prism_moe_tables:
     input:
-        stats=expand(f"{PM.data}/students/{{method}}/seed{{seed}}.stats.npz", **PM_RUN),
-        routing=expand(f"{PM.data}/students/{{method}}/seed{{seed}}.routing.npz", **PM_RUN),
-        conflicts=expand(f"{PM.data}/students/{{method}}/seed{{seed}}.conflict.csv", **PM_RUN),
-        summaries=expand(f"{PM.data}/students/{{method}}/seed{{seed}}.json", **PM_RUN),
+        stats=expand(f"{PM.data}/students/{{method}}/seed{{seed}}.stats.npz", zip, **PM_RUN),
+        routing=expand(f"{PM.data}/students/{{method}}/seed{{seed}}.routing.npz", zip, **PM_RUN),
+        conflicts=expand(f"{PM.data}/students/{{method}}/seed{{seed}}.conflict.csv", zip, **PM_RUN),
+        summaries=expand(f"{PM.data}/students/{{method}}/seed{{seed}}.json", zip, **PM_RUN),
     output:
         metrics_table=table_report(PM, "metrics"),
         delta_table=table_report(PM, "delta_m"),
@@ -112,7 +114,7 @@ rule prism_moe_tables:
 
 rule prism_moe_timing:
     input:
-        runs=expand(f"{PM.timing}/students/{{method}}_seed{{seed}}.csv", **PM_RUN),
+        runs=expand(f"{PM.timing}/students/{{method}}_seed{{seed}}.csv", zip, **PM_RUN),
     output:
         throughput_table=f"{PM.timing}/throughput.csv",
         machine=f"{PM.timing}/machine.json",
@@ -129,7 +131,7 @@ rule prism_moe_figures:
         delta_table=rules.prism_moe_tables.output.delta_table,
         specialisation_table=rules.prism_moe_tables.output.specialisation_table,
         routing_table=rules.prism_moe_tables.output.routing_table,
-        conflict_files=expand(f"{PM.data}/students/{{method}}/seed{{seed}}.conflict.csv", **PM_RUN),
+        conflict_files=expand(f"{PM.data}/students/{{method}}/seed{{seed}}.conflict.csv", zip, **PM_RUN),
     output:
         **figure_outputs(PM, *PM_FIGURES, captions=PM_CAPTIONS),
     params:

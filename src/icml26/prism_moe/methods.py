@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 OBJECTIVES = ("semantic", "geometric", "texture")  # the teachers, one objective each (teachers.py trains them)
+# The downstream tasks each teacher's objective teaches (metrics.TASKS): class presence -> segmentation; edges and
+# depth -> those two; masked reconstruction, self-supervised, no task in particular -> all four.
+KNOWS = {"semantic": ("seg",), "geometric": ("depth", "edges"), "texture": ("seg", "depth", "edges", "normals")}
 
 
 @dataclass(frozen=True)

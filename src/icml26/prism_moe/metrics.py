@@ -74,9 +74,14 @@ def overall(stats: dict) -> dict[str, float]:
     return {k: float(v) for k, v in scores(weighted(stats, np.ones(len(stats["pixels"])))).items()}
 
 
-def delta_m(values: dict[str, np.ndarray], reference: dict[str, np.ndarray]) -> np.ndarray:
-    """Multi-task Delta_m in percent of ``values`` against ``reference`` (same metric keys)."""
-    terms = [(1 if HIGHER_IS_BETTER[m] else -1) * (values[m] - reference[m]) / reference[m] for m in HIGHER_IS_BETTER]
+def delta_m(
+    values: dict[str, np.ndarray], reference: dict[str, np.ndarray], tasks: tuple[str, ...] = TASKS
+) -> np.ndarray:
+    """Multi-task Delta_m in percent of ``values`` against ``reference`` (same metric keys), over ``tasks``."""
+    terms = [
+        (1 if HIGHER_IS_BETTER[m] else -1) * (values[m] - reference[m]) / reference[m]
+        for m in (METRICS[t] for t in tasks)
+    ]
     return 100 * np.mean(terms, axis=0)
 
 

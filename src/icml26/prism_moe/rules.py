@@ -107,10 +107,13 @@ def student(
     student: dict,
     training: dict,
     measure: dict,
+    labelled: int | None,
     device: str,
 ) -> None:
-    """One student: stage 1 on its teachers (if any), stage 2 on the tasks, then the per-image test stats (also
-    with every task on another task's pathway), the routing counts and the training and inference speed."""
+    """One student: stage 1 on its teachers (if any) over every training scene, stage 2 on the task labels of the
+    first ``labelled`` scenes only (all when ``None``: like foundation models, the teachers have seen more than
+    the labelled downstream set), then the per-image test stats (also with every task on another task's
+    pathway), the routing counts and the training and inference speed."""
     import time
     from pathlib import Path
 
@@ -156,7 +159,8 @@ def student(
     heads = heads.to(device)
     steps = s.stage2_steps if spec.teachers else s.stage1_steps + s.stage2_steps
     start = time.perf_counter()
-    losses += distill.stage2(net, heads, ids, train, s, rng, steps, log)
+    labels = train if labelled is None else {k: v[:labelled] for k, v in train.items()}
+    losses += distill.stage2(net, heads, ids, labels, s, rng, steps, log)
     seconds["stage2"] = (time.perf_counter() - start, steps * s.batch_size)
     stats = distill.evaluate(net, heads, ids, test)
     swapped = distill.evaluate(net, heads, ids, test, shift=1)

@@ -13,6 +13,8 @@ def problems(cfg: dict) -> Iterator[str]:
             yield f"student.patch: {student['patch']} does not divide the {data['size']}-pixel scenes (data.size)"
         if training["batch_size"] > data["train"]:
             yield f"training.batch_size: {training['batch_size']} exceeds data.train ({data['train']})"
+        if data["labelled"] is not None and data["labelled"] > data["train"]:
+            yield f"data.labelled: {data['labelled']} exceeds data.train ({data['train']})"
     elif not Path(data["source"]).is_dir():
         yield f"data.source: {data['source']} is not a folder (train.npz and test.npz, docs/papers/prism_moe.md)"
     if student["dim"] % student["heads"]:
@@ -27,6 +29,9 @@ def problems(cfg: dict) -> Iterator[str]:
     unknown = [m for m in cfg["methods"] if m not in METHODS]
     if unknown:
         yield f"methods: {unknown} are not methods of prism_moe ({', '.join(METHODS)})"
+    strays = [m for m in cfg["seeds_by_method"] if m not in METHODS]
+    if strays:
+        yield f"seeds_by_method: {strays} are not methods of prism_moe ({', '.join(METHODS)})"
     if REFERENCE not in cfg["methods"]:
         yield f"methods: must include {REFERENCE!r}, the reference of Delta_m"
     for name, program in cfg["teachers"]["programs"].items():
