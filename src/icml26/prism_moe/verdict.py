@@ -11,13 +11,12 @@ SAM teachers), so the criteria are ours, fixed before the first quick run:
 - *experts specialise by teacher*: in stage 1, in every seed and MoE block, the mutual information between a
   token's teacher condition and its top-1 expert exceeds every one of the permutation null's draws, and its
   mean normalised MI is at least ``SPECIALISED`` (ours: a tenth of the condition's entropy);
-- *recomposition assembles task-specific pathways*: the same in stage 2 with the task condition, and the
-  pathways matter: Delta_m with each task on its own pathway minus Delta_m with each task read from another
-  task's pathway has a 95 % interval above zero.
+- *recomposition assembles task-specific pathways*: the same in stage 2 with the task condition (the swap test
+  is reported beside it, not counted: below).
 
-Intervals: with two seeds a bootstrap over seeds has three distinct resamples, so Delta_m and its differences are
-Student's t over the seeds widened by the test images' bootstrap variance (``rules.tables``); specialisation on
-Student's t over the seed x block cases of the normalised MI, the permutation test's count exact.
+Intervals: with fewer than five seeds a bootstrap over seeds has few distinct resamples, so Delta_m and its
+differences are Student's t over the seeds widened by the test images' bootstrap variance (``rules.tables``);
+specialisation on Student's t over the seed x block cases of the normalised MI, the permutation test's count exact.
 
 Premises of *PRISM beats monolithic distillation* (docs/papers/prism_moe.md): the teachers conflict (the first
 claim holds: without conflict there is no negative transfer for PRISM to reduce; fixed 2026-12-03, session 18) and
@@ -39,7 +38,7 @@ from ..common import intervals
 from ..common.claims import HOLDS, Claim, Interval, Premise, decide, not_evaluated, premise
 from ..common.tolerance import Tolerance
 from .methods import KNOWS, OBJECTIVES, REFERENCE
-from .metrics import delta_m
+from .metrics import METRICS, delta_m
 
 SPECIALISED = 0.1  # ours: mean NMI of at least a tenth of the condition entropy counts as "well above chance"
 PRISM, DENSE, SWAPPED = "prism", "dense", "prism_swapped"
@@ -91,7 +90,7 @@ def usefulness(delta: pd.DataFrame) -> dict[str, float]:
     """Delta_m of each single-teacher student against scratch over the tasks its teacher knows (seed means of the
     metrics; NaN where that student or scratch was not run)."""
     means = delta.set_index("method")
-    metrics = ["miou", "depth_rmse", "edge_f1", "normal_angle"]
+    metrics = list(METRICS.values())
     found = {}
     for teacher in OBJECTIVES:
         single = f"single_{teacher}"
