@@ -43,7 +43,8 @@ TARGETS = {
     "coins": ("<= 30 s", "<= 15 min"),
     "generalization_spectrum": ("<= 30 s", "<= 30 min"),
     "prism_moe": ("<= 30 s", "<= 25 min"),
-    "text_feedback_rl": ("<= 30 s", "<= 25 min"),
+    "optifluence": ("<= 30 s", "<= 25 min"),  # issue 52: Fashion-MNIST off the ceiling
+    "text_feedback_rl": ("<= 30 s", "<= 30 min"),  # issue 51
 }
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
 WARM_SMOKE = "smoke run, fork server"  # `make run SCALE=smoke WARM=1 PAPER=<slug>` (icml26.common.forkserver)

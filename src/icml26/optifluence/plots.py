@@ -117,8 +117,9 @@ def convergence_curve(traces: pd.DataFrame) -> plt.Figure:
     """The objective against outer steps per optimised type; for ``optifluence`` the two windows the convergence
     premise compares, their means, and the relative change against the tolerance :data:`CONVERGED`."""
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    spare = iter(["C5", "C8", "C9", "C6", "C1"])  # the ablation's types, in colours no base type uses
     for (kind, k), rows in traces.groupby(["type", "truncation"], sort=False):
-        color = STYLE.get(kind, (None,))[0]
+        color = STYLE[kind][0] if kind in STYLE else next(spare, None)
         ax.plot(
             rows["step"],
             rows["gap_mean"],
