@@ -1,5 +1,6 @@
 """Benchmark of the shared LM toolkit (icml26.common.lm): training and sampling throughput of the
-quick-size model, and what importing the toolkit adds to a job's start-up.
+quick-size model, the sampler against plain ``model.generate`` at two vocabulary sizes (a task grammar's and a
+real tokenizer's 32,000), and what importing the toolkit adds to a job's start-up.
 
 Writes benchmarks/LM_TOOLKIT.md (medians of interleaved repeats; the machine is described there).
 
@@ -19,6 +20,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "LM_TOOLKIT.md"
 BATCH, PROMPT, NEW = 32, 24, 24  # a policy-gradient step's shape: 32 rollouts, 24-token prompts and answers
+REAL_VOCABULARY = 32000  # a user's own tokenizer (Llama's)
 
 
 def import_seconds(statement: str) -> float:
@@ -59,17 +61,42 @@ def main() -> None:
             log=lambda line: None,
         )
 
-    def sample():
-        generate(
-            model,
-            [row[:PROMPT] for row in words],
-            max_new_tokens=NEW,
-            stop_ids=[],
-            pad_id=tokenizer.pad_token_id,
-            seed=0,
-        )
+    def sample_with(net, prompts, vocabulary):
+        return generate(net, prompts, max_new_tokens=NEW, stop_ids=[], pad_id=vocabulary.pad_token_id, seed=0)
 
-    seconds = medians(interleaved({"train": train, "sample": sample}, repeats=args.repeats))
+    def sample():
+        sample_with(model, [row[:PROMPT] for row in words], tokenizer)
+
+    def plain(net, prompts):
+        """``model.generate`` drawing the same tokens with nothing kept: the floor the sampler is measured against."""
+        from transformers import GenerationConfig
+
+        ids = torch.as_tensor(prompts)
+        config = GenerationConfig(
+            max_new_tokens=NEW, do_sample=True, temperature=None, top_k=0, top_p=None, pad_token_id=0, eos_token_id=[]
+        )
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(0)
+            return net.generate(input_ids=ids, attention_mask=torch.ones_like(ids), generation_config=config)
+
+    real_tokenizer = task_tokenizer([f"w{i}" for i in range(REAL_VOCABULARY - len(tokenizer) + 64)])
+    real = build_model(ModelSettings(context=PROMPT + NEW), real_tokenizer, seed=0)
+    real_words = torch.randint(6, len(real_tokenizer), (BATCH, PROMPT), generator=generator).tolist()
+    prompts = [row[:PROMPT] for row in words]
+    same = torch.equal(plain(real, real_words)[:, PROMPT:], sample_with(real, real_words, real_tokenizer).tokens)
+
+    seconds = medians(
+        interleaved(
+            {
+                "train": train,
+                "sample": sample,
+                "plain": lambda: plain(model, prompts),
+                "sample_real": lambda: sample_with(real, real_words, real_tokenizer),
+                "plain_real": lambda: plain(real, real_words),
+            },
+            repeats=args.repeats,
+        )
+    )
     light = "import icml26.common.io"
     heavy = "import icml26.common.lm.model, icml26.common.lm.sampling, icml26.common.lm.sft"
     imports = medians(
@@ -83,6 +110,15 @@ def main() -> None:
             f"{steps * BATCH * (PROMPT + NEW) / seconds['train']:.0f}",
         ),
         ("sampling tokens/s (batch 32, 24 new tokens after 24, KV cache)", f"{BATCH * NEW / seconds['sample']:.0f}"),
+        (
+            f"sampler time / plain `generate` time, vocabulary {len(tokenizer)}",
+            f"{seconds['sample'] / seconds['plain']:.3f}",
+        ),
+        (
+            f"sampler time / plain `generate` time, vocabulary {len(real_tokenizer):,} "
+            f"(same tokens: {'yes' if same else 'NO'})",
+            f"{seconds['sample_real'] / seconds['plain_real']:.3f}",
+        ),
         ("job start-up added by importing the toolkit (s)", f"{imports['heavy'] - imports['light']:.2f}"),
     ]
     lines = [

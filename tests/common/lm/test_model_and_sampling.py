@@ -25,7 +25,7 @@ def full_forward_logits(model, ids):
 
 
 def test_cached_generation_matches_full_recomputes_and_greedy_is_the_stepwise_argmax(model, tokenizer):
-    samples = generate(model, PROMPTS, max_new_tokens=6, greedy=True, **stop_and_pad(tokenizer))
+    samples = generate(model, PROMPTS, max_new_tokens=6, greedy=True, raw_logits=True, **stop_and_pad(tokenizer))
     for row, prompt in enumerate(PROMPTS):
         ids = list(prompt)
         for step in range(int(samples.lengths[row])):
@@ -42,9 +42,63 @@ def test_logprob_of_a_sampled_continuation_is_the_sum_of_its_sampled_token_logpr
     assert torch.allclose((logprobs * mask).sum(1), samples.logprobs.sum(1), atol=1e-5)
 
 
+def _stacked_scores_reference(model, prompts, *, max_new_tokens, stop_ids, pad_id, greedy, temperature, top_k, seed):
+    """The sampler as it was before issue 56: transformers' own warpers, every step's processed scores kept
+    (``output_scores``), stacked and normalised once at the end."""
+    from transformers import GenerationConfig
+
+    from icml26.common.lm.sampling import _up_to_first_stop, left_padded
+
+    ids, attention = left_padded(prompts, pad_id, model.device)
+    config = GenerationConfig(
+        max_new_tokens=max_new_tokens,
+        do_sample=not greedy,
+        temperature=None if greedy else temperature,
+        top_k=top_k if (top_k and not greedy) else None,
+        top_p=None,
+        eos_token_id=list(stop_ids),
+        pad_token_id=pad_id,
+        return_dict_in_generate=True,
+        output_scores=True,
+    )
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        out = model.generate(input_ids=ids, attention_mask=attention, generation_config=config)
+    tokens = out.sequences[:, ids.shape[1] :]
+    logprobs = torch.log_softmax(torch.stack(out.scores, dim=1).float(), dim=-1).gather(-1, tokens[..., None])[..., 0]
+    mask = _up_to_first_stop(tokens, stop_ids)
+    return tokens.masked_fill(~mask, pad_id), logprobs.masked_fill(~mask, 0.0)
+
+
+@pytest.mark.parametrize(
+    "draw", [{"greedy": True}, {"temperature": 1.0}, {"temperature": 0.7, "top_k": 3}, {"temperature": 1.3}]
+)
+def test_stepwise_logprobs_equal_those_of_the_stacked_scores_with_the_same_tokens(model, tokenizer, draw):
+    settings = {"greedy": False, "temperature": 1.0, "top_k": 0} | draw
+    ours = generate(model, PROMPTS * 3, max_new_tokens=8, seed=5, **settings, **stop_and_pad(tokenizer))
+    tokens, logprobs = _stacked_scores_reference(
+        model, PROMPTS * 3, max_new_tokens=8, seed=5, **settings, **stop_and_pad(tokenizer)
+    )
+    assert torch.equal(ours.tokens, tokens)
+    assert torch.allclose(ours.logprobs, logprobs, atol=1e-6, rtol=0) and ours.raw_logits is None
+
+
+def test_sampling_draws_from_the_whole_vocabulary_beyond_transformers_default_top_50():
+    from icml26.common.lm.tokenizer import task_tokenizer
+
+    wide = task_tokenizer([f"w{i}" for i in range(120)])
+    net = build_model(TINY, wide, seed=1)
+    prompts = [[1, 7, 9], [1, 60, 100, 8]] * 16
+    samples = generate(net, prompts, max_new_tokens=10, seed=0, stop_ids=[], pad_id=wide.pad_token_id, raw_logits=True)
+    rank = (samples.raw_logits > samples.raw_logits.gather(-1, samples.tokens[..., None])).sum(-1)
+    assert int(rank.max()) >= 50  # an untrained model spreads its mass: under a silent top-50 no draw ranks past 49
+    logprobs, mask = continuation_logprobs(net, prompts, samples.continuations(), wide.pad_token_id)
+    assert torch.allclose((logprobs * mask).sum(1), samples.logprobs.sum(1), atol=1e-4)
+
+
 def test_sampling_is_reproducible_from_its_seed_and_leaves_the_callers_stream_alone(model, tokenizer):
     before = torch.get_rng_state()
-    a = generate(model, PROMPTS, max_new_tokens=8, seed=11, top_k=3, **stop_and_pad(tokenizer))
+    a = generate(model, PROMPTS, max_new_tokens=8, seed=11, top_k=3, raw_logits=True, **stop_and_pad(tokenizer))
     assert torch.equal(torch.get_rng_state(), before)
     b = generate(model, PROMPTS, max_new_tokens=8, seed=11, top_k=3, **stop_and_pad(tokenizer))
     assert torch.equal(a.tokens, b.tokens) and torch.equal(a.logprobs, b.logprobs)

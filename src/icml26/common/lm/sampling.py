@@ -4,6 +4,12 @@ Generation is ``model.generate`` (KV cache, stop tokens, temperature, top-k) on 
 log-probability of each drawn token is read from the same step's processed scores, i.e. under the
 distribution it was actually drawn from. At temperature 1 without top-k that is the model's own
 log-probability, which :func:`continuation_logprobs` recomputes (with gradients) for a policy update.
+
+The log-probabilities are gathered step by step (:class:`DrawnLogprobs`, a logits processor that also applies
+transformers' own temperature and top-k warpers, so it sees the scores the token is drawn from): asking
+``generate`` for ``output_scores`` instead keeps every step's full-vocabulary scores and stacks them, which at a
+real tokenizer's 32,000 tokens cost a third more time than generation itself and memory growing with
+vocabulary x steps (issue 56). The raw logits are kept only when asked for (``raw_logits=True``).
 """
 
 from __future__ import annotations
@@ -12,7 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import torch
-from transformers import GenerationConfig, PreTrainedModel
+from transformers import GenerationConfig, LogitsProcessor, LogitsProcessorList, PreTrainedModel
+from transformers.generation.logits_process import TemperatureLogitsWarper, TopKLogitsWarper
 
 from .model import context_length
 
@@ -25,7 +32,7 @@ class Samples:
     tokens: torch.Tensor  # [batch, steps] long
     logprobs: torch.Tensor  # [batch, steps] float, 0 past a row's length
     mask: torch.Tensor  # [batch, steps] bool, True on generated tokens
-    raw_logits: torch.Tensor  # [batch, steps, vocab] the model's logits before temperature / top-k
+    raw_logits: torch.Tensor | None = None  # [batch, steps, vocab] before temperature / top-k, when asked for
 
     @property
     def lengths(self) -> torch.Tensor:
@@ -33,6 +40,39 @@ class Samples:
 
     def continuations(self) -> list[list[int]]:
         return [row[:n].tolist() for row, n in zip(self.tokens, self.lengths.tolist())]
+
+
+class DrawnLogprobs(LogitsProcessor):
+    """Applies the sampling warpers and records the log-probability of each drawn token under the warped scores.
+
+    A step's token is only known at the next call (``input_ids`` then ends with it) or, for the last step, from
+    the finished sequences (:meth:`finish`), so one step's scores are held until then: memory independent of the
+    number of steps.
+    """
+
+    def __init__(self, warpers: Sequence[LogitsProcessor] = ()):
+        self.warpers = list(warpers)
+        self.pending: torch.Tensor | None = None  # the last step's warped scores, awaiting its token
+        self.logprobs: list[torch.Tensor] = []
+
+    def __call__(self, input_ids: torch.Tensor, scores: torch.Tensor) -> torch.Tensor:
+        self._settle(input_ids[:, -1])
+        for warper in self.warpers:
+            scores = warper(input_ids, scores)
+        self.pending = scores
+        return scores
+
+    def _settle(self, drawn: torch.Tensor) -> None:
+        if self.pending is not None:
+            self.logprobs.append(torch.log_softmax(self.pending, dim=-1).gather(-1, drawn[:, None]).squeeze(-1))
+            self.pending = None
+
+    def finish(self, new_tokens: torch.Tensor) -> torch.Tensor:
+        """``[batch, steps]`` log-probabilities of ``new_tokens``, the continuations ``generate`` returned."""
+        self._settle(new_tokens[:, -1])
+        if len(self.logprobs) != new_tokens.shape[1]:
+            raise RuntimeError(f"{len(self.logprobs)} steps scored for {new_tokens.shape[1]} generated tokens")
+        return torch.stack(self.logprobs, dim=1)
 
 
 def check_fits(model: PreTrainedModel, prompt_tokens: int, new_tokens: int) -> None:
@@ -68,11 +108,13 @@ def generate(
     temperature: float = 1.0,
     top_k: int = 0,
     seed: int | None = None,
+    raw_logits: bool = False,
 ) -> Samples:
     """Continue every prompt (token ids) until a stop token or ``max_new_tokens``.
 
     Sampling draws from torch's global generator; ``seed`` reseeds it in a forked RNG for this call only,
-    so a run is reproducible without disturbing the caller's random stream.
+    so a run is reproducible without disturbing the caller's random stream. ``raw_logits`` keeps every step's
+    logits (``[batch, steps, vocab]``: for inspection and tests, not for training loops).
     """
     if not prompts or any(len(p) == 0 for p in prompts):
         raise ValueError("every prompt needs at least one token (start it with the bos token)")
@@ -80,31 +122,38 @@ def generate(
     if not greedy and temperature <= 0:
         raise ValueError(f"temperature must be > 0 when sampling, got {temperature}")
     ids, attention = left_padded(prompts, pad_id, model.device)
+    warpers = [] if greedy else [TemperatureLogitsWarper(temperature)] if temperature != 1.0 else []
+    if top_k and not greedy:
+        warpers.append(TopKLogitsWarper(top_k=top_k, min_tokens_to_keep=1))  # as generate would build them
+    drawn = DrawnLogprobs(warpers)
     config = GenerationConfig(
         max_new_tokens=max_new_tokens,
         do_sample=not greedy,
-        temperature=None if greedy else temperature,
-        top_k=top_k if (top_k and not greedy) else None,
+        temperature=None,  # applied by ``drawn``, so the log-probabilities see them
+        top_k=0,  # not None: generate reads an unset top_k as its default, 50
         top_p=None,
         eos_token_id=list(stop_ids),
         pad_token_id=pad_id,
         return_dict_in_generate=True,
-        output_scores=True,
-        output_logits=True,
+        output_logits=raw_logits,
     )
     with torch.random.fork_rng(devices=[] if model.device.type == "cpu" else [model.device]):
         if seed is not None:
             torch.manual_seed(seed)
-        out = model.generate(input_ids=ids, attention_mask=attention, generation_config=config)
+        out = model.generate(
+            input_ids=ids,
+            attention_mask=attention,
+            generation_config=config,
+            logits_processor=LogitsProcessorList([drawn]),
+        )
     tokens = out.sequences[:, ids.shape[1] :]
-    scores = torch.stack(out.scores, dim=1).float()
-    logprobs = torch.log_softmax(scores, dim=-1).gather(-1, tokens.unsqueeze(-1)).squeeze(-1)
+    logprobs = drawn.finish(tokens)
     mask = _up_to_first_stop(tokens, stop_ids)
     return Samples(
         tokens=tokens.masked_fill(~mask, pad_id),
         logprobs=logprobs.masked_fill(~mask, 0.0),
         mask=mask,
-        raw_logits=torch.stack(out.logits, dim=1).float(),
+        raw_logits=torch.stack(out.logits, dim=1).float() if raw_logits else None,
     )
 
 
