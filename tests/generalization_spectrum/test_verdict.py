@@ -56,7 +56,11 @@ def test_rl_claim_states():
     frame.loc[rl_near, "pass1"] = np.where(frame.loc[rl_near, "seed"] % 2 == 0, 0.7, 0.3)  # same mean, spread
     assert verdict.rl_transfers_most_efficiently(Problems(frame)).state == INCONCLUSIVE
     unskilled = {x: [v / 10 for v in r] for x, r in good.items()}  # base skill 0.02
-    assert verdict.rl_transfers_most_efficiently(problems(unskilled)).state == PREMISE_NOT_MET
+    claim = verdict.rl_transfers_most_efficiently(problems(unskilled))
+    assert claim.state == PREMISE_NOT_MET
+    per_distance = claim.details["base pass@1 per distance"]  # the premise distance by distance, reported beside
+    assert list(per_distance) == ["D0", "D1", "D2", "D3", "D4"]
+    assert np.allclose(list(per_distance.values()), [x / 10 for x in BASE])
     nothing = {"base": BASE, "rl": BASE, "sft": good["sft"]}
     assert verdict.rl_transfers_most_efficiently(problems(nothing)).state == NOT_EVALUATED
 

@@ -83,6 +83,10 @@ class Problems:
     def base_skill(self) -> float:
         return float(self.rates["base"][:, :3].mean())
 
+    def base_by_distance(self) -> dict[str, float]:
+        """The base model's mean pass@1 per variant D0..D4: the skill premise distance by distance."""
+        return {v: float(x) for v, x in zip(VARIANTS, self.rates["base"].mean(axis=0))}
+
 
 def skill_premise(problems: Problems) -> Premise:
     return premise("base pass@1 over D0-D2", problems.base_skill(), BASE_SKILL, ">=", WHY_SKILL)
@@ -103,6 +107,7 @@ def rl_transfers_most_efficiently(problems: Problems) -> Claim:
             state=NOT_EVALUATED if premises[0].met else PREMISE_NOT_MET,
             premises=premises,
             note="RL has no efficiency at the matched level (no D0 gain)",
+            details={"base pass@1 per distance": problems.base_by_distance()},
             headline="not evaluated: RL memorised nothing at the matched level",
             evidence=EVIDENCE,
         )
@@ -122,6 +127,7 @@ def rl_transfers_most_efficiently(problems: Problems) -> Claim:
         state=decide(found, premises=premises),
         interval=found,
         premises=premises,
+        details={"base pass@1 per distance": problems.base_by_distance()},
         headline=f"mean e_1, e_2 at matched D0: RL {near['rl']:.2f}, SFT {near['sft']:.2f}, RFT {near['rft']:.2f}; "
         f"RL's lead {found[0].estimate:+.2f} [{found[0].low:+.2f}, {found[0].high:+.2f}] (paper: RL highest)",
         evidence=EVIDENCE,
@@ -181,6 +187,7 @@ def rft_keeps_a_stronger_far_tail(problems: Problems) -> Claim:
             state=NOT_EVALUATED,
             premises=premises,
             note=f"{', '.join(missing)} did not reach the matched level",
+            details={"base pass@1 per distance": problems.base_by_distance()},
             headline=f"not evaluated: {', '.join(missing)} did not reach the matched level",
             evidence=["tables/far_tail.csv", "figures/spectrum.png"],
         )
@@ -207,6 +214,7 @@ def rft_keeps_a_stronger_far_tail(problems: Problems) -> Claim:
         state=decide(found, premises=premises),
         interval=found,
         premises=premises,
+        details={"base pass@1 per distance": problems.base_by_distance()},
         headline=f"far-transfer tail (D3 above base): RFT {rft:.2f}, SFT {sft:.2f} of seeds (paper: RFT stronger)",
         evidence=["tables/far_tail.csv", "tables/matched.csv", "figures/spectrum.png"],
     )
