@@ -37,7 +37,7 @@ RL = {
 }
 EVALUATION = {"samples": 2, "temperature": 1.0, "curve_problems": 4}
 TASKS = {"permutation": {"n": 5, "constraints": [3, 5]}, "code": {"length": 2}}
-METHODS = ["grpo_single", "grpo_multi", "sd", "fm", "sd_turn2_baseline"]
+METHODS = ["grpo_single", "grpo_multi", "sd", "fm_w1", "sd_turn2_baseline"]
 
 
 def _problems(out: Path, task: str) -> str:
@@ -124,7 +124,7 @@ def test_the_verdict_judges_every_claim_of_the_spec(pipeline):
     claims = {c.id: c for c in read_claims(f["claims.json"])}
     assert set(claims) == {
         "self_distillation_beats_grpo",
-        "feedback_modelling_beats_grpo",
+        "feedback_modelling_beats_grpo_lambda_1",
         "sd_first_turn_baseline_matters",
     }
     assert all(c.state != "not evaluated" for c in claims.values())
@@ -191,3 +191,31 @@ def test_too_few_distinct_problems_names_the_key(tmp_path):
     with pytest.raises(ValueError, match=r"text_feedback_rl.problems: the code task gave only 55 distinct"):
         rules.problems(str(tmp_path / "p.json"), task="code", task_settings={"length": 1}, train=60, test=5, seed=0)
     assert not (tmp_path / "p.json").exists()
+
+
+def test_an_fm_run_trains_at_the_weight_its_name_gives(pipeline, monkeypatch, tmp_path):
+    from icml26.text_feedback_rl import training
+
+    seen = {}
+
+    def capture(method, model, reference, tok, task, train, settings, **_):
+        seen.update(method=method, settings=settings)
+        raise RuntimeError("stop after the settings")
+
+    monkeypatch.setattr(training, "run", capture)
+    out, _ = pipeline
+    names = [str(tmp_path / kind) for kind in ("s.csv", "c.csv", "t.csv")]
+    with pytest.raises(RuntimeError, match="stop after the settings"):
+        rules.run(
+            str(out / "code.json"),
+            str(out / "code_warm"),
+            *names,
+            task="code",
+            task_settings=TASKS["code"],
+            method="fm_w0.25",
+            seed=0,
+            rl=RL,
+            evaluation=EVALUATION,
+            device="cpu",
+        )
+    assert seen["method"] == "fm" and seen["settings"].fm_weight == 0.25 and RL["fm_weight"] == 1.0

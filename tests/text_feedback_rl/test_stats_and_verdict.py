@@ -46,18 +46,21 @@ def _table(low_sd_multi: float, low_fm: float = 0.05, low_ablation: float = 0.02
         rows += [
             (task, "sd", "grpo_single", 0.2, 0.1, 0.3),
             (task, "sd", "grpo_multi", 0.1, low_sd_multi if task == "code" else 0.05, 0.2),
-            (task, "fm", "grpo_single", 0.1, low_fm, 0.2),
-            (task, "fm", "grpo_multi", 0.1, 0.05, 0.2),
+            (task, "fm_w1", "grpo_single", 0.1, low_fm, 0.2),
+            (task, "fm_w1", "grpo_multi", 0.1, 0.05, 0.2),
             (task, "sd", "sd_turn2_baseline", 0.05, low_ablation, 0.1),
         ]
     frame = pd.DataFrame(rows, columns=["task", "method", "baseline", "difference", "low", "high"])
-    return frame.assign(metric="sampled")
+    confidence = np.where(frame["method"] == "fm_w1", 0.975, 0.95)  # FM: two weights, Bonferroni
+    return frame.assign(metric="sampled", confidence=confidence, seeds=5)
 
 
 def test_the_claims_hold_when_every_interval_lies_above_zero():
     table = _table(0.02)
     assert verdict.outperforms_baselines(table, "sd", "a", "RLTF-SD").holds is True
-    assert verdict.outperforms_baselines(table, "fm", "b", "RLTF-FM").holds is True
+    fm = verdict.feedback_modelling_beats_grpo(table, "fm_w1")
+    assert fm.holds is True and fm.id == "feedback_modelling_beats_grpo_lambda_1"
+    assert "(97.5 % interval" in fm.statement and {i.level for i in fm.interval} == {0.975}
     assert verdict.first_turn_baseline_matters(table).holds is True
 
 
@@ -65,7 +68,7 @@ def test_one_interval_reaching_zero_on_one_task_makes_the_claim_inconclusive():
     sd = verdict.outperforms_baselines(_table(-0.01), "sd", "a", "RLTF-SD")
     assert sd.state == INCONCLUSIVE and "code vs grpo_multi +0.100 [-0.010, +0.200]" in sd.headline
     assert "to decide: code vs grpo_multi: about" in sd.headline
-    assert verdict.outperforms_baselines(_table(0.02, low_fm=0.0), "fm", "b", "RLTF-FM").state == INCONCLUSIVE
+    assert verdict.feedback_modelling_beats_grpo(_table(0.02, low_fm=0.0), "fm_w1").state == INCONCLUSIVE
     assert verdict.first_turn_baseline_matters(_table(0.02, low_ablation=-0.2)).state == INCONCLUSIVE
 
 
@@ -79,3 +82,30 @@ def test_a_method_that_was_not_run_is_not_evaluated():
     table = _table(0.02)
     claim = verdict.first_turn_baseline_matters(table[table["baseline"] != "sd_turn2_baseline"])
     assert claim.holds is None and "not run" in claim.note
+    fm = verdict.feedback_modelling_beats_grpo(table[table["method"] != "fm_w1"], None)
+    assert fm.id == "feedback_modelling_beats_grpo" and fm.state == "not evaluated"
+
+
+def test_the_fm_runs_are_one_family_whose_intervals_are_bonferroni_corrected():
+    from icml26.text_feedback_rl.rules import _comparisons
+
+    rng = np.random.default_rng(4)
+    frame = []
+    for method, rate in [("grpo_single", 0.3), ("grpo_multi", 0.3), ("sd", 0.4), ("fm_w0.1", 0.4), ("fm_w1", 0.4)]:
+        for seed in range(2):
+            passed = rng.random(200) < rate
+            frame += [("code", method, seed, p, float(v), float(v)) for p, v in enumerate(passed)]
+    frame = pd.DataFrame(frame, columns=["task", "method", "seed", "problem", "greedy", "sampled"])
+    table = _comparisons(frame, {"confidence": 0.95, "resamples": 200})
+    fm = table[table["method"].str.startswith("fm_w")]
+    assert set(fm["confidence"]) == {0.975} and set(table.loc[table["method"] == "sd", "confidence"]) == {0.95}
+    assert set(table["seeds"]) == {2}
+    # the same data at 95 %: a narrower interval (t over two seeds and 200 problems)
+    row = fm[(fm["method"] == "fm_w1") & (fm["baseline"] == "grpo_single") & (fm["metric"] == "sampled")].iloc[0]
+    alone = _comparisons(
+        frame[frame["method"].isin(["grpo_single", "grpo_multi", "fm_w1"])], {"confidence": 0.95, "resamples": 200}
+    )
+    single = alone[(alone["method"] == "fm_w1") & (alone["baseline"] == "grpo_single") & (alone["metric"] == "sampled")]
+    assert single["confidence"].item() == 0.95
+    assert row["high"] - row["low"] > single["high"].item() - single["low"].item()
+    assert row["difference"] == pytest.approx(single["difference"].item())

@@ -1,11 +1,22 @@
 # text_feedback_rl: RL from text feedback, self distillation (RLTF-SD) and feedback modelling (RLTF-FM) against
 # single- and multi-turn GRPO (spec: shared/papers/text_feedback_rl.md).
 # problems_{task} -> warmstart_{task} (SFT, or the user's checkpoint warm-started) -> run_{task}_{method}_{seed}
-# -> tables (accuracy, comparisons with bootstrap intervals, curves) -> figures, verdict; timing beside.
+# (method: a run name, FM once per swept weight; icml26.text_feedback_rl.runs) -> tables (accuracy, comparisons with bootstrap intervals, curves) -> figures, verdict; timing beside.
 # Each rule calls one function of icml26.text_feedback_rl.rules (see docs/ARCHITECTURE.md).
 
+import re
+
+from icml26.text_feedback_rl import runs as tf_runs
+
 TF = register("text_feedback_rl")
-TF_RUN = {"task": TF.cfg["tasks"], "method": TF.cfg["methods"], "seed": TF.cfg["seeds"]}
+TF_RUNS = [(t, r, s) for t in TF.cfg["tasks"] for r, s in tf_runs.pairs(TF.cfg)]  # (task, run name, seed)
+
+
+def tf_run_files(pattern):
+    """``pattern`` filled for every (task, run, seed) of the config."""
+    return [pattern.format(task=t, method=r, seed=s) for t, r, s in TF_RUNS]
+
+
 TF_COMMON = {"device": config["device"]}
 
 
@@ -66,7 +77,7 @@ rule text_feedback_rl_run:
         timing=f"{TF.timing}/steps/{{task}}_{{method}}_seed{{seed}}.csv",
     wildcard_constraints:
         task="|".join(TF.cfg["tasks"]),
-        method="|".join(TF.cfg["methods"]),
+        method="|".join(re.escape(r) for r in tf_runs.names(TF.cfg)),
         seed=r"\d+",
     threads: paper_threads(TF)
     resources:
@@ -86,8 +97,8 @@ rule text_feedback_rl_run:
 
 rule text_feedback_rl_tables:
     input:
-        scores=expand(f"{TF.data}/{{task}}/runs/{{method}}/seed{{seed}}.scores.csv", **TF_RUN),
-        curves=expand(f"{TF.data}/{{task}}/runs/{{method}}/seed{{seed}}.curve.csv", **TF_RUN),
+        scores=tf_run_files(f"{TF.data}/{{task}}/runs/{{method}}/seed{{seed}}.scores.csv"),
+        curves=tf_run_files(f"{TF.data}/{{task}}/runs/{{method}}/seed{{seed}}.curve.csv"),
         losses=expand(f"{TF.data}/{{task}}/warmstart_loss.csv", task=TF.cfg["tasks"]),
     output:
         accuracy_table=table_report(TF, "accuracy"),
@@ -103,7 +114,7 @@ rule text_feedback_rl_tables:
 
 rule text_feedback_rl_timing:
     input:
-        runs=expand(f"{TF.timing}/steps/{{task}}_{{method}}_seed{{seed}}.csv", **TF_RUN),
+        runs=tf_run_files(f"{TF.timing}/steps/{{task}}_{{method}}_seed{{seed}}.csv"),
     output:
         step_table=f"{TF.timing}/steps.csv",
         machine=f"{TF.timing}/machine.json",

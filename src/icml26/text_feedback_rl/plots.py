@@ -7,6 +7,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from . import runs
+
 # What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
 # the names of the verdict's constants it draws, or why it draws none.
 CRITERIA = {
@@ -34,8 +36,23 @@ COLOURS = {
 }
 
 
-def _ordered(methods) -> list[str]:
-    return [m for m in LABELS if m in set(methods)]
+FM_COLOURS = ("tab:cyan", "tab:blue", "navy")  # FM's runs, by increasing loss weight
+
+
+def _ordered(run_names) -> list[str]:
+    """Runs in :data:`LABELS`' method order, FM's by increasing weight."""
+    present = set(run_names)
+    return sorted(present, key=lambda r: (list(LABELS).index(runs.parse(r)[0]), runs.parse(r)[1].get("fm_weight", 0)))
+
+
+def _label(run: str) -> str:
+    method, overrides = runs.parse(run)
+    return LABELS[method] + (f", λ={overrides['fm_weight']:g}" if overrides else "")
+
+
+def _colours(run_names) -> dict[str, str]:
+    fm = [r for r in _ordered(run_names) if runs.is_fm(r)]
+    return {r: FM_COLOURS[min(fm.index(r), len(FM_COLOURS) - 1)] if r in fm else COLOURS[r] for r in run_names}
 
 
 def accuracy(table: pd.DataFrame, comparisons: pd.DataFrame) -> plt.Figure:
@@ -46,14 +63,15 @@ def accuracy(table: pd.DataFrame, comparisons: pd.DataFrame) -> plt.Figure:
     for axis, task in zip(axes[0], tasks):
         rows = table[table["task"] == task]
         methods = _ordered(rows["method"])
+        colours = _colours(methods)
         x = np.arange(len(methods))
         means = [rows.loc[rows["method"] == m, "sampled"].mean() for m in methods]
-        axis.bar(x, means, color=[COLOURS[m] for m in methods])
+        axis.bar(x, means, color=[colours[m] for m in methods])
         for i, m in enumerate(methods):
             seeds = rows.loc[rows["method"] == m, "sampled"].to_numpy()
             axis.plot(np.full(len(seeds), i), seeds, "k.", markersize=4)
         notes = []
-        for method in ("sd", "fm"):
+        for method in ["sd", *[m for m in methods if runs.is_fm(m)]]:
             found = comparisons[
                 (comparisons["task"] == task)
                 & (comparisons["metric"] == "sampled")
@@ -63,11 +81,11 @@ def accuracy(table: pd.DataFrame, comparisons: pd.DataFrame) -> plt.Figure:
             if len(found):
                 worst = found.loc[found["difference"].idxmin()]
                 notes.append(
-                    f"{LABELS[method]} - {LABELS[worst['baseline']]}: {worst['difference']:+.3f} "
-                    f"[{worst['low']:+.3f}, {worst['high']:+.3f}]"
+                    f"{_label(method)} - {LABELS[worst['baseline']]}: {worst['difference']:+.3f} "
+                    f"[{worst['low']:+.3f}, {worst['high']:+.3f}] ({100 * worst['confidence']:g} %)"
                 )
         axis.set_title(f"{task}\n" + "\n".join(notes), fontsize=8)
-        axis.set_xticks(x, [LABELS[m] for m in methods], rotation=35, ha="right", fontsize=8)
+        axis.set_xticks(x, [_label(m) for m in methods], rotation=35, ha="right", fontsize=8)
         axis.set_ylabel("single-turn pass@1 (sampled)")
     fig.tight_layout()
     return fig
@@ -80,9 +98,10 @@ def curves(table: pd.DataFrame) -> plt.Figure:
     fig, axes = plt.subplots(len(tasks), 2, figsize=(10, 3.2 * len(tasks)), squeeze=False)
     for row, task in zip(axes, tasks):
         rows = table[table["task"] == task]
+        colours = _colours(rows["method"].unique())
         for method in _ordered(rows["method"]):
             mean = rows[rows["method"] == method].groupby("step")[["sampled", "second_turn"]].mean()
-            style = {"color": COLOURS[method], "label": LABELS[method]}
+            style = {"color": colours[method], "label": _label(method)}
             row[0].plot(mean.index, mean["sampled"], **style)
             row[1].plot(mean.index, mean["second_turn"], **style)
         row[0].set_title(f"{task}: single-turn pass@1 (sampled, no feedback)", fontsize=9)

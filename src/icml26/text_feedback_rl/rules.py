@@ -1,10 +1,10 @@
 """Rule functions of the text_feedback_rl pipeline: paths and plain parameters in, files out.
 
 DAG: problems_{task} (distinct training and test problems) -> warmstart_{task} (SFT of the policy built here,
-or of the user's checkpoint at paper scale) -> run_{task}_{method}_{seed} (one RL run: learning curve, final
-single-turn scores per test problem, seconds per step) -> tables (accuracy, comparisons with bootstrap
-intervals, curves, warm start) -> figures, verdict; timing (seconds per RL step and phase, sampling tokens/s)
-beside.
+or of the user's checkpoint at paper scale) -> run_{task}_{method}_{seed} (one RL run, ``method`` a run name of
+:mod:`.runs`: learning curve, final single-turn scores per test problem, seconds per step) -> tables (accuracy,
+comparisons with intervals, curves, warm start) -> figures, verdict; timing (seconds per RL step and phase,
+sampling tokens/s) beside.
 """
 
 from __future__ import annotations
@@ -110,17 +110,19 @@ def run(
     evaluation: dict,
     device: str,
 ) -> None:
-    """One RL run of ``method`` from the warm start: the learning curve (single-turn greedy and sampled pass@1,
-    and the second turn's accuracy, on the first ``curve_problems`` test problems), the final single-turn
-    scores on every test problem, and the seconds of each step's phases (``timing``)."""
+    """One RL run (``method``: a run name of :mod:`.runs`, FM with its weight) from the warm start: the learning
+    curve (single-turn greedy and sampled pass@1, and the second turn's accuracy, on the first
+    ``curve_problems`` test problems), the final single-turn scores on every test problem, and the seconds of
+    each step's phases (``timing``)."""
     import copy
 
     from ..common.determinism import seed_everything
     from ..common.device import resolve_device
     from ..common.lm.model import load_model
     from ..common.lm.tokenizer import load_tokenizer
-    from . import evaluate, training
+    from . import evaluate, runs, training
 
+    method_name, overrides = runs.parse(method)
     seed_everything(seed)
     maker = _task(task, task_settings)
     tok = load_tokenizer(model_folder)
@@ -142,9 +144,9 @@ def run(
             "second_turn": float(second.mean()),
         }
 
-    settings = training.RLSettings(**rl)
+    settings = training.RLSettings(**{**rl, **overrides})
     points, progress = training.run(
-        method,
+        method_name,
         net,
         reference,
         tok,
@@ -164,8 +166,13 @@ def run(
 
 
 def _comparisons(frame: pd.DataFrame, criteria: dict) -> pd.DataFrame:
+    """Every run against both GRPO baselines and SD against its ablations, per task and metric. FM's runs
+    (one per swept weight) are one family: each of its intervals is at ``1 - (1 - confidence) / weights``
+    (Bonferroni), so that one FM claim holding by chance stays within the stated error rate."""
     from ..common.bootstrap import difference
+    from .runs import is_fm
 
+    fm_runs = {m for m in frame["method"].unique() if is_fm(m)}
     rows = []
     for (task, metric), group in frame.melt(
         id_vars=["task", "method", "seed", "problem"], value_vars=["sampled", "greedy"], var_name="metric"
@@ -176,10 +183,13 @@ def _comparisons(frame: pd.DataFrame, criteria: dict) -> pd.DataFrame:
         pairs = [(m, b) for b in REFERENCES for m in matrix if m != b and b in matrix]
         pairs += [("sd", a) for a in ABLATIONS if "sd" in matrix and a in matrix]
         for method, baseline in pairs:
+            confidence = criteria["confidence"]
+            if method in fm_runs:
+                confidence = 1 - (1 - confidence) / len(fm_runs)
             found = difference(
                 matrix[method],
                 matrix[baseline],
-                confidence=criteria["confidence"],
+                confidence=confidence,
                 resamples=criteria["resamples"],
                 seed=len(rows),
             )
@@ -193,9 +203,11 @@ def _comparisons(frame: pd.DataFrame, criteria: dict) -> pd.DataFrame:
                     "low": found.low,
                     "high": found.high,
                     "interval": found.method,
+                    "confidence": confidence,
+                    "seeds": min(len(matrix[method]), len(matrix[baseline])),
                 }
             )
-    columns = ["task", "metric", "method", "baseline", "difference", "low", "high", "interval"]
+    columns = ["task", "metric", "method", "baseline", "difference", "low", "high", "interval", "confidence", "seeds"]
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -210,8 +222,8 @@ def tables(
     *,
     criteria: dict,
 ) -> None:
-    """Final single-turn accuracy per task, method and seed; every method against single- and multi-turn GRPO
-    (and SD against its ablations) with bootstrap intervals; the learning curves; the warm start's loss."""
+    """Final single-turn accuracy per task, run and seed; every run against single- and multi-turn GRPO (and
+    SD against its ablations) with intervals (:func:`_comparisons`); the learning curves; the warm start's loss."""
     frame = read_csvs(scores)
     accuracy = frame.groupby(["task", "method", "seed"], sort=True)[["greedy", "sampled"]].mean().reset_index()
     write_csv(accuracy_table, accuracy)
@@ -253,15 +265,17 @@ def figures(accuracy_table: str, comparisons_table: str, curves_table: str, **ou
 
 def verdict(comparisons_table: str, accuracy_table: str, claims: str, metrics: str, *, substitution: str) -> None:
     from ..common.claims import write_claims
+    from . import runs
     from . import verdict as v
 
     comparisons = read_csv(comparisons_table)
     primary = comparisons[comparisons["metric"] == "sampled"]
+    fm = sorted({m for m in primary["method"] if runs.is_fm(m)}, key=lambda m: runs.parse(m)[1]["fm_weight"])
     write_claims(
         claims,
         [
             v.outperforms_baselines(primary, "sd", "self_distillation_beats_grpo", "RLTF-SD"),
-            v.outperforms_baselines(primary, "fm", "feedback_modelling_beats_grpo", "RLTF-FM"),
+            *[v.feedback_modelling_beats_grpo(primary, run) for run in fm or [None]],
             v.first_turn_baseline_matters(primary),
         ],
         substitution=substitution,
