@@ -29,6 +29,33 @@ def test_focus_with_every_token_retained_is_the_dense_decoder(model):
     assert dense_stats.rows == focus_stats.rows and dense_stats.steps == focus_stats.steps
 
 
+def test_a_step_with_nothing_to_evict_computes_no_importance(model, monkeypatch):
+    from icml26.focus_dllm import selection
+
+    calls = []
+    real = selection.importance
+    monkeypatch.setattr(selection, "importance", lambda *a, **k: calls.append(1) or real(*a, **k))
+    decode(model, _prompts(), 2, DecodeSettings(threshold=0.2, alpha=1e9))
+    assert calls == []  # the retain target covers every masked token at every step
+    decode(model, _prompts(), 2, DecodeSettings(threshold=1.0, alpha=1.0))
+    assert calls  # one token per step: the target 1 leaves the others to evict
+    calls.clear()
+    decode(model, _prompts(), 2, DecodeSettings(threshold=0.2, observe=True))
+    assert calls  # observing the dense decoder still records every importance
+
+
+def test_every_row_through_the_matrix_products_is_a_real_row(model, monkeypatch):
+    """Rows are packed (no padding to the batch's widest) through the projections and the MLP: the rows the MLP
+    sees add up to the real rows counted, while attention alone sees the padded layout."""
+    from icml26.focus_dllm.model import Layer
+
+    seen = []
+    real = Layer.feed_forward
+    monkeypatch.setattr(Layer, "feed_forward", lambda self, x: seen.append(x.shape[0] * x.shape[1]) or real(self, x))
+    _, stats = decode(model, _prompts(), 2, DecodeSettings(threshold=1.0, alpha=1.0))
+    assert sum(seen) == stats.rows and stats.padding > 0  # the sequences' row sets differ in width
+
+
 def test_threshold_one_unmasks_exactly_one_token_per_step(model):
     tokens, stats = decode(model, _prompts(), 2, DecodeSettings(threshold=1.0))
     assert set(stats.decoded) == {1} and stats.steps == 2 * CONFIG.block_size

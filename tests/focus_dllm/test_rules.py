@@ -192,9 +192,31 @@ def test_tables_verdict_and_timing_verdict(trained):
     )
     timing = json.loads((out / "tclaims.json").read_text())
     assert timing[0]["id"] == "focus_raises_throughput" and "cpu" in json.dumps(timing[0]["details"]).lower()
-    figures = {f"throughput_{kind}": str(out / f"throughput.{kind}") for kind in ("png", "pdf")}
-    rules.timing_figures(str(out / "tp.csv"), str(out / "machine.json"), dense="dense", focus="focus", **figures)
-    assert (out / "throughput.png").stat().st_size > 0
+    rules.depth(
+        examples,
+        str(out / "model"),
+        str(out / "depth.csv"),
+        layers=[3, 4],
+        batch_size=2,
+        repeats=1,
+        focus=decoders[1],
+        layout=LAYOUT,
+    )
+    depth = pd.read_csv(out / "depth.csv")
+    trained_layers = int(depth.loc[depth["setting"] == "trained", "layers"].iloc[0])
+    assert sorted(depth.loc[depth["setting"] == "forced eviction", "layers"].unique()) == [3, 4]
+    assert set(depth["decoder"]) == {"dense", "focus"} and len(depth) == 2 * 3
+    assert (depth["rows_per_token"] > 0).all() and trained_layers >= 3
+    # forced eviction decodes one token per step: as many steps as the answer has tokens, for both decoders
+    forced = depth[depth["setting"] == "forced eviction"]
+    assert (forced["steps"] == LAYOUT["block_size"] * LAYOUT["answer_blocks"]).all()
+    figures = {
+        f"{name}_{kind}": str(out / f"{name}.{kind}") for name in ("throughput", "depth") for kind in ("png", "pdf")
+    }
+    rules.timing_figures(
+        str(out / "tp.csv"), str(out / "depth.csv"), str(out / "machine.json"), dense="dense", focus="focus", **figures
+    )
+    assert (out / "throughput.png").stat().st_size > 0 and (out / "depth.png").stat().st_size > 0
 
 
 def test_every_scale_passes_the_cross_key_checks_and_each_broken_one_is_named():

@@ -48,11 +48,14 @@ def test_a_batch_gives_each_row_what_it_gives_alone():
     together = s.importance(q, k, masked, scale=0.5)
     delta = torch.randn(3, 8, generator=g)
     k_row = s.retain_target(masked.sum(dim=1), mean_decoded=1.2, alpha=1.5)
-    kept = s.enforce(s.select(delta, masked, k_row), masked)
+    progress = torch.tensor([2, -1, -1])
+    kept = s.enforce(s.select(delta, masked, k_row), masked, progress)
     for b in range(3):
         alone = s.importance(q[b : b + 1], k[b : b + 1], masked[b : b + 1], scale=0.5)
         torch.testing.assert_close(together[b : b + 1], alone, rtol=1e-6, atol=1e-7)
-        keep = s.enforce(s.select(delta[b : b + 1], masked[b : b + 1], k_row[b : b + 1]), masked[b : b + 1])
+        keep = s.enforce(
+            s.select(delta[b : b + 1], masked[b : b + 1], k_row[b : b + 1]), masked[b : b + 1], progress[b : b + 1]
+        )
         assert keep.tolist() == kept[b : b + 1].tolist()
     assert not kept[1].any()  # a finished block retains nothing
 
@@ -92,15 +95,41 @@ def test_select_uses_the_threshold_when_it_keeps_enough_else_top_k():
     assert _kept(s.select(delta, partly, torch.tensor([1]))) == [[1]]  # position 2 is not masked
 
 
-def test_enforcement_rules():
+def _at(*positions: int, n: int = 8) -> torch.Tensor:
+    keep = torch.zeros(1, n, dtype=torch.bool)
+    keep[0, list(positions)] = True
+    return keep
+
+
+BEFORE_THE_BLOCK = torch.tensor([-1])  # no step of this block has run yet
+
+
+def test_enforcement_rules_on_hand_built_vectors():
+    """The reference's rules (sands-lab/FOCUS, ``_focus_enforce_rules``): left neighbour, never none, evicted
+    tokens left of the rightmost retained one kept only beyond the block progress."""
     masked = _rows([0, 1, 1, 1, 1, 1, 1, 1])
     none = torch.zeros(1, 8, dtype=torch.bool)
-    assert _kept(s.enforce(none, masked)) == [[1, 2]]  # never none: first masked + neighbour
-    keep = torch.zeros(1, 8, dtype=torch.bool)
-    keep[0, 4] = True
-    # 4's right neighbour 5; then every masked token from the progress (1) to the rightmost retained (5)
-    assert _kept(s.enforce(keep, masked)) == [[1, 2, 3, 4, 5]]
+    assert _kept(s.enforce(none, masked, BEFORE_THE_BLOCK)) == [[1, 2, 3, 4, 5, 6, 7]]  # none: every masked one
+    # 4's left neighbour 3; then every masked token before the rightmost retained (4) beyond the progress (-1)
+    assert _kept(s.enforce(_at(4), masked, BEFORE_THE_BLOCK)) == [[1, 2, 3, 4]]
+    # a step already ran up to position 2: 1 and 2 stay evicted, 3 is 4's left neighbour anyway
+    assert _kept(s.enforce(_at(4), masked, torch.tensor([2]))) == [[3, 4]]
+    assert _kept(s.enforce(_at(6), masked, torch.tensor([2]))) == [[3, 4, 5, 6]]
+    # the left neighbour is one pass over the selection: 6 brings 5, not 4
+    assert _kept(s.enforce(_at(6), masked, torch.tensor([4]))) == [[5, 6]]
+    # the right neighbour is not retained (the spec's summary says right; the reference retains the left)
+    assert _kept(s.enforce(_at(2), masked, torch.tensor([7]))) == [[1, 2]]
     gap = _rows([0, 0, 1, 0, 1, 1, 0, 1])
-    keep = torch.zeros(1, 8, dtype=torch.bool)
-    keep[0, 7] = True
-    assert _kept(s.enforce(keep, gap)) == [[2, 4, 5, 7]]  # decoded positions never retained
+    # decoded positions never retained; 7's left neighbour 6 is decoded, so nothing is added for it
+    assert _kept(s.enforce(_at(7), gap, BEFORE_THE_BLOCK)) == [[2, 4, 5, 7]]
+    assert _kept(s.enforce(_at(7), gap, torch.tensor([4]))) == [[5, 7]]
+    assert _kept(s.enforce(_at(0, 1), _rows([0] * 8), BEFORE_THE_BLOCK)) == [[]]  # a finished block: nothing
+
+
+def test_the_block_progress_is_the_rightmost_row_run_through_every_layer_and_never_moves_back():
+    progress = s.Progress(2)
+    assert progress.position.tolist() == [-1, -1]
+    progress.update(torch.tensor([[1, 1, 0, 0, 1, 0], [0, 0, 0, 0, 0, 0]], dtype=torch.bool))
+    assert progress.position.tolist() == [4, -1]
+    progress.update(torch.tensor([[1, 1, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0]], dtype=torch.bool))
+    assert progress.position.tolist() == [4, 1]

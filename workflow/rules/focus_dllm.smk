@@ -2,8 +2,8 @@
 # (spec: shared/papers/focus_dllm.md).
 # Per seed: examples -> train (a small block-diffusion LM, or the user's model folder) -> decode_{decoder}
 # (quality and compute) and observe (the correlation analysis); over the seeds -> tables -> figures, verdict;
-# timing (throughput, the first seed's model) -> timing_verdict, timing_figures beside. Each rule calls one
-# function of icml26.focus_dllm.rules (see docs/ARCHITECTURE.md).
+# timing (throughput, the first seed's model) -> timing_verdict, and with depth (FOCUS against dense over depth)
+# -> timing_figures beside. Each rule calls one function of icml26.focus_dllm.rules (see docs/ARCHITECTURE.md).
 
 FD = register("focus_dllm")
 FD_DECODERS = [d["name"] for d in FD.cfg["decoders"]]
@@ -19,6 +19,7 @@ rule focus_dllm:
         expand(f"{FD.results}/figures/{{name}}.png", name=["quality", "recall"]),
         f"{FD.timing}/claims.json",
         f"{FD.timing}/figures/throughput.png",
+        f"{FD.timing}/figures/depth.png",
 
 
 rule focus_dllm_examples:
@@ -165,6 +166,24 @@ rule focus_dllm_timing:
         CALL
 
 
+rule focus_dllm_depth:
+    input:
+        examples_file=f"{FD.data}/seed{FD_SEEDS[0]}/examples.json",
+        model_folder=f"{FD.data}/seed{FD_SEEDS[0]}/model",
+    output:
+        depth_table=f"{FD.timing}/depth.csv",
+    priority: -1  # only measures: the jobs on the way to the verdict go first
+    threads: paper_threads(FD)
+    params:
+        **FD.cfg["depth"],
+        func="icml26.focus_dllm.rules:depth",
+        focus=lambda w: next(d for d in FD.cfg["decoders"] if d["name"] == FD_COMPARE["focus"]),
+        layout=FD.cfg["layout"],
+        device=config["device"],
+    script:
+        CALL
+
+
 rule focus_dllm_timing_verdict:
     input:
         throughput_table=rules.focus_dllm_timing.output.throughput_table,
@@ -182,9 +201,16 @@ rule focus_dllm_timing_verdict:
 rule focus_dllm_timing_figures:
     input:
         throughput_table=rules.focus_dllm_timing.output.throughput_table,
+        depth_table=rules.focus_dllm_depth.output.depth_table,
         machine=rules.focus_dllm_timing.output.machine,
     output:
-        **figure_outputs(FD, "throughput", captions={"throughput": "throughput_figure"}, measured=True),
+        **figure_outputs(
+            FD,
+            "throughput",
+            "depth",
+            captions={"throughput": "throughput_figure", "depth": "depth_figure"},
+            measured=True,
+        ),
     params:
         **FD_COMPARE,
         func="icml26.focus_dllm.rules:timing_figures",

@@ -13,11 +13,15 @@ processing set's decoded ones: physical compaction, fewer rows through most of t
 can be decoded in that step. With ``alpha`` large enough to retain every masked token, FOCUS computes exactly what
 the dense decoder does (a test checks the tokens are identical).
 
-Ours where the spec leaves it open: rows are batched by padding each sequence's row set to the batch's largest
-(padding rows stand at positions outside the set, are masked out as keys and their outputs dropped); ``rows``
-counts the real rows each layer processes, the deterministic compute measure beside wall-clock throughput. Every
-step is a fixed number of tensor operations whatever the batch size (no loop over sequences), so the wall-clock
-comparison of FOCUS and dense decoding measures the rows saved, not Python overhead.
+Ours where the spec leaves it open: a step's rows are packed, the batch's real rows one after another, through
+the projections and the MLP (as the reference packs rows ragged per request); attention alone sees them padded
+to the batch's widest row set (padding rows masked out as keys, their outputs dropped), since each sequence reads
+only its own prefix and block. ``rows`` counts the real rows each layer processes, the deterministic compute
+measure beside wall-clock throughput, and ``padding`` the rows attention pads. Each layer's keys and values live
+in one buffer per block (prefix, settled rows, this step's rows), so a step writes its rows instead of
+concatenating the prefix again; the rotary tables are computed once per row set, not per layer. Every step is a
+fixed number of tensor operations whatever the batch size (no loop over sequences), so the wall-clock comparison
+of FOCUS and dense decoding measures the rows saved, not Python overhead.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from dataclasses import dataclass, field
 import torch
 
 from . import selection
-from .model import KV, BlockDiffusionLM, block_causal_mask, extend_cache
+from .model import KV, BlockDiffusionLM, block_causal_mask, extend_cache, rotary
 
 FOCUS_LAYERS = 2  # layers 0 and 1 see every row; FOCUS compacts from layer 2 on
 
@@ -46,6 +50,7 @@ class DecodeStats:
     decoded: list[int] = field(default_factory=list)  # tokens decoded per sequence and step, flattened
     masked: list[int] = field(default_factory=list)  # masked tokens per sequence at each step
     rows: int = 0  # real rows through attention + MLP, summed over layers and steps (final clean passes too)
+    padding: int = 0  # rows attention sees only to pad a sequence's rows to the batch's widest (never the MLP)
     events: list[dict] = field(default_factory=list)  # per sequence and step: masked, retained, decoded (FOCUS)
     observed: list[dict] = field(default_factory=list)  # with ``observe``: per sequence and step, per masked token
 
@@ -56,62 +61,112 @@ def _gather(x: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
     return torch.gather(x, 1, index.view(*index.shape, *([1] * (x.dim() - 2))).expand(shape))
 
 
-class _Block:
-    """One block's state for a batch: tokens, and the settled rows' keys and values per layer."""
+class _Packed:
+    """A step's rows two ways: padded ``(index, valid)`` ``[batch, width]`` as :func:`selection.front` lays them
+    out, and packed, the real rows one after another (by sequence, then position): ``sequence`` and
+    ``positions`` (block positions) per packed row."""
 
-    def __init__(self, model: BlockDiffusionLM, batch: int, start: int):
+    def __init__(self, index: torch.Tensor, valid: torch.Tensor):
+        self.index, self.valid = index, valid
+        self.sequence, self.slot = torch.nonzero(valid, as_tuple=True)
+        self.positions = index[self.sequence, self.slot]
+        self.count = int(self.sequence.numel())
+
+    def pad(self, packed: torch.Tensor) -> torch.Tensor:
+        """``[1, heads, rows, d]`` packed -> ``[batch, heads, width, d]``, zeros on padding."""
+        out = packed.new_zeros((*self.valid.shape[:1], packed.shape[1], self.valid.shape[1], packed.shape[3]))
+        out[self.sequence, :, self.slot] = packed[0].transpose(0, 1)
+        return out
+
+    def pack(self, padded: torch.Tensor) -> torch.Tensor:
+        """``[batch, heads, width, d]`` -> ``[1, heads, rows, d]``, the real rows only."""
+        return padded[self.sequence, :, self.slot].transpose(0, 1)[None]
+
+    def unpack(self, packed: torch.Tensor) -> torch.Tensor:
+        """``[1, rows, hidden]`` -> ``[batch, width, hidden]``, zeros on padding."""
+        out = packed.new_zeros((*self.valid.shape, packed.shape[-1]))
+        out[self.sequence, self.slot] = packed[0]
+        return out
+
+
+class _Block:
+    """One block's state for a batch: tokens, and per layer one key buffer and one value buffer laid out
+    ``[prefix | the block's settled rows by position | this step's rows]``, so a layer writes only its step's rows
+    instead of concatenating the whole prefix again (the prefix is copied in once per block)."""
+
+    def __init__(self, model: BlockDiffusionLM, batch: int, start: int, cache: list[KV] | None):
         c = model.config
         self.model, self.start, self.size = model, start, c.block_size
         self.device = device = model.embed.weight.device
         self.tokens = torch.full((batch, c.block_size), c.mask_token_id, dtype=torch.long, device=device)
         self.settled = torch.zeros((batch, c.block_size), dtype=torch.bool, device=device)
-        shape = (batch, c.heads, c.block_size, c.head_dim)
-        self.keys = [torch.zeros(shape, device=device) for _ in range(c.layers)]
-        self.values = [torch.zeros(shape, device=device) for _ in range(c.layers)]
+        self.progress = selection.Progress(batch, device)  # FOCUS's block progress
+        self.padding = 0  # padding rows computed so far (DecodeStats.padding)
+        self.prefix = 0 if cache is None else cache[0][0].shape[2]
+        shape = (batch, c.heads, self.prefix + 2 * c.block_size, c.head_dim)
+        self.key_buffers = [torch.zeros(shape, device=device) for _ in range(c.layers)]
+        self.value_buffers = [torch.zeros(shape, device=device) for _ in range(c.layers)]
+        for layer, (k, v) in enumerate(cache or []):
+            self.key_buffers[layer][:, :, : self.prefix] = k
+            self.value_buffers[layer][:, :, : self.prefix] = v
+        settled = slice(self.prefix, self.prefix + c.block_size)  # views: settle() writes through them
+        self.keys = [buffer[:, :, settled] for buffer in self.key_buffers]
+        self.values = [buffer[:, :, settled] for buffer in self.value_buffers]
 
     @property
     def masked(self) -> torch.Tensor:
         return self.tokens == self.model.config.mask_token_id
 
-    def run(self, rows: torch.Tensor, cache: list[KV] | None, keep_from_focus) -> tuple[torch.Tensor, list, int]:
+    def run(self, rows: torch.Tensor, keep_from_focus) -> tuple[torch.Tensor, list, int]:
         """Hidden states of the processing rows ``rows`` ``[batch, n]`` (bool over the block) through every
         layer; ``keep_from_focus(index, valid)`` may return a smaller row mask at layer 2 (its ``record`` sees
-        the queries and keys of layers 0 and 1). Returns
-        the final hidden states by block position, each layer's (index, k, v), and the real rows processed."""
-        index, valid = selection.front(rows)
-        positions = self.start + index
-        x = self.model.embed(_gather(self.tokens, index))
+        the queries and keys of layers 0 and 1). Returns the final hidden states ``[batch, width, hidden]`` in
+        the rows' padded layout ``(index, valid)`` (:func:`selection.front`), each layer's (index, valid, k,
+        v), and the real rows processed.
+
+        The rows are *packed* (the batch's real rows one after another, no padding) through the projections and
+        the MLP, where nearly all the compute is; only attention, which reads each sequence's own keys, sees
+        them padded to the batch's widest row set (:class:`_Packed`). Padding thus costs a few copies and some
+        attention scores, not layers of matrix products."""
+        c = self.model.config
+        rows_now = _Packed(*selection.front(rows))
+        tables = rotary((self.start + rows_now.positions)[None], c)
+        x = self.model.embed(self.tokens[rows_now.sequence, rows_now.positions])[None]  # [1, rows, hidden]
         saved, processed = [], 0
+        mask = self._mask(rows_now.valid)
         for i, layer in enumerate(self.model.layers):
             if i == FOCUS_LAYERS and keep_from_focus is not None:
-                keep = keep_from_focus(index, valid)
+                keep = keep_from_focus(rows_now.index, rows_now.valid)
                 if keep is not None:
-                    new_index, new_valid = selection.front(keep)
-                    slots = torch.arange(index.shape[1], device=self.device).expand_as(index)
-                    slot_of = torch.zeros_like(self.tokens).scatter_(1, index, slots)  # block position -> row
-                    where = torch.gather(slot_of, 1, new_index)
-                    x, index, valid, positions = _gather(x, where), new_index, new_valid, self.start + new_index
-            q, k, v = layer.project(x, positions)
+                    x = x[:, keep[rows_now.sequence, rows_now.positions]]  # packed order is kept: by sequence, position
+                    rows_now = _Packed(*selection.front(keep))
+                    tables = rotary((self.start + rows_now.positions)[None], c)
+                    mask = self._mask(rows_now.valid)
+            q, k, v = (rows_now.pad(t) for t in layer.project(x, tables))
             if keep_from_focus is not None and i < FOCUS_LAYERS:
-                keep_from_focus.record(i, q, k, index, valid)
-            saved.append((index, valid, k, v))
-            keys, values, mask = self._keys(i, cache, k, v, valid)
-            x = layer.feed_forward(layer.attend(x, q, keys, values, mask))
-            processed += int(valid.sum())
-        return x, index, valid, saved, processed
+                keep_from_focus.record(i, q, k, rows_now.index, rows_now.valid)
+            saved.append((rows_now.index, rows_now.valid, k, v))
+            keys, values = self._keys(i, k, v)
+            read = rows_now.pack(layer.attention(q, keys, values, mask))  # [1, heads, rows, d]
+            x = x + layer.out(read.transpose(1, 2).reshape(1, rows_now.count, -1))
+            x = layer.feed_forward(x)
+            processed += rows_now.count
+            self.padding += rows_now.valid.numel() - rows_now.count
+        return rows_now.unpack(x), rows_now.index, rows_now.valid, saved, processed
 
-    def _keys(self, layer: int, cache, k, v, valid):
-        batch = k.shape[0]
-        parts_k, parts_v, masks = [], [], []
-        if cache is not None:
-            parts_k.append(cache[layer][0])
-            parts_v.append(cache[layer][1])
-            masks.append(torch.ones((batch, cache[layer][0].shape[2]), dtype=torch.bool, device=self.device))
-        parts_k += [self.keys[layer], k]
-        parts_v += [self.values[layer], v]
-        masks += [self.settled, valid]
-        mask = torch.cat(masks, dim=1)[:, None, None, :]  # every row sees the same keys
-        return torch.cat(parts_k, dim=2), torch.cat(parts_v, dim=2), mask
+    def _mask(self, valid: torch.Tensor) -> torch.Tensor:
+        """``[batch, 1, 1, keys]``: the prefix, the settled rows and this step's real rows (every row sees the
+        same keys)."""
+        prefix = torch.ones((valid.shape[0], self.prefix), dtype=torch.bool, device=self.device)
+        return torch.cat([prefix, self.settled, valid], dim=1)[:, None, None, :]
+
+    def _keys(self, layer: int, k: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """The keys and values this step's rows attend to: the layer's buffers with ``k``, ``v`` written after
+        the settled rows."""
+        end = self.prefix + self.size + k.shape[2]
+        self.key_buffers[layer][:, :, self.prefix + self.size : end] = k
+        self.value_buffers[layer][:, :, self.prefix + self.size : end] = v
+        return self.key_buffers[layer][:, :, :end], self.value_buffers[layer][:, :, :end]
 
     def settle(self, saved, decoded_before: torch.Tensor) -> None:
         """Rows whose input was a decoded token this step and whose right neighbour is now decoded keep this
@@ -129,14 +184,25 @@ class _Block:
 
 class _Focus:
     """FOCUS's selection at layer 2 from the importances recorded at layers 0 and 1 (``alpha`` None: record them
-    and select nothing, the dense decoder observed)."""
+    and select nothing, the dense decoder observed). When no sequence can evict anything this step (its retain
+    target covers its masked tokens) the importances are not computed and nothing is compacted: the step is the
+    dense one, as selecting every row would make it (the early exit the reference takes too)."""
 
-    def __init__(self, block: _Block, alpha: float | None, mean_decoded: torch.Tensor):
+    def __init__(self, block: _Block, alpha: float | None, mean_decoded: torch.Tensor, observe: bool = False):
         self.block, self.alpha, self.mean_decoded = block, alpha, mean_decoded
         self.importance: dict[int, torch.Tensor] = {}
         self.retained: torch.Tensor | None = None
+        self.target = None
+        self.evictable = False
+        if alpha is not None:
+            counts = block.masked.sum(dim=1)
+            self.target = selection.retain_target(counts, mean_decoded, alpha)
+            self.evictable = bool((self.target < counts).any())
+        self.observing = observe or self.evictable
 
     def record(self, layer, q, k, index, valid) -> None:
+        if not self.observing:
+            return
         row_masked = _gather(self.block.masked, index) & valid
         found = selection.importance(q, k, row_masked, q.shape[-1] ** -0.5)
         self.importance[layer] = torch.zeros(self.block.masked.shape, device=found.device).scatter_(1, index, found)
@@ -145,11 +211,17 @@ class _Focus:
         if self.alpha is None:
             return None
         masked = self.block.masked
-        k = selection.retain_target(masked.sum(dim=1), self.mean_decoded, self.alpha)
-        delta = self.importance[1] - self.importance[0]
-        self.retained = selection.enforce(selection.select(delta, masked, k), masked)
         rows = torch.zeros_like(masked).scatter_(1, index, valid)
-        return self.retained | (rows & ~masked)  # the retained masked rows and the processing set's decoded rows
+        if not self.evictable:
+            self.retained = masked
+            self.block.progress.update(rows)
+            return None
+        delta = self.importance[1] - self.importance[0]
+        selected = selection.select(delta, masked, self.target)
+        self.retained = selection.enforce(selected, masked, self.block.progress.position)
+        kept = self.retained | (rows & ~masked)  # the retained masked rows and the processing set's decoded rows
+        self.block.progress.update(kept)
+        return kept
 
 
 def _observation(focus: _Focus, b: int, block: int, index, valid, masked, confidence, unmask, mean_decoded) -> dict:
@@ -188,7 +260,7 @@ def decode(model: BlockDiffusionLM, prompts: torch.Tensor, blocks: int, settings
     out = []
     rate = selection.DecodeRate(batch)
     for n in range(blocks):
-        block = _Block(model, batch, prompts.shape[1] + n * c.block_size)
+        block = _Block(model, batch, prompts.shape[1] + n * c.block_size, cache)
         for step in range(limit + 1):
             masked = block.masked
             if not masked.any():
@@ -198,9 +270,9 @@ def decode(model: BlockDiffusionLM, prompts: torch.Tensor, blocks: int, settings
             focus = None
             mean = rate.mean().to(device)
             if settings.alpha is not None or settings.observe:
-                focus = _Focus(block, settings.alpha, mean)
+                focus = _Focus(block, settings.alpha, mean, settings.observe)
             decoded_before = ~masked
-            x, index, valid, saved, processed = block.run(~block.settled, cache, focus)
+            x, index, valid, saved, processed = block.run(~block.settled, focus)
             stats.rows += processed
             logits = model.logits(x).float()
             logits[..., c.mask_token_id] = -torch.inf  # a token is never decoded to the mask
@@ -233,6 +305,7 @@ def decode(model: BlockDiffusionLM, prompts: torch.Tensor, blocks: int, settings
             stats.steps += 1
             block.settle(saved, decoded_before)
         positions = (block.start + torch.arange(c.block_size, device=device)).expand(batch, -1)
+        stats.padding += block.padding
         _, own = model(block.tokens, positions, cache)
         stats.rows += batch * c.block_size * c.layers
         cache = extend_cache(cache, own)

@@ -39,12 +39,20 @@ class BlockDiffusionConfig:
         return self.hidden_size // self.heads
 
 
-def _rope(x: torch.Tensor, positions: torch.Tensor, theta: float) -> torch.Tensor:
-    """Rotary position embedding of ``x`` ``[batch, heads, n, d]`` at ``positions`` ``[batch, n]``."""
-    d = x.shape[-1]
-    freqs = theta ** (-torch.arange(0, d, 2, dtype=torch.float32, device=x.device) / d)
-    angles = positions.to(torch.float32)[:, None, :, None] * freqs  # [batch, 1, n, d/2]
-    cos, sin = angles.cos(), angles.sin()
+Rotary = tuple[torch.Tensor, torch.Tensor]  # cos, sin: [batch, 1, n, head_dim / 2]
+
+
+def rotary(positions: torch.Tensor, config: BlockDiffusionConfig) -> Rotary:
+    """The rotary tables of ``positions`` ``[batch, n]``, computed once for every layer that sees these rows."""
+    d = config.head_dim
+    freqs = config.rope_theta ** (-torch.arange(0, d, 2, dtype=torch.float32, device=positions.device) / d)
+    angles = positions.to(torch.float32)[:, None, :, None] * freqs
+    return angles.cos(), angles.sin()
+
+
+def _rope(x: torch.Tensor, tables: Rotary) -> torch.Tensor:
+    """Rotary position embedding of ``x`` ``[..., batch, heads, n, d]`` by its rows' ``tables``."""
+    cos, sin = tables
     even, odd = x[..., 0::2], x[..., 1::2]
     return torch.stack((even * cos - odd * sin, even * sin + odd * cos), dim=-1).flatten(-2)
 
@@ -61,19 +69,25 @@ class Layer(nn.Module):
         self.gate_up = nn.Linear(h, 2 * config.intermediate_size, bias=False)
         self.down = nn.Linear(config.intermediate_size, h, bias=False)
 
-    def project(self, x: torch.Tensor, positions: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """Queries, keys and values ``[batch, heads, n, d]`` of the rows ``x`` ``[batch, n, hidden]``."""
+    def project(self, x: torch.Tensor, tables: Rotary) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Queries, keys and values ``[batch, heads, n, d]`` of the rows ``x`` ``[batch, n, hidden]``, rotated by
+        the rows' :func:`rotary` ``tables``."""
         b, n, _ = x.shape
         c = self.config
-        q, k, v = self.qkv(self.attention_norm(x)).view(b, n, 3, c.heads, c.head_dim).permute(2, 0, 3, 1, 4)
-        return _rope(q, positions, c.rope_theta), _rope(k, positions, c.rope_theta), v
+        qkv = self.qkv(self.attention_norm(x)).view(b, n, 3, c.heads, c.head_dim).permute(2, 0, 3, 1, 4)
+        q, k = _rope(qkv[:2], tables).unbind(0)  # queries and keys rotated in one pass: the same numbers
+        return q, k, qkv[2]
+
+    @staticmethod
+    def attention(q, keys, values, mask) -> torch.Tensor:
+        """What the queries ``q`` ``[batch, heads, n, d]`` read from the keys and values they may see; ``mask``
+        ``[batch or 1, 1, n, keys]`` bool, True where a row attends. ``[batch, heads, n, d]``."""
+        return nn.functional.scaled_dot_product_attention(q, keys, values, attn_mask=mask)
 
     def attend(self, x, q, keys, values, mask) -> torch.Tensor:
-        """The attention sublayer's output for rows ``x`` given all the keys and values they may see; ``mask``
-        ``[batch or 1, 1, n, keys]`` bool, True where a row attends."""
+        """The attention sublayer's output (residual included) for rows ``x`` ``[batch, n, hidden]``."""
         b, n, _ = x.shape
-        found = nn.functional.scaled_dot_product_attention(q, keys, values, attn_mask=mask)
-        return x + self.out(found.transpose(1, 2).reshape(b, n, -1))
+        return x + self.out(self.attention(q, keys, values, mask).transpose(1, 2).reshape(b, n, -1))
 
     def feed_forward(self, x: torch.Tensor) -> torch.Tensor:
         gate, up = self.gate_up(self.mlp_norm(x)).chunk(2, dim=-1)
@@ -111,9 +125,10 @@ class BlockDiffusionLM(nn.Module):
         n]`` (default: every cached position and every row, i.e. one block after its prefix). Returns the logits
         and this call's own keys and values per layer (what a cache appends once the block is final)."""
         x = self.embed(input_ids)
+        tables = rotary(positions, self.config)
         own = []
         for i, layer in enumerate(self.layers):
-            q, k, v = layer.project(x, positions)
+            q, k, v = layer.project(x, tables)
             own.append((k, v))
             if past_key_values is not None:
                 k = torch.cat([past_key_values[i][0], k], dim=2)

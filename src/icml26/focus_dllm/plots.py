@@ -18,6 +18,8 @@ CRITERIA = {
     "quality": ("QUALITY_DROP", "SOLVED"),
     "recall": ("AUROC_CHANCE", "RHO_NONE"),
     "throughput": ("PAPER_SPEEDUP",),
+    "depth": "a measured trend beside the throughput claim, not its evidence: FOCUS against dense as depth grows, "
+    "with the line where FOCUS breaks even",
 }
 
 SELECTOR_COLOURS = {
@@ -144,6 +146,36 @@ def throughput(table: pd.DataFrame, dense: str, focus: str, machine: str) -> plt
         axis.set_xticks(sizes, [str(size) for size in sizes])
         axis.minorticks_off()
         axis.set_xlabel("batch size (sequences)")
+        axis.legend(fontsize=7)
+    fig.suptitle(f"measured on {machine}", fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def depth(table: pd.DataFrame, machine: str) -> plt.Figure:
+    """FOCUS against dense as depth grows: the tokens/s ratio (left, with the break-even line at 1) and the real rows
+    through the network per generated token (right), on random weights decoding one token per step (forced
+    eviction, a line over depth) and on the trained model (its own depth, a marked point), measured on
+    ``machine``."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.6))
+    at = table.pivot_table(index=["setting", "layers"], columns="decoder", values=["tokens_per_s", "rows_per_token"])
+    for setting, style in (("forced eviction", {"marker": "o"}), ("trained", {"marker": "*", "markersize": 12})):
+        if setting not in at.index.get_level_values("setting"):
+            continue
+        part = at.loc[setting]
+        ratio = part[("tokens_per_s", "focus")] / part[("tokens_per_s", "dense")]
+        left.plot(part.index, ratio, color="tab:red", label=f"FOCUS / dense, {setting}", **style)
+        for decoder, colour in (("dense", "0.3"), ("focus", "tab:red")):
+            right.plot(
+                part.index, part[("rows_per_token", decoder)], color=colour, label=f"{decoder}, {setting}", **style
+            )
+    left.axhline(1.0, color="k", linestyle="--", linewidth=1, label="break-even")
+    left.set_ylabel("throughput ratio FOCUS / dense")
+    right.set_ylabel("rows through the network per generated token")
+    layers = sorted(table["layers"].unique())
+    for axis in (left, right):
+        axis.set_xticks(layers, [str(n) for n in layers])
+        axis.set_xlabel("layers")
         axis.legend(fontsize=7)
     fig.suptitle(f"measured on {machine}", fontsize=8)
     fig.tight_layout()

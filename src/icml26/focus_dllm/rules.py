@@ -35,6 +35,14 @@ def _examples(examples_file: str, part: str) -> list:
     return [Example(r["task"], tuple(r["prompt"]), tuple(r["answer"])) for r in read_json(examples_file)[part]]
 
 
+def _mixed_prompts(codec, examples_file: str):
+    """The test prompts with the tasks in turn, so that a batch of any size mixes them."""
+    test = _examples(examples_file, "test")
+    by_task = [[e for e in test if e.task == t] for t in sorted({e.task for e in test})]
+    mixed = [group[i] for i in range(max(map(len, by_task))) for group in by_task if i < len(group)]
+    return codec.batch(mixed, "prompt")
+
+
 def examples(examples_file: str, *, tasks: list[str], lengths: dict, counts: dict, layout: dict, seed: int) -> None:
     """``counts['train']`` training and ``counts['test']`` test examples per task (drawn from one seeded stream,
     test first), each checked to fit the layout."""
@@ -212,18 +220,58 @@ def throughput(
     from .decoding import DecodeSettings
     from .throughput import measure
 
-    codec, net = _codec(layout), _model(model_folder, device)
-    test = _examples(examples_file, "test")
-    tasks = sorted({e.task for e in test})
-    by_task = [[e for e in test if e.task == t] for t in tasks]
-    mixed = [group[i] for i in range(max(map(len, by_task))) for group in by_task if i < len(group)]
-    prompts = codec.batch(mixed, "prompt")  # the tasks in turn, so every batch size mixes them
+    net, prompts = _model(model_folder, device), _mixed_prompts(_codec(layout), examples_file)
     settings = {d["name"]: DecodeSettings(threshold=d["threshold"], alpha=d["alpha"]) for d in decoders}
     rows = measure(net, prompts, layout["answer_blocks"], settings, batch_sizes, repeats)
     for row in rows:
         print(f"batch {row['batch']} {row['decoder']}: {row['tokens_per_s']:.0f} tokens/s", flush=True)
     write_csv(throughput_table, pd.DataFrame(rows))
     write_machine(machine)
+
+
+def depth(
+    examples_file: str,
+    model_folder: str,
+    depth_table: str,
+    *,
+    layers: list[int],
+    batch_size: int,
+    repeats: int,
+    focus: dict,
+    layout: dict,
+    device: str = "cpu",
+) -> None:
+    """FOCUS (``focus``'s alpha) against dense decoding as depth grows: tokens/s (interleaved, median of
+    ``repeats``), real and padding rows per generated token at ``batch_size``. ``forced eviction`` rows: a model of
+    the trained one's width at each depth of ``layers``, random weights, one token decoded per step (threshold 1),
+    so FOCUS's retain target is small and compaction has room; ``trained`` rows: the trained model as the verdict
+    decodes it (``focus``'s threshold). A measured output (docs/ARCHITECTURE.md, "Measured outputs")."""
+    import dataclasses
+
+    import torch
+
+    from .decoding import DecodeSettings
+    from .model import BlockDiffusionLM
+    from .throughput import measure
+
+    trained = _model(model_folder, device)
+    prompts = _mixed_prompts(_codec(layout), examples_file)
+    settings = {
+        "forced eviction": lambda alpha: DecodeSettings(threshold=1.0, alpha=alpha),
+        "trained": lambda alpha: DecodeSettings(threshold=focus["threshold"], alpha=alpha),
+    }
+    models = [("trained", trained)]
+    for count in layers:
+        torch.manual_seed(count)
+        config = dataclasses.replace(trained.config, layers=count)
+        models.append(("forced eviction", BlockDiffusionLM(config).to(trained.embed.weight.device).eval()))
+    rows = []
+    for setting, model in models:
+        decoders = {"dense": settings[setting](None), "focus": settings[setting](focus["alpha"])}
+        for row in measure(model, prompts, layout["answer_blocks"], decoders, [batch_size], repeats):
+            rows.append({"setting": setting, "layers": model.config.layers, **row})
+            print(f"{setting}, {model.config.layers} layers, {row['decoder']}: {row['tokens_per_s']:.0f} tokens/s")
+    write_csv(depth_table, pd.DataFrame(rows))
 
 
 def tables(
@@ -329,13 +377,17 @@ def figures(
         save_figure(plots.recall(read_csv(recall_table), auroc, rho), *paths("recall"))
 
 
-def timing_figures(throughput_table: str, machine: str, *, dense: str, focus: str, **outputs: str) -> None:
-    """Throughput against batch size, as measured (docs/ARCHITECTURE.md, "Measured outputs")."""
+def timing_figures(
+    throughput_table: str, depth_table: str, machine: str, *, dense: str, focus: str, **outputs: str
+) -> None:
+    """Throughput against batch size, and FOCUS against dense as depth grows, as measured (docs/ARCHITECTURE.md,
+    "Measured outputs")."""
     from ..common.figures import figure_set, save_figure
     from ..common.io import read_csv
     from ..common.timing import describe
     from . import plots
 
+    where = describe(read_json(machine))
     with figure_set(outputs) as paths:
-        figure = plots.throughput(read_csv(throughput_table), dense, focus, describe(read_json(machine)))
-        save_figure(figure, *paths("throughput"))
+        save_figure(plots.throughput(read_csv(throughput_table), dense, focus, where), *paths("throughput"))
+        save_figure(plots.depth(read_csv(depth_table), where), *paths("depth"))

@@ -4,7 +4,8 @@ FOCUS, ... over repeats; the median of each) so a change of load hits every deco
 Per-step latency is the median seconds over the batch's block steps (prefill and final clean passes included in
 the seconds, not in the steps). ``peak_mb`` is the memory one decode adds at its peak, after the timed runs
 (:func:`icml26.common.timing.peak_memory_mb`: the CUDA allocator's peak, or on CPU the resident set's high-water
-mark). Beside the seconds, the deterministic compute count: rows through the network per generated token."""
+mark). Beside the seconds, the deterministic compute count: rows through the network per generated token, and
+the padding rows computed beside them (each sequence's row set padded to the batch's widest)."""
 
 from __future__ import annotations
 
@@ -54,6 +55,7 @@ def measure(
                     "ms_per_step": 1000 * seconds[name] / stats[name].steps,
                     "peak_mb": peak[name],
                     "rows_per_token": stats[name].rows / tokens,
+                    "padding_per_token": stats[name].padding / tokens,
                     "steps": stats[name].steps,
                 }
             )

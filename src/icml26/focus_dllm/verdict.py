@@ -263,5 +263,10 @@ def raises_throughput(throughput: pd.DataFrame, dense: str, focus: str, machine:
         premises_note="a wall-clock ratio on this machine: nothing presupposed beyond the decoders themselves",
         details={"machine": machine},
         headline=f"{ratio:.2f}x dense's tokens/s at batch {largest} (measured; paper: up to {PAPER_SPEEDUP}x)",
-        evidence=["timing/throughput.csv", "timing/figures/throughput.png"],
+        evidence=[
+            "timing/throughput.csv",
+            "timing/figures/throughput.png",
+            "timing/depth.csv",  # the trend over depth: where compaction pays (a measured trend, not a threshold)
+            "timing/figures/depth.png",
+        ],
     )
