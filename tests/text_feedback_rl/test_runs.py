@@ -39,7 +39,7 @@ def test_the_quick_config_runs_five_seeds_of_the_compared_methods_and_fewer_of_t
         "sd_importance": 1,
     }
     smoke = paper_section(CONFIG, "smoke")
-    assert runs.pairs(smoke) == [(n, 0) for n in ["grpo_single", "grpo_multi", "sd", "fm_w1", "sd_turn2_baseline"]]
+    assert runs.pairs(smoke) == [(n, 0) for n in ["grpo_single", "sd", "fm_w1", "sd_turn2_baseline"]]
     paper = paper_section(CONFIG, "paper")
     assert all(len(runs.seeds(paper, n)) == 5 for n in runs.names(paper))
 
