@@ -10,13 +10,6 @@ from icml26.text_feedback_rl import runs as tf_runs
 
 TF = register("text_feedback_rl")
 TF_RUNS = [(t, r, s) for t in TF.cfg["tasks"] for r, s in tf_runs.pairs(TF.cfg)]  # (task, run name, seed)
-
-
-def tf_run_files(pattern):
-    """``pattern`` filled for every (task, run, seed) of the config."""
-    return [pattern.format(task=t, method=r, seed=s) for t, r, s in TF_RUNS]
-
-
 TF_COMMON = {"device": config["device"]}
 
 
@@ -97,8 +90,8 @@ rule text_feedback_rl_run:
 
 rule text_feedback_rl_tables:
     input:
-        scores=tf_run_files(f"{TF.data}/{{task}}/runs/{{method}}/seed{{seed}}.scores.csv"),
-        curves=tf_run_files(f"{TF.data}/{{task}}/runs/{{method}}/seed{{seed}}.curve.csv"),
+        scores=[f"{TF.data}/{t}/runs/{r}/seed{s}.scores.csv" for t, r, s in TF_RUNS],
+        curves=[f"{TF.data}/{t}/runs/{r}/seed{s}.curve.csv" for t, r, s in TF_RUNS],
         losses=expand(f"{TF.data}/{{task}}/warmstart_loss.csv", task=TF.cfg["tasks"]),
     output:
         accuracy_table=table_report(TF, "accuracy"),
@@ -114,7 +107,7 @@ rule text_feedback_rl_tables:
 
 rule text_feedback_rl_timing:
     input:
-        runs=tf_run_files(f"{TF.timing}/steps/{{task}}_{{method}}_seed{{seed}}.csv"),
+        runs=[f"{TF.timing}/steps/{t}_{r}_seed{s}.csv" for t, r, s in TF_RUNS],
     output:
         step_table=f"{TF.timing}/steps.csv",
         machine=f"{TF.timing}/machine.json",
