@@ -65,12 +65,8 @@ def main() -> None:
     pin_threads(args.threads)
     lines = []
     if (TRAINED / "model").is_dir():
-        codec, model = rules._codec(LAYOUT), rules._model(str(TRAINED / "model"), "cpu")
-        test = rules._examples(str(TRAINED / "examples.json"), "test")
-        tasks = sorted({e.task for e in test})
-        groups = [[e for e in test if e.task == t] for t in tasks]
-        mixed = [g[i] for i in range(max(map(len, groups))) for g in groups if i < len(g)]
-        prompts = codec.batch(mixed, "prompt")
+        model = rules._model(str(TRAINED / "model"), "cpu")
+        prompts = rules._mixed_prompts(rules._codec(LAYOUT), str(TRAINED / "examples.json"))  # the tasks in turn
         for batch, dense, focus in _pair(measure, model, prompts, 1, 0.9, BATCHES, args.repeats):
             lines.append(_line("trained (quick seed 0)", model.config.layers, batch, dense, focus))
             print(lines[-1], flush=True)

@@ -256,10 +256,7 @@ def depth(
 
     trained = _model(model_folder, device)
     prompts = _mixed_prompts(_codec(layout), examples_file)
-    settings = {
-        "forced eviction": lambda alpha: DecodeSettings(threshold=1.0, alpha=alpha),
-        "trained": lambda alpha: DecodeSettings(threshold=focus["threshold"], alpha=alpha),
-    }
+    thresholds = {"forced eviction": 1.0, "trained": focus["threshold"]}
     models = [("trained", trained)]
     for count in layers:
         torch.manual_seed(count)
@@ -267,7 +264,11 @@ def depth(
         models.append(("forced eviction", BlockDiffusionLM(config).to(trained.embed.weight.device).eval()))
     rows = []
     for setting, model in models:
-        decoders = {"dense": settings[setting](None), "focus": settings[setting](focus["alpha"])}
+        threshold = thresholds[setting]
+        decoders = {
+            "dense": DecodeSettings(threshold=threshold),
+            "focus": DecodeSettings(threshold=threshold, alpha=focus["alpha"]),
+        }
         for row in measure(model, prompts, layout["answer_blocks"], decoders, [batch_size], repeats):
             rows.append({"setting": setting, "layers": model.config.layers, **row})
             print(f"{setting}, {model.config.layers} layers, {row['decoder']}: {row['tokens_per_s']:.0f} tokens/s")

@@ -92,6 +92,11 @@ def skill_premise(problems: Problems) -> Premise:
     return premise("base pass@1 over D0-D2", problems.base_skill(), BASE_SKILL, ">=", WHY_SKILL)
 
 
+def skill_details(problems: Problems) -> dict:
+    """Beside the skill premise: the base model's pass@1 distance by distance."""
+    return {"base pass@1 per distance": problems.base_by_distance()}
+
+
 def rl_transfers_most_efficiently(problems: Problems) -> Claim:
     learners = [x for x in ("rl", "sft", "rft") if x in problems.rates]
     every = np.arange(len(problems.seeds))
@@ -107,7 +112,7 @@ def rl_transfers_most_efficiently(problems: Problems) -> Claim:
             state=NOT_EVALUATED if premises[0].met else PREMISE_NOT_MET,
             premises=premises,
             note="RL has no efficiency at the matched level (no D0 gain)",
-            details={"base pass@1 per distance": problems.base_by_distance()},
+            details=skill_details(problems),
             headline="not evaluated: RL memorised nothing at the matched level",
             evidence=EVIDENCE,
         )
@@ -127,7 +132,7 @@ def rl_transfers_most_efficiently(problems: Problems) -> Claim:
         state=decide(found, premises=premises),
         interval=found,
         premises=premises,
-        details={"base pass@1 per distance": problems.base_by_distance()},
+        details=skill_details(problems),
         headline=f"mean e_1, e_2 at matched D0: RL {near['rl']:.2f}, SFT {near['sft']:.2f}, RFT {near['rft']:.2f}; "
         f"RL's lead {found[0].estimate:+.2f} [{found[0].low:+.2f}, {found[0].high:+.2f}] (paper: RL highest)",
         evidence=EVIDENCE,
@@ -187,7 +192,7 @@ def rft_keeps_a_stronger_far_tail(problems: Problems) -> Claim:
             state=NOT_EVALUATED,
             premises=premises,
             note=f"{', '.join(missing)} did not reach the matched level",
-            details={"base pass@1 per distance": problems.base_by_distance()},
+            details=skill_details(problems),
             headline=f"not evaluated: {', '.join(missing)} did not reach the matched level",
             evidence=["tables/far_tail.csv", "figures/spectrum.png"],
         )
@@ -214,7 +219,7 @@ def rft_keeps_a_stronger_far_tail(problems: Problems) -> Claim:
         state=decide(found, premises=premises),
         interval=found,
         premises=premises,
-        details={"base pass@1 per distance": problems.base_by_distance()},
+        details=skill_details(problems),
         headline=f"far-transfer tail (D3 above base): RFT {rft:.2f}, SFT {sft:.2f} of seeds (paper: RFT stronger)",
         evidence=["tables/far_tail.csv", "tables/matched.csv", "figures/spectrum.png"],
     )

@@ -41,13 +41,12 @@ FM_COLOURS = ("tab:cyan", "tab:blue", "navy")  # FM's runs, by increasing loss w
 
 def _ordered(run_names) -> list[str]:
     """Runs in :data:`LABELS`' method order, FM's by increasing weight."""
-    present = set(run_names)
-    return sorted(present, key=lambda r: (list(LABELS).index(runs.parse(r)[0]), runs.parse(r)[1].get("fm_weight", 0)))
+    return sorted(set(run_names), key=lambda r: (list(LABELS).index(runs.parse(r)[0]), runs.fm_weight(r) or 0))
 
 
 def _label(run: str) -> str:
-    method, overrides = runs.parse(run)
-    return LABELS[method] + (f", λ={overrides['fm_weight']:g}" if overrides else "")
+    weight = runs.fm_weight(run)
+    return LABELS[runs.parse(run)[0]] + (f", λ={weight:g}" if weight is not None else "")
 
 
 def _colours(run_names) -> dict[str, str]:

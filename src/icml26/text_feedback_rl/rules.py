@@ -270,7 +270,7 @@ def verdict(comparisons_table: str, accuracy_table: str, claims: str, metrics: s
 
     comparisons = read_csv(comparisons_table)
     primary = comparisons[comparisons["metric"] == "sampled"]
-    fm = sorted({m for m in primary["method"] if runs.is_fm(m)}, key=lambda m: runs.parse(m)[1]["fm_weight"])
+    fm = sorted({m for m in primary["method"] if runs.is_fm(m)}, key=runs.fm_weight)
     write_claims(
         claims,
         [

@@ -48,6 +48,11 @@ def pairs(cfg: dict) -> list[tuple[str, int]]:
     return [(name, seed) for name in names(cfg) for seed in seeds(cfg, name)]
 
 
+def fm_weight(name: str) -> float | None:
+    """FM's loss weight in a run name, None for any other method."""
+    return parse(name)[1].get("fm_weight")
+
+
 def is_fm(name: str) -> bool:
     """The run is RLTF-FM (at some weight)."""
     return name.startswith(FM_PREFIX)

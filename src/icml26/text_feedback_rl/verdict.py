@@ -133,7 +133,7 @@ def feedback_modelling_beats_grpo(comparisons: pd.DataFrame, run: str | None) ->
     not run) beats both GRPO baselines on every task, at the table's Bonferroni-corrected confidence."""
     if run is None:
         return outperforms_baselines(comparisons, "fm", FM_CLAIM, "RLTF-FM")
-    weight = f"{runs.parse(run)[1]['fm_weight']:g}"
+    weight = f"{runs.fm_weight(run):g}"
     return outperforms_baselines(comparisons, run, f"{FM_CLAIM}_lambda_{weight}", f"RLTF-FM (lambda_FM = {weight})")
 
 
