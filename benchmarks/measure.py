@@ -45,6 +45,8 @@ TARGETS = {
     "prism_moe": ("<= 30 s", "<= 25 min"),
     "optifluence": ("<= 30 s", "<= 25 min"),  # issue 52: Fashion-MNIST off the ceiling
     "text_feedback_rl": ("<= 30 s", "<= 30 min"),  # issue 51
+    "focus_dllm": ("<= 30 s", "<= 25 min"),  # issue 51: an 8-layer stand-in
+    "sheaf_repulsion": ("<= 30 s", "<= 25 min"),  # issue 51: discovery towards convergence
 }
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
 WARM_SMOKE = "smoke run, fork server"  # `make run SCALE=smoke WARM=1 PAPER=<slug>` (icml26.common.forkserver)

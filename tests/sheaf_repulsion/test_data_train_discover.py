@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from icml26.sheaf_repulsion.data import LENGTH, TEMPLATES, ioi, vocabulary
+from icml26.sheaf_repulsion.data import FRAMES, LENGTH, TEMPLATES, ioi, vocabulary
 from icml26.sheaf_repulsion.discover import Objective, discover, repelled_runs
 from icml26.sheaf_repulsion.train import Architecture, accuracy, train
 
@@ -25,15 +25,24 @@ OBJECTIVE = Objective(
 )
 
 
-def test_ioi_sentences_follow_the_abba_and_baba_templates():
-    batch = ioi(200, 7, np.random.default_rng(0))
-    assert batch.tokens.shape == (200, LENGTH) and batch.tokens.max() < len(vocabulary(7))
-    first, second, repeated = batch.tokens[:, 0], batch.tokens[:, 2], batch.tokens[:, 7]
-    assert (batch.good != batch.bad).all() and (repeated == batch.bad).all()  # S2 is the subject
-    abba = batch.template == TEMPLATES.index("ABBA")
-    assert (first[abba] == batch.good[abba]).all() and (second[abba] == batch.bad[abba]).all()
-    assert (first[~abba] == batch.bad[~abba]).all() and (second[~abba] == batch.good[~abba]).all()
-    assert 0 < abba.sum() < 200 and (batch.tokens[:, :-1] < 7).sum(axis=1).tolist() == [3] * 200  # three names
+def test_ioi_sentences_follow_every_frame_in_both_orders():
+    batch = ioi(204, 7, np.random.default_rng(0))
+    words = np.array(vocabulary(7))
+    assert batch.tokens.shape == (204, LENGTH) and batch.tokens.max() < len(words)
+    assert np.bincount(batch.template).tolist() == [34] * len(TEMPLATES) == [34] * 6  # three frames, two orders
+    assert (batch.good != batch.bad).all() and (batch.tokens[:, 7] == batch.bad).all()  # S2 is the subject
+    assert (batch.tokens < 7).sum(axis=1).tolist() == [3] * 204  # three names: IO once, S twice
+    for t, name in enumerate(TEMPLATES):
+        frame, order = name.split()
+        rows = batch.tokens[batch.template == t]
+        a, b = FRAMES[frame].index("A"), FRAMES[frame].index("B")
+        io, s = (a, b) if order == "ABBA" else (b, a)
+        assert (rows[:, io] == batch.good[batch.template == t]).all()
+        assert (rows[:, s] == batch.bad[batch.template == t]).all()
+        fixed = [p for p, slot in enumerate(FRAMES[frame]) if slot not in ("A", "B", "S", "PLACE", "OBJECT")]
+        assert (words[rows[:, fixed]] == np.array(FRAMES[frame])[fixed]).all()
+    # the names of the first clause sit at different positions in different frames
+    assert len({(FRAMES[f].index("A"), FRAMES[f].index("B")) for f in FRAMES}) == 3
     with pytest.raises(ValueError, match="at least 2 names"):
         ioi(3, 1, np.random.default_rng(0))
 

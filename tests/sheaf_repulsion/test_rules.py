@@ -43,6 +43,7 @@ def run(tmp_path_factory):
             "minimal.csv",
             "circuits.csv",
             "overlap.csv",
+            "discovery.csv",
             "claims.json",
             "metrics.json",
         )
@@ -52,10 +53,13 @@ def run(tmp_path_factory):
         rules.discover(
             f["model.npz"],
             f[f"{method}.npz"],
+            str(out / f"{method}_curve.csv"),
             str(out / f"{method}_seconds.csv"),
             method=method,
             discovery={**DISCOVERY, "overlap": DISCOVERY["overlap"] if method == "oasr" else 0.0},
             runs=3,
+            held_out=32,
+            curve_every=5,
             **COMMON,
         )
     rules.baselines(
@@ -84,19 +88,30 @@ def run(tmp_path_factory):
         f["oasr.npz"],
         f["independent.npz"],
         f["baselines.npz"],
+        [str(out / f"{m}_curve.csv") for m in ("oasr", "independent")],
         f["circuits.csv"],
         f["overlap.csv"],
+        f["discovery.csv"],
         held_out=32,
         criteria=CRITERIA,
         **COMMON,
     )
-    figures = figure_files(out / "figures", "iou", "iou_by_k", "circuits", "minimal")
-    rules.figures(f["circuits.csv"], f["overlap.csv"], f["minimal.csv"], criteria=CRITERIA, **figures)
+    figures = figure_files(out / "figures", "iou", "iou_by_k", "circuits", "minimal", "discovery")
+    rules.figures(
+        f["circuits.csv"],
+        f["overlap.csv"],
+        f["minimal.csv"],
+        f["discovery.csv"],
+        criteria=CRITERIA,
+        complete_from=0.8,
+        **figures,
+    )
     rules.verdict(
         f["circuits.csv"],
         f["overlap.csv"],
         f["minimal.csv"],
         f["training.csv"],
+        f["discovery.csv"],
         f["claims.json"],
         f["metrics.json"],
         criteria=CRITERIA,
@@ -117,6 +132,18 @@ def test_the_chain_writes_every_table_figure_and_all_three_claims(run):
     circuits = rules.read_csv(f["circuits.csv"])
     assert circuits.groupby("method").size().to_dict() == {"acdc": 1, "eap": 1, "independent": 3, "oasr": 3}
     assert len(rules.read_csv(f["overlap.csv"])) == 6  # 3 pairs per method
+    # the discovery curve: points every 5 of the 15 steps, and its last point is the circuit the table measures
+    curve = rules.read_csv(f["discovery.csv"])
+    assert curve.groupby(["method", "run"]).size().tolist() == [3] * 6 and set(curve["step"]) == {5, 10, 15}
+    last = curve[curve["step"] == 15].set_index(["method", "run"]).sort_index()
+    found = circuits[circuits["method"].isin(["oasr", "independent"])].set_index(["method", "run"]).sort_index()
+    for column in ("edges", "density", "accuracy", "faithfulness", "complement_accuracy"):
+        assert last[column].tolist() == pytest.approx(found[column].tolist(), abs=1e-6), column
+    details = claims[0]["details"]
+    assert details["discovery_steps"] == 15 and set(details["faithfulness_ld_ratio"]) == {"oasr", "independent"}
+    assert details["accuracy_without_first_independent_circuit"] == pytest.approx(
+        found.loc[("independent", 0), "complement_accuracy"]
+    )
     costs = rules.read_csv(str(out / "costs.csv")).set_index("what")["seconds"]
     assert set(costs.index) == {
         "forward pass",

@@ -4,12 +4,14 @@ met (a model that fails the task; discovery that finds no valid circuit even wit
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from icml26.common.claims import FAILS, HOLDS, INCONCLUSIVE, NOT_EVALUATED, PREMISE_NOT_MET
 from icml26.sheaf_repulsion.verdict import (
     CRITERIA,
     dispensable_minimal_circuit,
     grows_with_circuits,
+    late_change,
     low_overlap,
     overlap_premises,
 )
@@ -25,12 +27,38 @@ def circuits(accuracy=0.95, density=0.05, complement=0.5, runs=3, independent_ac
                 "run": k,
                 "accuracy": independent_accuracy if m == "independent" and independent_accuracy else accuracy,
                 "density": density,
+                "faithfulness": 0.4,
                 "complement_accuracy": complement,
             }
             for m in ("oasr", "independent")
             for k in range(runs)
         ]
     )
+
+
+def curve(late=None, runs=3, steps=500):
+    """Discovery curves at 0.8 accuracy every 50 steps; ``late``: (run, accuracy) of independent run ``run``
+    from step 460 on."""
+    rows = []
+    for method in ("oasr", "independent"):
+        for run in range(runs):
+            for step in range(50, steps + 1, 50):
+                moved = late and method == "independent" and run == late[0] and step > 0.9 * steps
+                rows.append({"method": method, "run": run, "step": step, "accuracy": late[1] if moved else 0.8})
+    return pd.DataFrame(rows)
+
+
+CURVE = curve()
+
+
+def test_late_change_is_the_accuracy_moved_over_the_last_tenth_of_the_steps():
+    assert late_change(CURVE, "independent") == {0: 0.0, 1: 0.0, 2: 0.0}
+    moved = late_change(curve(late=(1, 0.95)), "independent")  # 450 is the last point before the final tenth
+    assert moved[1] == pytest.approx(0.15) and moved[0] == moved[2] == 0.0
+    claim = low_overlap(circuits(), overlap(0.06, 0.4), curve(late=(1, 0.95)), CRITERIA, MODEL)
+    assert "moved at most 0.150 over the last 10%" in claim.headline
+    assert claim.details["accuracy_change_over_last_10%_of_steps"]["independent"][1] == pytest.approx(0.15)
+    assert claim.details["faithfulness_ld_ratio"]["oasr"] == [0.4] * 3
 
 
 def overlap(oasr, independent, chance=0.05):
@@ -44,37 +72,38 @@ def overlap(oasr, independent, chance=0.05):
 
 
 def test_low_overlap_states():
-    assert low_overlap(circuits(), overlap(0.06, 0.4), CRITERIA, MODEL).state == HOLDS
-    assert low_overlap(circuits(), overlap(0.2, 0.4), CRITERIA, MODEL).state == FAILS  # OASR 4x chance
-    assert low_overlap(circuits(), overlap(0.06, 0.1), CRITERIA, MODEL).state == FAILS  # independent not high
+    assert low_overlap(circuits(), overlap(0.06, 0.4), CURVE, CRITERIA, MODEL).state == HOLDS
+    assert low_overlap(circuits(), overlap(0.2, 0.4), CURVE, CRITERIA, MODEL).state == FAILS  # OASR 4x chance
+    assert low_overlap(circuits(), overlap(0.06, 0.1), CURVE, CRITERIA, MODEL).state == FAILS  # independent not high
     assert (
-        low_overlap(circuits(accuracy=0.7, independent_accuracy=0.95), overlap(0.06, 0.4), CRITERIA, MODEL).state
+        low_overlap(circuits(accuracy=0.7, independent_accuracy=0.95), overlap(0.06, 0.4), CURVE, CRITERIA, MODEL).state
         == FAILS
     )  # OASR's circuits not faithful, independent ones are
-    assert low_overlap(circuits(density=0.3), overlap(0.06, 0.4), CRITERIA, MODEL).state == PREMISE_NOT_MET
+    assert low_overlap(circuits(density=0.3), overlap(0.06, 0.4), CURVE, CRITERIA, MODEL).state == PREMISE_NOT_MET
     # OASR pairs at 1x, 1x and 3.8x chance: the t interval over the three pairs straddles 2x
     spread = overlap({(0, 1): 0.05, (0, 2): 0.05, (1, 2): 0.19}, 0.4)
-    assert low_overlap(circuits(), spread, CRITERIA, MODEL).state == INCONCLUSIVE
+    assert low_overlap(circuits(), spread, CURVE, CRITERIA, MODEL).state == INCONCLUSIVE
 
 
 def test_overlap_premises_a_model_that_fails_or_discovery_that_finds_nothing_valid():
-    claim = low_overlap(circuits(), overlap(0.06, 0.4), CRITERIA, 0.6)
+    claim = low_overlap(circuits(), overlap(0.06, 0.4), CURVE, CRITERIA, 0.6)
     assert claim.state == PREMISE_NOT_MET and [p.met for p in claim.premises] == [False, True]
-    claim = low_overlap(circuits(accuracy=0.87), overlap(0.06, 0.4), CRITERIA, MODEL)  # no valid independent circuit
+    # no valid independent circuit
+    claim = low_overlap(circuits(accuracy=0.87), overlap(0.06, 0.4), CURVE, CRITERIA, MODEL)
     assert claim.state == PREMISE_NOT_MET and claim.holds is None and [p.met for p in claim.premises] == [True, False]
 
 
 def test_growth_has_no_interval_with_one_pair_at_two_runs():
     met = overlap_premises(circuits(), MODEL, CRITERIA)
     growing = overlap({(0, 1): 0.1, (0, 2): 0.0, (1, 2): 0.0}, 0.4)  # gap 0.3 among 2, 0.367 among 3 (+22 %)
-    assert grows_with_circuits(growing, CRITERIA, met).state == INCONCLUSIVE  # never 'holds' on one pair
+    assert grows_with_circuits(growing, CRITERIA, met, {}).state == INCONCLUSIVE  # never 'holds' on one pair
     shrinking = overlap({(0, 1): 0.0, (0, 2): 0.2, (1, 2): 0.2}, 0.4)  # gap 0.4 among 2, 0.267 among 3
-    assert grows_with_circuits(shrinking, CRITERIA, met).state == FAILS  # shrinks by more than the margin
+    assert grows_with_circuits(shrinking, CRITERIA, met, {}).state == FAILS  # shrinks by more than the margin
     unmet = overlap_premises(circuits(accuracy=0.8), MODEL, CRITERIA)
-    assert grows_with_circuits(growing, CRITERIA, unmet).state == PREMISE_NOT_MET
+    assert grows_with_circuits(growing, CRITERIA, unmet, {}).state == PREMISE_NOT_MET
     two_runs = overlap(0.1, 0.4)
     two_runs = two_runs[(two_runs["run_a"] < 2) & (two_runs["run_b"] < 2)]
-    assert grows_with_circuits(two_runs, CRITERIA, met).state == NOT_EVALUATED
+    assert grows_with_circuits(two_runs, CRITERIA, met, {}).state == NOT_EVALUATED
 
 
 def test_the_minimal_circuit_claim_needs_a_faithful_circuit_and_an_alternative_for_every_edge():
@@ -94,5 +123,5 @@ def test_the_minimal_circuit_claim_needs_a_faithful_circuit_and_an_alternative_f
 
 def test_pairs_with_an_empty_circuit_have_no_ratio_and_no_pair_gives_no_interval():
     empty = overlap(0.0, 0.4, chance=0.0)  # every chance IoU 0: no ratio anywhere
-    claim = low_overlap(circuits(), empty, CRITERIA, MODEL)
+    claim = low_overlap(circuits(), empty, CURVE, CRITERIA, MODEL)
     assert claim.state == INCONCLUSIVE and all(i.estimate != i.estimate for i in claim.interval[1:])  # NaN

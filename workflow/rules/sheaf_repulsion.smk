@@ -23,7 +23,7 @@ rule sheaf_repulsion:
     """Target: every sheaf_repulsion output at the configured scale."""
     input:
         paper_outputs(SR),
-        expand(f"{SR.results}/figures/{{name}}.png", name=["iou", "iou_by_k", "circuits", "minimal"]),
+        expand(f"{SR.results}/figures/{{name}}.png", name=["iou", "iou_by_k", "circuits", "minimal", "discovery"]),
         f"{SR.timing}/costs.csv",
 
 
@@ -50,6 +50,7 @@ rule sheaf_repulsion_discover:
         weights=rules.sheaf_repulsion_model.output.weights,
     output:
         circuits=f"{SR.data}/circuits/{{method}}.npz",
+        curve=f"{SR.data}/circuits/{{method}}_curve.csv",
         timing=f"{SR.timing}/discovery/{{method}}.csv",
     wildcard_constraints:
         method="|".join(SR_METHODS),
@@ -62,6 +63,8 @@ rule sheaf_repulsion_discover:
         method=lambda w: w.method,
         discovery=lambda w: SR_DISCOVERY[w.method],
         runs=SR.cfg["runs"],
+        held_out=SR.cfg["held_out"],
+        curve_every=SR.cfg["curve_every"],
     script:
         CALL
 
@@ -111,9 +114,11 @@ rule sheaf_repulsion_tables:
         oasr=f"{SR.data}/circuits/oasr.npz",
         independent=f"{SR.data}/circuits/independent.npz",
         baseline=rules.sheaf_repulsion_baselines.output.circuits,
+        curves=expand(f"{SR.data}/circuits/{{method}}_curve.csv", method=SR_METHODS),
     output:
         circuits_table=table_report(SR, "circuits"),
         overlap_table=table_report(SR, "overlap"),
+        discovery_table=table_report(SR, "discovery"),
     params:
         **SR_COMMON,
         func="icml26.sheaf_repulsion.rules:tables",
@@ -146,6 +151,7 @@ rule sheaf_repulsion_figures:
         circuits_table=rules.sheaf_repulsion_tables.output.circuits_table,
         overlap_table=rules.sheaf_repulsion_tables.output.overlap_table,
         minimal_table=rules.sheaf_repulsion_minimal.output.minimal_table,
+        discovery_table=rules.sheaf_repulsion_tables.output.discovery_table,
     output:
         **figure_outputs(
             SR,
@@ -153,11 +159,13 @@ rule sheaf_repulsion_figures:
             "iou_by_k",
             "circuits",
             "minimal",
-            captions={"minimal": "minimal_figure", "circuits": "circuits_figure"},
+            "discovery",
+            captions={"minimal": "minimal_figure", "circuits": "circuits_figure", "discovery": "discovery_figure"},
         ),
     params:
         func="icml26.sheaf_repulsion.rules:figures",
         criteria=SR.cfg["criteria"],
+        complete_from=SR.cfg["discovery"]["complete_from"],
     script:
         CALL
 
@@ -168,6 +176,7 @@ rule sheaf_repulsion_verdict:
         overlap_table=rules.sheaf_repulsion_tables.output.overlap_table,
         minimal_table=rules.sheaf_repulsion_minimal.output.minimal_table,
         training_table=rules.sheaf_repulsion_model.output.training_table,
+        discovery_table=rules.sheaf_repulsion_tables.output.discovery_table,
     output:
         claims=report(
             f"{SR.results}/claims.json",

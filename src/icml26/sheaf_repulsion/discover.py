@@ -3,7 +3,8 @@
 One run optimises one logit per edge with Adam on the objective of :mod:`~icml26.sheaf_repulsion.masks`
 (fresh IOI sentences every step from the run's own generator; Gumbel noise from a second one); the
 repulsion weight follows the sparsity weight's ramp, as in the reference code. It then keeps the edges
-with a positive logit that lie on a path from the embedding to the logits. OASR's run k is repelled
+with a positive logit that lie on a path from the embedding to the logits; given held-out sentences, it records
+that circuit's metrics every few steps (the discovery curve: has the run converged?). OASR's run k is repelled
 from the union of runs 1..k-1; the independent baseline uses the same runs with the repulsion weight
 at 0. (The indispensability test searches exhaustively instead: :mod:`~icml26.sheaf_repulsion.minimal`.)
 """
@@ -16,8 +17,9 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from .data import ioi
+from .data import Batch, ioi
 from .masks import completeness_loss, density, faithfulness_loss, good_bad, overlap, sparsity_weight, straight_through
+from .metrics import circuit_metrics
 from .model import EdgeTransformer
 from .train import tensors
 
@@ -44,6 +46,7 @@ class Circuit:
     edges: np.ndarray  # bool over the model's edges, finalised
     logits: np.ndarray  # the learnt edge logits
     seconds: float  # the run's wall clock: a measured output, written to timing/ only
+    curve: tuple[dict, ...] = ()  # per checkpoint: step and the metrics of the circuit the logits keep then
 
 
 def discover(
@@ -54,8 +57,10 @@ def discover(
     seed: int,
     reference: np.ndarray | None = None,
     every: int = 50,
+    held_out: Batch | None = None,
 ) -> Circuit:
-    """One discovery run (progress lines every ``every`` steps)."""
+    """One discovery run (progress lines every ``every`` steps; with ``held_out``, the finalised circuit of the
+    positive logits is measured on it at each of them)."""
     n = len(net.graph)
     reference_t = torch.as_tensor(
         np.zeros(n, dtype=bool) if reference is None else reference, dtype=torch.bool, device=net.device
@@ -65,7 +70,7 @@ def discover(
     logits = torch.full((n,), objective.init, device=net.device, requires_grad=True)
     optimiser = torch.optim.Adam([logits], lr=objective.lr)
     sentences, noise = np.random.default_rng(seed), torch.Generator().manual_seed(seed)  # noise drawn on the CPU
-    start = time.perf_counter()
+    start, curve = time.perf_counter(), []
     for step in range(objective.steps):
         tokens, good, bad = tensors(ioi(objective.batch_size, names, sentences), net.device)
         mask = straight_through(logits, temperature=objective.temperature, generator=noise)
@@ -91,23 +96,38 @@ def discover(
         loss.backward()
         optimiser.step()
         if (step + 1) % every == 0 or step + 1 == objective.steps:
-            kept = int((logits > 0).sum())
+            kept, measured = int((logits > 0).sum()), ""
+            if held_out is not None:
+                circuit = net.graph.finalise(logits.detach().cpu().numpy() > 0)
+                curve.append({"step": step + 1, **circuit_metrics(net, held_out, circuit)})
+                measured = f", circuit accuracy {curve[-1]['accuracy']:.3f}"
             print(
-                f"  step {step + 1}/{objective.steps}: loss {loss.item():.4f}, {kept}/{n} edges kept, "
+                f"  step {step + 1}/{objective.steps}: loss {loss.item():.4f}, {kept}/{n} edges kept{measured}, "
                 f"{time.perf_counter() - start:.1f} s",
                 flush=True,
             )
     learnt = logits.detach().cpu().numpy().copy()
-    return Circuit(net.graph.finalise(learnt > 0), learnt, time.perf_counter() - start)
+    return Circuit(net.graph.finalise(learnt > 0), learnt, time.perf_counter() - start, tuple(curve))
 
 
-def repelled_runs(net: EdgeTransformer, objective: Objective, *, runs: int, names: int, seed: int) -> list[Circuit]:
+def repelled_runs(
+    net: EdgeTransformer,
+    objective: Objective,
+    *,
+    runs: int,
+    names: int,
+    seed: int,
+    every: int = 50,
+    held_out: Batch | None = None,
+) -> list[Circuit]:
     """OASR (``objective.overlap`` > 0) or independent seeds (0): run k is repelled from the union of the
     circuits of runs 1..k-1 and uses seed ``seed + k``."""
     circuits: list[Circuit] = []
     union = np.zeros(len(net.graph), dtype=bool)
     for k in range(runs):
         print(f"run {k + 1}/{runs} (repulsion {objective.overlap}, {int(union.sum())} edges to avoid)", flush=True)
-        circuits.append(discover(net, objective, names=names, seed=seed + k, reference=union))
+        circuits.append(
+            discover(net, objective, names=names, seed=seed + k, reference=union, every=every, held_out=held_out)
+        )
         union |= circuits[-1].edges
     return circuits

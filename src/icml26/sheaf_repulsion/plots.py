@@ -14,6 +14,9 @@ from .verdict import runs
 CRITERIA = {
     "iou": "the claim compares OASR's pairwise IoU with independent seeds' and with the pairs' chance IoU (all drawn); "
     "its validity criteria are the config's `criteria` (the circuits figure and the verdict take the same keys)",
+    "discovery": "the runs' curves against the config's validity `criteria` (faithful accuracy, sparse density), the "
+    "full model's logit difference and the step the completeness term starts; the late change the verdict reports "
+    "is read off the same table",
 }
 
 METHODS = ("oasr", "independent", "eap", "acdc")
@@ -114,5 +117,29 @@ def minimal(table: pd.DataFrame, criteria: dict) -> plt.Figure:
         title="Indispensability of the minimal circuit's edges",
     )
     ax.legend(fontsize=7, loc="upper right", ncol=2)
+    fig.tight_layout()
+    return fig
+
+
+def discovery(curve: pd.DataFrame, criteria: dict, complete_from: float) -> plt.Figure:
+    """Each run's circuit along its discovery (accuracy alone, faithfulness, density), per method, with the
+    validity thresholds and the step the completeness term starts: flat ends mean the runs converged."""
+    fig, axes = plt.subplots(1, 3, figsize=(12, 3.6), sharex=True)
+    end = int(curve["step"].max())
+    for color, method in zip(("C3", "C0"), ("oasr", "independent")):
+        for run, rows in curve[curve["method"] == method].groupby("run"):
+            label = LABEL[method] if run == 0 else None
+            for ax, column in zip(axes, ("accuracy", "faithfulness", "density")):
+                ax.plot(rows["step"], rows[column], color=color, alpha=0.8, lw=1, label=label)
+    axes[0].axhline(criteria["faithful"], color="k", lw=0.8, ls="--", label=f"faithful ({criteria['faithful']:g})")
+    axes[0].axhline(0.5, color="0.6", lw=0.8, label="chance")
+    axes[1].axhline(1.0, color="0.6", lw=0.8, label="the full model")
+    axes[2].axhline(criteria["sparse"], color="k", lw=0.8, ls=":", label=f"sparse ({criteria['sparse']:g})")
+    titles = ("IO-over-S accuracy alone", "logit difference / the model's", "density (share of edges)")
+    for ax, title in zip(axes, titles):
+        ax.axvline(complete_from * end, color="0.4", lw=0.8, ls="-.", label="completeness term on")
+        ax.set(xlabel="discovery step", title=title)
+        ax.legend(fontsize=6)
+    axes[0].set_ylim(0, 1.02)
     fig.tight_layout()
     return fig

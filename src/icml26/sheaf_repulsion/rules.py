@@ -85,6 +85,7 @@ def model(
 def discover(
     weights: str,
     circuits: str,
+    curve: str,
     timing: str,
     *,
     method: str,
@@ -92,16 +93,24 @@ def discover(
     architecture: dict,
     discovery: dict,
     runs: int,
+    held_out: int,
+    curve_every: int,
     seed: int,
     device: str,
 ) -> None:
     """``runs`` discovery runs of ``method``: OASR (each repelled from the earlier circuits) or independent
-    seeds (``discovery["overlap"]`` = 0); each run's seconds go to ``timing``."""
+    seeds (``discovery["overlap"]`` = 0); ``curve``: every ``curve_every`` steps, the metrics on the held-out
+    sentences of the circuit each run keeps then; each run's seconds go to ``timing``."""
     from .discover import repelled_runs
 
     net = load_model(weights, architecture, names, device)
-    found = repelled_runs(net, _objective(discovery), runs=runs, names=names, seed=seed)
+    held = _held_out(held_out, names, seed)
+    found = repelled_runs(
+        net, _objective(discovery), runs=runs, names=names, seed=seed, every=curve_every, held_out=held
+    )
     write_npz(circuits, edges=np.stack([c.edges for c in found]), logits=np.stack([c.logits for c in found]))
+    points = [{"method": method, "run": k, **row} for k, c in enumerate(found) for row in c.curve]
+    write_csv(curve, pd.DataFrame(points))
     write_csv(
         timing,
         pd.DataFrame(
@@ -196,8 +205,10 @@ def tables(
     oasr: str,
     independent: str,
     baseline: str,
+    curves: list[str],
     circuits_table: str,
     overlap_table: str,
+    discovery_table: str,
     *,
     names: int,
     architecture: dict,
@@ -206,7 +217,8 @@ def tables(
     seed: int,
     device: str,
 ) -> None:
-    """Every circuit's metrics on the held-out sentences, and the pairwise overlap of each method's runs."""
+    """Every circuit's metrics on the held-out sentences, the pairwise overlap of each method's runs, and the
+    discovery curves of both methods in one table."""
     from .metrics import circuit_metrics
     from .tables import circuit_table
     from .tables import overlap_table as overlaps
@@ -227,6 +239,7 @@ def tables(
         ),
     )
     write_csv(overlap_table, pd.concat([overlaps(m, found[m]) for m in ("oasr", "independent")], ignore_index=True))
+    write_csv(discovery_table, read_csvs(curves))
 
 
 def timing(
@@ -300,12 +313,22 @@ def timing(
     )
 
 
-def figures(circuits_table: str, overlap_table: str, minimal_table: str, *, criteria: dict, **outputs: str) -> None:
+def figures(
+    circuits_table: str,
+    overlap_table: str,
+    minimal_table: str,
+    discovery_table: str,
+    *,
+    criteria: dict,
+    complete_from: float,
+    **outputs: str,
+) -> None:
     from ..common.figures import figure_set, save_figure
     from . import plots
 
     table, overlap, minimal_rows = read_csv(circuits_table), read_csv(overlap_table), read_csv(minimal_table)
     with figure_set(outputs) as paths:
+        save_figure(plots.discovery(read_csv(discovery_table), criteria, complete_from), *paths("discovery"))
         save_figure(plots.iou_heatmaps(overlap), *paths("iou"))
         save_figure(plots.iou_by_circuits(overlap), *paths("iou_by_k"))
         save_figure(plots.circuits(table, criteria), *paths("circuits"))
@@ -317,6 +340,7 @@ def verdict(
     overlap_table: str,
     minimal_table: str,
     training_table: str,
+    discovery_table: str,
     claims: str,
     metrics: str,
     *,
@@ -330,9 +354,15 @@ def verdict(
 
     table, overlap, minimal_rows = read_csv(circuits_table), read_csv(overlap_table), read_csv(minimal_table)
     model_accuracy = float(read_csv(training_table)["accuracy"].iloc[-1])
+    discovery = read_csv(discovery_table)
     judged = [
-        verdicts.low_overlap(table, overlap, criteria, model_accuracy),
-        verdicts.grows_with_circuits(overlap, criteria, verdicts.overlap_premises(table, model_accuracy, criteria)),
+        verdicts.low_overlap(table, overlap, discovery, criteria, model_accuracy),
+        verdicts.grows_with_circuits(
+            overlap,
+            criteria,
+            verdicts.overlap_premises(table, model_accuracy, criteria),
+            verdicts.overlap_details(table, discovery),
+        ),
         verdicts.dispensable_minimal_circuit(minimal_rows, criteria, model_accuracy, sentences),
     ]
     for claim in judged:
