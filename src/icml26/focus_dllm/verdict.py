@@ -48,24 +48,28 @@ PAPER_SPEEDUP = 3.52  # the paper's best throughput ratio over LMDeploy (drawn b
 # How far the committed numbers may move on another machine (make verify), from the spread over the three quick
 # seeds (each redraws examples, initialisation and training; a machine whose kernels change the training
 # trajectory redraws them much as another seed does): a number pooled over the seeds by one standard error of the
-# three-seed mean, a single seed's number by the seeds' standard deviation (rounded up). FOCUS's accuracy spreads
-# most (0.600, 0.497, 0.400: pcfg lost on two seeds), and so do the importance statistics (AUROC 0.44 to 0.61);
-# no tolerance covers a flipped verdict, and importance_predicts_decodability sits within one SE of its threshold
+# three-seed mean, a single seed's number by the seeds' standard deviation (rounded up), never narrower than the
+# 4-layer model's. On the 8-layer model (twenty-second session) FOCUS's quality spreads most (per seed 0.0, -0.5,
+# 0.0: seed 1 loses pcfg entirely), and so do the importance statistics (AUROC 0.44 to 0.81, rho 0.05 to 0.59) and
+# dense decoding's accuracy over all five tasks (0.47 to 0.60: walk); no tolerance covers a flipped verdict
 # (docs/papers/focus_dllm.md).
 _SEEDS = "spread over the three quick seeds (verdict.py)"
 TOLERANCES = [
-    ("metrics/accuracy/dense*", Tolerance(abs=0.003, why=_SEEDS)),
-    ("metrics/accuracy/focus*", Tolerance(abs=0.06, why=_SEEDS)),
-    ("metrics/accuracy_by_seed/dense*", Tolerance(abs=0.01, why=_SEEDS + ": one seed")),
-    ("metrics/accuracy_by_seed/focus*", Tolerance(abs=0.11, why=_SEEDS + ": one seed")),
+    ("metrics/accuracy/dense*", Tolerance(abs=0.05, why=_SEEDS)),
+    ("metrics/accuracy/focus*", Tolerance(abs=0.08, why=_SEEDS)),
+    ("metrics/accuracy_by_seed/dense*", Tolerance(abs=0.08, why=_SEEDS + ": one seed")),
+    ("metrics/accuracy_by_seed/focus*", Tolerance(abs=0.14, why=_SEEDS + ": one seed")),
     ("metrics/decoded_fraction/*", Tolerance(abs=0.02, why=_SEEDS)),
+    ("metrics/dense_accuracy_by_task/*", Tolerance(abs=0.1, why=_SEEDS + ": walk")),
     ("claims/few_tokens_decodable_per_step/measured/*", Tolerance(abs=0.02, why=_SEEDS)),
-    ("claims/importance_predicts_decodability/measured/auroc", Tolerance(abs=0.05, why=_SEEDS)),
-    ("claims/importance_predicts_decodability/measured/spearman", Tolerance(abs=0.09, why=_SEEDS)),
+    ("claims/importance_predicts_decodability/measured/auroc", Tolerance(abs=0.13, why=_SEEDS)),
+    ("claims/importance_predicts_decodability/measured/auroc_seed*", Tolerance(abs=0.21, why=_SEEDS + ": one seed")),
+    ("claims/importance_predicts_decodability/measured/spearman", Tolerance(abs=0.18, why=_SEEDS)),
+    ("claims/importance_predicts_decodability/measured/spearman_seed*", Tolerance(abs=0.31, why=_SEEDS + ": one seed")),
     ("claims/importance_predicts_decodability/measured/*", Tolerance(abs=0.015, why=_SEEDS + ": recall gap")),
     ("claims/focus_preserves_quality/measured/dense", Tolerance(abs=0.003, why=_SEEDS)),
-    ("claims/focus_preserves_quality/measured/difference_seed*", Tolerance(abs=0.11, why=_SEEDS + ": one seed")),
-    ("claims/focus_preserves_quality/measured/*", Tolerance(abs=0.06, why=_SEEDS)),
+    ("claims/focus_preserves_quality/measured/difference_seed*", Tolerance(abs=0.29, why=_SEEDS + ": one seed")),
+    ("claims/focus_preserves_quality/measured/*", Tolerance(abs=0.17, why=_SEEDS)),
     ("claims/focus_saves_compute/measured/ratio", Tolerance(abs=0.06, why=_SEEDS)),
     ("claims/focus_saves_compute/measured/dense*", Tolerance(abs=0.03, why=_SEEDS + ": rows per generated token")),
     ("claims/focus_saves_compute/measured/focus*", Tolerance(abs=1.2, why=_SEEDS + ": rows per generated token")),
