@@ -19,9 +19,9 @@ def _moved(accuracy: float, rows: float = 0.0):
 
 
 def test_moves_within_the_seeds_spread_pass_and_beyond_it_fail():
-    within = verify.compare("focus_dllm", _committed(), _moved(0.05, 0.02))
+    within = verify.compare("focus_dllm", _committed(), _moved(0.07, 0.02))  # tolerances 0.08 and 0.03
     assert within.ok and len(within.within) == 2
-    beyond = verify.compare("focus_dllm", _committed(), _moved(0.07))
+    beyond = verify.compare("focus_dllm", _committed(), _moved(0.09))
     assert not beyond.ok and [line.split(":")[0] for line in beyond.outside] == ["metrics/accuracy/focus_a1"]
     assert not verify.compare("focus_dllm", _committed(), _moved(0.0, 0.05)).ok
 
