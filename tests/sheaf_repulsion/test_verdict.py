@@ -13,6 +13,7 @@ from icml26.sheaf_repulsion.verdict import (
     grows_with_circuits,
     late_change,
     low_overlap,
+    overlap_details,
     overlap_premises,
 )
 
@@ -49,13 +50,15 @@ def curve(late=None, runs=3, steps=500):
 
 
 CURVE = curve()
+DETAILS = overlap_details(circuits(), CURVE)  # what the overlap claims report beside their criteria
 
 
 def test_late_change_is_the_accuracy_moved_over_the_last_tenth_of_the_steps():
     assert late_change(CURVE, "independent") == {0: 0.0, 1: 0.0, 2: 0.0}
     moved = late_change(curve(late=(1, 0.95)), "independent")  # 450 is the last point before the final tenth
     assert moved[1] == pytest.approx(0.15) and moved[0] == moved[2] == 0.0
-    claim = low_overlap(circuits(), overlap(0.06, 0.4), curve(late=(1, 0.95)), CRITERIA, MODEL)
+    details = overlap_details(circuits(), curve(late=(1, 0.95)))
+    claim = low_overlap(circuits(), overlap(0.06, 0.4), details, CRITERIA, MODEL)
     assert "moved at most 0.150 over the last 10%" in claim.headline
     assert claim.details["accuracy_change_over_last_10%_of_steps"]["independent"][1] == pytest.approx(0.15)
     assert claim.details["faithfulness_ld_ratio"]["oasr"] == [0.4] * 3
@@ -72,24 +75,22 @@ def overlap(oasr, independent, chance=0.05):
 
 
 def test_low_overlap_states():
-    assert low_overlap(circuits(), overlap(0.06, 0.4), CURVE, CRITERIA, MODEL).state == HOLDS
-    assert low_overlap(circuits(), overlap(0.2, 0.4), CURVE, CRITERIA, MODEL).state == FAILS  # OASR 4x chance
-    assert low_overlap(circuits(), overlap(0.06, 0.1), CURVE, CRITERIA, MODEL).state == FAILS  # independent not high
-    assert (
-        low_overlap(circuits(accuracy=0.7, independent_accuracy=0.95), overlap(0.06, 0.4), CURVE, CRITERIA, MODEL).state
-        == FAILS
-    )  # OASR's circuits not faithful, independent ones are
-    assert low_overlap(circuits(density=0.3), overlap(0.06, 0.4), CURVE, CRITERIA, MODEL).state == PREMISE_NOT_MET
+    assert low_overlap(circuits(), overlap(0.06, 0.4), DETAILS, CRITERIA, MODEL).state == HOLDS
+    assert low_overlap(circuits(), overlap(0.2, 0.4), DETAILS, CRITERIA, MODEL).state == FAILS  # OASR 4x chance
+    assert low_overlap(circuits(), overlap(0.06, 0.1), DETAILS, CRITERIA, MODEL).state == FAILS  # independent not high
+    unfaithful = circuits(accuracy=0.7, independent_accuracy=0.95)  # OASR's circuits not faithful, independent ones are
+    assert low_overlap(unfaithful, overlap(0.06, 0.4), DETAILS, CRITERIA, MODEL).state == FAILS
+    assert low_overlap(circuits(density=0.3), overlap(0.06, 0.4), DETAILS, CRITERIA, MODEL).state == PREMISE_NOT_MET
     # OASR pairs at 1x, 1x and 3.8x chance: the t interval over the three pairs straddles 2x
     spread = overlap({(0, 1): 0.05, (0, 2): 0.05, (1, 2): 0.19}, 0.4)
-    assert low_overlap(circuits(), spread, CURVE, CRITERIA, MODEL).state == INCONCLUSIVE
+    assert low_overlap(circuits(), spread, DETAILS, CRITERIA, MODEL).state == INCONCLUSIVE
 
 
 def test_overlap_premises_a_model_that_fails_or_discovery_that_finds_nothing_valid():
-    claim = low_overlap(circuits(), overlap(0.06, 0.4), CURVE, CRITERIA, 0.6)
+    claim = low_overlap(circuits(), overlap(0.06, 0.4), DETAILS, CRITERIA, 0.6)
     assert claim.state == PREMISE_NOT_MET and [p.met for p in claim.premises] == [False, True]
     # no valid independent circuit
-    claim = low_overlap(circuits(accuracy=0.87), overlap(0.06, 0.4), CURVE, CRITERIA, MODEL)
+    claim = low_overlap(circuits(accuracy=0.87), overlap(0.06, 0.4), DETAILS, CRITERIA, MODEL)
     assert claim.state == PREMISE_NOT_MET and claim.holds is None and [p.met for p in claim.premises] == [True, False]
 
 
@@ -123,5 +124,5 @@ def test_the_minimal_circuit_claim_needs_a_faithful_circuit_and_an_alternative_f
 
 def test_pairs_with_an_empty_circuit_have_no_ratio_and_no_pair_gives_no_interval():
     empty = overlap(0.0, 0.4, chance=0.0)  # every chance IoU 0: no ratio anywhere
-    claim = low_overlap(circuits(), empty, CURVE, CRITERIA, MODEL)
+    claim = low_overlap(circuits(), empty, DETAILS, CRITERIA, MODEL)
     assert claim.state == INCONCLUSIVE and all(i.estimate != i.estimate for i in claim.interval[1:])  # NaN

@@ -354,14 +354,11 @@ def verdict(
 
     table, overlap, minimal_rows = read_csv(circuits_table), read_csv(overlap_table), read_csv(minimal_table)
     model_accuracy = float(read_csv(training_table)["accuracy"].iloc[-1])
-    discovery = read_csv(discovery_table)
+    details = verdicts.overlap_details(table, read_csv(discovery_table))  # both overlap claims report them
     judged = [
-        verdicts.low_overlap(table, overlap, discovery, criteria, model_accuracy),
+        verdicts.low_overlap(table, overlap, details, criteria, model_accuracy),
         verdicts.grows_with_circuits(
-            overlap,
-            criteria,
-            verdicts.overlap_premises(table, model_accuracy, criteria),
-            verdicts.overlap_details(table, discovery),
+            overlap, criteria, verdicts.overlap_premises(table, model_accuracy, criteria), details
         ),
         verdicts.dispensable_minimal_circuit(minimal_rows, criteria, model_accuracy, sentences),
     ]

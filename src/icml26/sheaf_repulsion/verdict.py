@@ -65,6 +65,7 @@ EVIDENCE = [
     "figures/discovery.png",
 ]
 LATE_SHARE = 0.1  # the discovery curve's last tenth of the steps: how much a run's circuit still changes there
+LATE_CHANGE = f"accuracy_change_over_last_{LATE_SHARE:.0%}_of_steps"  # its key in the overlap claims' details
 GROWTH_MARGIN = 0.05  # ours: a gap that shrinks by more than this IoU (above the chance IoU ~0.04) fails outright
 WHY_MODEL = (
     "every claim is about circuits of a model that performs IOI; a circuit cannot be faithful to a model that fails"
@@ -115,17 +116,15 @@ def overlap_details(circuits: pd.DataFrame, discovery: pd.DataFrame) -> dict:
             for m in ("oasr", "independent")
         },
         "discovery_steps": steps,
-        f"accuracy_change_over_last_{LATE_SHARE:.0%}_of_steps": {
-            m: late_change(discovery, m) for m in ("oasr", "independent")
-        },
+        LATE_CHANGE: {m: late_change(discovery, m) for m in ("oasr", "independent")},
         "accuracy_without_first_independent_circuit": redundancy(circuits),
     }
 
 
-def _late_summary(discovery: pd.DataFrame) -> str:
-    moved = max(abs(v) for m in ("oasr", "independent") for v in late_change(discovery, m).values())
+def _late_summary(details: dict) -> str:
+    moved = max(abs(v) for runs in details[LATE_CHANGE].values() for v in runs.values())
     return (
-        f"; discovery {int(discovery['step'].max()):,} steps, circuit accuracy moved at most {moved:.3f} over the "
+        f"; discovery {details['discovery_steps']:,} steps, circuit accuracy moved at most {moved:.3f} over the "
         f"last {LATE_SHARE:.0%}"
     )
 
@@ -168,7 +167,7 @@ def _overlap(overlap: pd.DataFrame, method: str, upto: int | None = None) -> tup
 
 
 def low_overlap(
-    circuits: pd.DataFrame, overlap: pd.DataFrame, discovery: pd.DataFrame, criteria: dict, model_accuracy: float
+    circuits: pd.DataFrame, overlap: pd.DataFrame, details: dict, criteria: dict, model_accuracy: float
 ) -> Claim:
     oasr = circuits[circuits["method"] == "oasr"]
     independent = circuits[circuits["method"] == "independent"]
@@ -202,12 +201,12 @@ def low_overlap(
         state=decide(found, premises=premises),
         interval=found,
         premises=premises,
-        details=overlap_details(circuits, discovery),
+        details=details,
         headline=f"OASR: {n_valid}/{len(oasr)} circuits valid (accuracy alone {oasr['accuracy'].mean():.2f}, "
         f"logit difference {oasr['faithfulness'].mean():.2f} of the model's), mean IoU {iou_oasr:.3f} vs chance "
         f"{chance_oasr:.3f}; independent: {int(valid(independent, criteria).sum())}/{len(independent)} valid "
         f"(accuracy {independent['accuracy'].mean():.2f}, logit difference {independent['faithfulness'].mean():.2f}), "
-        f"IoU {iou_ind:.3f} vs chance {chance_ind:.3f} (paper: near chance vs high)" + _late_summary(discovery),
+        f"IoU {iou_ind:.3f} vs chance {chance_ind:.3f} (paper: near chance vs high)" + _late_summary(details),
         evidence=EVIDENCE,
     )
 
