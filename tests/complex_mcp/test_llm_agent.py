@@ -40,6 +40,7 @@ def test_a_users_model_runs_as_agent_llm_and_is_judged_like_the_others(checkpoin
         max_turns=3,
         max_idle=2,
         llm={"checkpoint": str(checkpoint), "max_new_tokens": 16, "temperature": 0.0, "distractors": 2},
+        device="cpu",
     )
     rows = pd.read_csv(table)
     llm = rows[rows["agent"] == "llm"]
@@ -53,3 +54,26 @@ def test_a_checkpoint_that_is_not_a_model_folder_is_named_before_any_job(tmp_pat
     cfg["llm"]["checkpoint"] = str(tmp_path / "nowhere")
     with pytest.raises(ConfigError, match=r"llm.checkpoint: .*nowhere is not a model folder"):
         check_settings("complex_mcp", cfg)
+
+
+def test_the_llm_agent_loads_its_model_on_the_configured_device(checkpoint, monkeypatch):
+    """The agent's model goes where the config's ``device`` says (it always ran on the CPU before 2026-12-04)."""
+    from icml26.common.lm import model as lm_model
+    from icml26.complex_mcp import experiments
+    from icml26.complex_mcp.agents import LanguageModelAgent
+
+    llm = {"checkpoint": str(checkpoint), "max_new_tokens": 4, "temperature": 0.0, "distractors": 2, "device": "cuda"}
+    (options,) = [
+        o
+        for agent, *_, o in experiments.grid(
+            "agents", agents=[], failure_rate=0.0, failure_rates=[], distractors=[], llm=llm
+        )
+        if agent == "llm"
+    ]
+    assert options["device"] == "cuda"
+    placed = []
+    monkeypatch.setattr("icml26.common.device.resolve_device", lambda setting: "meta")
+    real = lm_model.load_model
+    monkeypatch.setattr(lm_model, "load_model", lambda path, device="cpu": placed.append(device) or real(path, device))
+    agent = LanguageModelAgent(None, [], **options)
+    assert placed == ["meta"] and agent.model.device.type == "meta"

@@ -66,6 +66,7 @@ def test_rule_functions_end_to_end(tmp_path):
         "distractors": [0, 199],
         "max_turns": 40,
         "max_idle": 2,
+        "device": "cpu",
     }
     paths = {}
     for experiment in ("agents", "saturation", "failures"):

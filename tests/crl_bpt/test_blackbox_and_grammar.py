@@ -1,8 +1,12 @@
 """The black box: a call counter that never exceeds its budget, invalid templates scored (never a crash), the
 reward; the images and the template grammar; the user's CLIP by path."""
 
+import copy
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
+import torch
 
 from icml26.common.sources import SourceError
 from icml26.crl_bpt import blackbox as bb
@@ -120,3 +124,32 @@ def test_readable_templates():
         " ".join(["a", "photo"] * 6) + " {} .",
     ):
         assert not grammar.readable(bad), bad
+
+
+class _TextModelOnItsDevice(torch.nn.Module):
+    """Stands in for CLIP's text tower, which cannot run on ``meta`` (its mask code reads a value): records the
+    devices of what it is handed and answers hidden states on ``meta``."""
+
+    def __init__(self, width: int):
+        super().__init__()
+        self.width, self.seen = width, set()
+
+    def forward(self, input_ids, attention_mask):
+        self.seen |= {input_ids.device.type, attention_mask.device.type}
+        return SimpleNamespace(last_hidden_state=torch.zeros(*input_ids.shape, self.width, device="meta"))
+
+
+def test_the_black_box_computes_on_the_device_of_its_model(tiny_encoder, target_images):
+    """Images, captions and labels arrive as CPU arrays; the encoder may sit on a GPU. On torch's ``meta`` device
+    (which refuses mixed devices as CUDA does) classifying and training stay on the model's device."""
+    model, tok = tiny_encoder
+    on_meta = copy.deepcopy(model).to("meta")
+    on_meta.text_model = _TextModelOnItsDevice(model.config.text_config.hidden_size)
+    classifier = bb.Classifier(on_meta, tok, *target_images)
+    probabilities = classifier.probabilities("a photo of a {} .", np.arange(4))
+    assert probabilities.device.type == "meta" and on_meta.text_model.seen == {"meta"}
+    assert (classifier.labels.device.type, classifier.images.device.type) == ("meta", "meta")
+    ids, mask = bb.text_ids(tok, ["a photo of a cat ."] * 4, 24)
+    pooled = on_meta.vision_model(pixel_values=bb.pixels(on_meta, target_images[0][:4])).pooler_output
+    loss = bb.clip_loss(on_meta, on_meta.visual_projection(pooled), bb.text_features(on_meta, ids, mask))
+    assert loss.device.type == "meta"

@@ -59,7 +59,7 @@ def pipeline(tmp_path_factory):
     encoder, images = _blackbox(out)
     agent = _agent(out)
     f = {n: str(out / f"{n}.csv") for n in (*TABLES, "calibration", "runs")}
-    rules.calibration(encoder, images, f["calibration"], human=SMOKE["human"], target=SMOKE["target"])
+    rules.calibration(encoder, images, f["calibration"], human=SMOKE["human"], target=SMOKE["target"], device="cpu")
     runs = {kind: [] for kind in ("calls", "steps", "curve", "scores", "timing")}
     for method in METHODS:
         for seed in (0, 1):

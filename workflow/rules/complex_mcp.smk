@@ -39,6 +39,7 @@ rule complex_mcp_episodes:
         **CM_EPISODES,
         func="icml26.complex_mcp.rules:episodes",
         experiment=lambda w: w.experiment,
+        device=config["device"],
     script:
         CALL
 

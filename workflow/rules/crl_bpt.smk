@@ -47,6 +47,7 @@ rule crl_bpt_calibration:
         func="icml26.crl_bpt.rules:calibration",
         human=CB.cfg["human"],
         target=CB.cfg["target"],
+        device=config["device"],
     script:
         CALL
 

@@ -173,11 +173,14 @@ class LanguageModelAgent:
         checkpoint: str,
         max_new_tokens: int = 128,
         temperature: float = 0.0,
+        device: str = "cpu",
     ):
+        from ..common.device import resolve_device
         from ..common.lm.model import context_length, load_model
         from ..common.lm.tokenizer import load_tokenizer
 
-        self.tokenizer, self.model = load_tokenizer(checkpoint), load_model(checkpoint)
+        self.tokenizer = load_tokenizer(checkpoint)
+        self.model = load_model(checkpoint, resolve_device(device))
         self.context, self.max_new_tokens, self.temperature, self.seed = (
             context_length(self.model),
             max_new_tokens,
@@ -191,6 +194,7 @@ class LanguageModelAgent:
 
     def act(self, observation: str) -> str:
         from ..common.lm.sampling import generate
+        from ..common.lm.tokenizer import pad_id
 
         self.turns.append(observation)
         room = self.context - self.max_new_tokens
@@ -204,7 +208,7 @@ class LanguageModelAgent:
             [prompt],
             max_new_tokens=self.max_new_tokens,
             stop_ids=[self.tokenizer.eos_token_id],
-            pad_id=self.tokenizer.pad_token_id or 0,
+            pad_id=pad_id(self.tokenizer),
             greedy=self.temperature == 0,
             temperature=self.temperature or 1.0,
             seed=self.seed,

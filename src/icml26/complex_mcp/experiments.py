@@ -39,7 +39,7 @@ def grid(
     if experiment == "agents":
         yield from ((agent, failure_rate, None, {}) for agent in agents)
         if llm.get("checkpoint"):
-            options = {k: llm[k] for k in ("checkpoint", "max_new_tokens", "temperature")}
+            options = {k: llm[k] for k in ("checkpoint", "max_new_tokens", "temperature", "device") if k in llm}
             yield "llm", failure_rate, llm["distractors"], options
     elif experiment == "saturation":
         yield from (("retrieval", 0.0, k, {}) for k in distractors)

@@ -24,9 +24,11 @@ def episodes(
     max_turns: int,
     max_idle: int,
     llm: dict,
+    device: str,
 ) -> None:
     """Every episode of one experiment: one row per (world, task, agent setting) with the judge's score; with
-    ``llm.checkpoint`` (``paper`` scale) the user's causal LM joins the agents experiment as ``llm``."""
+    ``llm.checkpoint`` (``paper`` scale) the user's causal LM joins the agents experiment as ``llm``, on
+    ``device``."""
     from .episodes import Limits
     from .experiments import run
 
@@ -39,7 +41,7 @@ def episodes(
         failure_rate=failure_rate,
         failure_rates=failure_rates,
         distractors=distractors,
-        llm=llm,
+        llm={**llm, "device": device},
     )
     write_csv(table, pd.DataFrame(rows))
 

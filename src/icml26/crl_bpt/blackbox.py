@@ -58,14 +58,15 @@ def tokenizer() -> PreTrainedTokenizerBase:
     return task_tokenizer(grammar.words() + grammar.class_words())
 
 
-def load_encoder(folder: str):
-    """A CLIP model and its tokenizer from a local folder (ours or the user's); a folder of another architecture,
-    damaged weights or weights that do not cover the model are one line naming it (:mod:`..common.checkpoints`)."""
+def load_encoder(folder: str, device: str = "cpu"):
+    """A CLIP model (on ``device``) and its tokenizer from a local folder (ours or the user's); a folder of another
+    architecture, damaged weights or weights that do not cover the model are one line naming it
+    (:mod:`..common.checkpoints`)."""
     from ..common.checkpoints import load_pretrained
     from ..common.lm.tokenizer import load_tokenizer
 
     model = load_pretrained(CLIPModel, folder, model_types={"clip"}, what="CLIP model")
-    return model.eval(), load_tokenizer(folder)
+    return model.to(device).eval(), load_tokenizer(folder)
 
 
 ENCODER_SIZES = ("hidden_size", "layers", "heads", "intermediate_size", "patch_size", "projection_dim", "max_words")
@@ -128,20 +129,22 @@ def text_ids(tokenizer: PreTrainedTokenizerBase, texts: Sequence[str], limit: in
 
 
 def text_features(model: CLIPModel, ids: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """Unit-norm text embeddings pooled at each row's last attended token."""
+    """Unit-norm text embeddings pooled at each row's last attended token (on the model's device)."""
+    ids, mask = ids.to(model.device), mask.to(model.device)
     hidden = model.text_model(input_ids=ids, attention_mask=mask).last_hidden_state
     pooled = hidden[torch.arange(len(ids)), mask.sum(dim=1) - 1]
     return torch.nn.functional.normalize(model.text_projection(pooled), dim=-1)
 
 
 def pixels(model: CLIPModel, images: np.ndarray) -> torch.Tensor:
-    """Images ``[n, 3, h, w]`` in [0, 1] resized to the model's input size and normalised as CLIP expects."""
-    x = torch.as_tensor(images, dtype=torch.float32)
+    """Images ``[n, 3, h, w]`` in [0, 1] resized to the model's input size and normalised as CLIP expects, on the
+    model's device."""
+    x = torch.as_tensor(images, dtype=torch.float32, device=model.device)
     size = model.config.vision_config.image_size
     if x.shape[-1] != size:
         x = torch.nn.functional.interpolate(x, size=(size, size), mode="bilinear", align_corners=False)
-    mean = torch.tensor(OPENAI_CLIP_MEAN).view(1, 3, 1, 1)
-    std = torch.tensor(OPENAI_CLIP_STD).view(1, 3, 1, 1)
+    mean = torch.tensor(OPENAI_CLIP_MEAN, device=x.device).view(1, 3, 1, 1)
+    std = torch.tensor(OPENAI_CLIP_STD, device=x.device).view(1, 3, 1, 1)
     return (x - mean) / std
 
 
@@ -156,7 +159,7 @@ def image_features(model: CLIPModel, images: np.ndarray, batch: int = 512) -> to
 def clip_loss(model: CLIPModel, image_embeds: torch.Tensor, text_embeds: torch.Tensor) -> torch.Tensor:
     """The symmetric contrastive loss of CLIP on a batch of matching (image, caption) pairs."""
     logits = model.logit_scale.exp() * image_embeds @ text_embeds.T
-    target = torch.arange(len(logits))
+    target = torch.arange(len(logits), device=logits.device)
     return (torch.nn.functional.cross_entropy(logits, target) + torch.nn.functional.cross_entropy(logits.T, target)) / 2
 
 
@@ -206,11 +209,12 @@ class Classifier:
     """The frozen encoder as a zero-shot classifier of a fixed image set; ``correct(template)`` per image.
 
     Not counted: :class:`BlackBox` wraps it with the budget for the agent, the evaluation reads it directly.
+    Everything it computes stays on the model's device; what it returns is on the CPU.
     """
 
     def __init__(self, model: CLIPModel, tokenizer: PreTrainedTokenizerBase, images: np.ndarray, labels: np.ndarray):
         self.model, self.tokenizer = model.eval(), tokenizer
-        self.labels = torch.as_tensor(labels)
+        self.labels = torch.as_tensor(labels, device=model.device)
         with torch.no_grad():
             self.images = image_features(model, images)
         self._texts: dict[str, torch.Tensor] = {}
@@ -224,7 +228,7 @@ class Classifier:
         return self._texts[template]
 
     def probabilities(self, template: str, index: np.ndarray | None = None) -> torch.Tensor:
-        images = self.images if index is None else self.images[torch.as_tensor(index)]
+        images = self.images if index is None else self.images[torch.as_tensor(index, device=self.images.device)]
         with torch.no_grad():
             return torch.softmax(self.model.logit_scale.exp() * images @ self.class_embeddings(template).T, dim=-1)
 
@@ -232,13 +236,13 @@ class Classifier:
         """Whether each image is classified right with ``template`` (all wrong for an invalid template)."""
         if not grammar.has_slot(template):
             return np.zeros(len(self.labels), dtype=bool)
-        return (self.probabilities(template).argmax(dim=-1) == self.labels).numpy()
+        return (self.probabilities(template).argmax(dim=-1) == self.labels).cpu().numpy()
 
     def accuracy_margin(self, template: str, index: np.ndarray) -> tuple[float, float]:
         if not grammar.has_slot(template):
             return INVALID
         p = self.probabilities(template, index)
-        labels = self.labels[torch.as_tensor(index)]
+        labels = self.labels[torch.as_tensor(index, device=self.labels.device)]
         right = p.gather(1, labels[:, None]).squeeze(1)
         wrong = p.scatter(1, labels[:, None], -1.0).max(dim=1).values
         return float((p.argmax(dim=-1) == labels).float().mean()), float((right - wrong).mean())

@@ -91,20 +91,23 @@ def blackbox(
     write_csv(loss_file, pd.DataFrame({"step": np.arange(1, len(losses) + 1), "loss": losses}))
 
 
-def _classifier(encoder_folder: str, images_file: str, part: str):
+def _classifier(encoder_folder: str, images_file: str, part: str, device: str = "cpu"):
+    from ..common.device import resolve_device
     from .blackbox import Classifier, load_encoder
 
-    model, tok = load_encoder(encoder_folder)
+    model, tok = load_encoder(encoder_folder, resolve_device(device))
     arrays = read_npz(images_file, part, f"{part}_labels")
     return Classifier(model, tok, arrays[part], arrays[f"{part}_labels"])
 
 
-def calibration(encoder_folder: str, images_file: str, calibration_table: str, *, human: dict, target: dict) -> None:
+def calibration(
+    encoder_folder: str, images_file: str, calibration_table: str, *, human: dict, target: dict, device: str
+) -> None:
     """Test accuracy of every human template and of the templates that name the target domain in part or in full:
     how much a template can matter to this black box (not counted against any budget)."""
     from . import grammar
 
-    test = _classifier(encoder_folder, images_file, "test")
+    test = _classifier(encoder_folder, images_file, "test", device)
     domain = _domain(target)
     named = {
         "baseline": grammar.BASELINE,
@@ -190,8 +193,8 @@ def run(
 
     seed_everything(seed)
     settings = searching.SearchSettings(**search)
-    box = BlackBox(_classifier(encoder_folder, images_file, "train"), CallBudget(settings.budget))
-    test = _classifier(encoder_folder, images_file, "test")
+    box = BlackBox(_classifier(encoder_folder, images_file, "train", device), CallBudget(settings.budget))
+    test = _classifier(encoder_folder, images_file, "test", device)
     net = tok = None
     if searching.METHODS[method].kind != "human":
         from ..common.lm.model import load_model

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import torch
 
-from icml26.common.lm.policy_gradient import masked_sequence_mean
+from icml26.common.lm.policy_gradient import beside, masked_sequence_mean
 
 
 def _groups(rewards: torch.Tensor, group: int) -> torch.Tensor:
@@ -58,9 +58,9 @@ def self_distillation_loss(
     logprobs_x0: torch.Tensor, mask: torch.Tensor, advantages: torch.Tensor, weights: torch.Tensor | None = None
 ) -> torch.Tensor:
     """``-mean_i w_i A_i · mean_t log π(y1_i,t | x0, y1_i,<t)``; ``weights`` default to 1 (AWR)."""
-    coefficient = advantages.detach().float()
+    coefficient = beside(advantages, logprobs_x0)
     if weights is not None:
-        coefficient = coefficient * weights.detach()
+        coefficient = coefficient * beside(weights, logprobs_x0)
     per_token = -coefficient.unsqueeze(1) * logprobs_x0
     return masked_sequence_mean(per_token, mask)
 

@@ -79,3 +79,34 @@ def test_reinforce_with_a_running_baseline():
     seq_logp = torch.tensor([-1.0, -2.0], requires_grad=True)
     reinforce_loss(seq_logp, torch.tensor([2.0, -1.0])).backward()
     assert seq_logp.grad.tolist() == [-1.0, 0.5]
+
+
+# Device: rewards come from a CPU critic, log-probabilities from the model's device. torch's ``meta`` device
+# refuses an operation that mixes it with CPU tensors as CUDA does, so these fail without a GPU on a loss that
+# leaves its inputs where they were handed in (the policy-gradient loss before 2026-12-04).
+def _on_meta(*shape):
+    return torch.zeros(*shape, device="meta", requires_grad=True)
+
+
+def test_mixing_devices_is_refused_on_meta_as_on_cuda():
+    with pytest.raises((RuntimeError, NotImplementedError)):
+        _ = _on_meta(4) * torch.ones(4)
+
+
+def test_losses_move_cpu_rewards_to_the_device_of_the_logprobs():
+    rewards = torch.tensor([1.0, 0.0, 0.0, 1.0])  # the critic's, on the CPU
+    logprobs, mask = _on_meta(4, 3), torch.ones(4, 3, dtype=torch.bool)  # mask from a CPU collate
+    advantages = group_advantages(rewards, 2)
+    loss = clipped_surrogate(logprobs, torch.zeros(4, 3), advantages, mask, kl_coef=0.1, ref_logprobs=torch.zeros(4, 3))
+    assert loss.device.type == "meta" and loss.shape == ()
+    assert reinforce_loss(_on_meta(4), RunningBaseline().advantages(rewards.double())).device.type == "meta"
+    assert masked_sequence_mean(logprobs, mask).device.type == "meta"
+
+
+def test_text_feedback_objectives_move_cpu_advantages_and_weights_to_the_device():
+    from icml26.text_feedback_rl import objectives
+
+    second, first = torch.tensor([1.0, 0.0, 1.0, 1.0]), torch.tensor([0.0, 0.0, 1.0, 0.0])
+    advantages = objectives.first_turn_advantages(second, first, 2)
+    loss = objectives.self_distillation_loss(_on_meta(4, 3), torch.ones(4, 3), advantages, torch.ones(4))
+    assert loss.device.type == "meta"

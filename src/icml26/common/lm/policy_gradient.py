@@ -6,6 +6,11 @@ surrogate is averaged over each sequence's tokens and then over sequences, and t
 reference is the k3 estimator ``exp(ref - logp) - (ref - logp) - 1`` per token. TRL computes these inside
 trainer methods rather than as functions, so tests check ours on hand numbers and closed forms instead of
 calling TRL (docs/ARCHITECTURE.md, "Shared LM toolkit").
+
+Rewards are computed on the CPU (a critic, a black box) while log-probabilities live on the model's device: every
+loss moves what it is handed to the device and dtype of the log-probabilities it differentiates
+(:func:`beside`), so the same call runs on a GPU (tested on torch's ``meta`` device, which refuses mixed devices
+as CUDA does).
 """
 
 from __future__ import annotations
@@ -13,6 +18,11 @@ from __future__ import annotations
 import torch
 
 STD_EPS = 1e-4
+
+
+def beside(values: torch.Tensor, logprobs: torch.Tensor) -> torch.Tensor:
+    """``values`` held fixed (detached) on the device and in the dtype of ``logprobs``."""
+    return values.detach().to(device=logprobs.device, dtype=logprobs.dtype)
 
 
 def group_advantages(rewards: torch.Tensor, group_size: int, scale: bool = True) -> torch.Tensor:
@@ -38,7 +48,7 @@ def kl_k3(logprobs: torch.Tensor, ref_logprobs: torch.Tensor) -> torch.Tensor:
 
 def masked_sequence_mean(values: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     """Mean over each row's unmasked tokens, then over rows."""
-    mask = mask.to(values.dtype)
+    mask = mask.to(device=values.device, dtype=values.dtype)
     return ((values * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1.0)).mean()
 
 
@@ -59,18 +69,18 @@ def clipped_surrogate(
     """
     if kl_coef and ref_logprobs is None:
         raise ValueError("kl_coef > 0 needs ref_logprobs")
-    ratio = torch.exp(logprobs - old_logprobs.detach())
+    ratio = torch.exp(logprobs - beside(old_logprobs, logprobs))
     clipped = ratio.clamp(1 - clip, 1 + (clip if clip_high is None else clip_high))
-    advantages = advantages.detach().unsqueeze(1)
+    advantages = beside(advantages, logprobs).unsqueeze(1)
     per_token = -torch.min(ratio * advantages, clipped * advantages)
     if kl_coef:
-        per_token = per_token + kl_coef * kl_k3(logprobs, ref_logprobs.detach())
+        per_token = per_token + kl_coef * kl_k3(logprobs, beside(ref_logprobs, logprobs))
     return masked_sequence_mean(per_token, mask)
 
 
 def reinforce_loss(sequence_logprobs: torch.Tensor, advantages: torch.Tensor) -> torch.Tensor:
     """REINFORCE: ``-mean(A · log π(y))`` with the advantages held fixed."""
-    return -(advantages.detach() * sequence_logprobs).mean()
+    return -(beside(advantages, sequence_logprobs) * sequence_logprobs).mean()
 
 
 class RunningBaseline:

@@ -73,6 +73,17 @@ def encode(tokenizer: PreTrainedTokenizerBase, text: str) -> list[int]:
     return ids
 
 
+def pad_id(tokenizer: PreTrainedTokenizerBase) -> int:
+    """The id to pad with: the pad token, or the end-of-text token of tokenizers that have none (GPT-2's, Llama's).
+    Padding is positional everywhere in the toolkit (attention masks, never ``ids == pad``), so the two may share
+    an id."""
+    if tokenizer.pad_token_id is not None:
+        return tokenizer.pad_token_id
+    if tokenizer.eos_token_id is None:
+        raise ValueError("the tokenizer has neither a pad nor an end-of-text token")
+    return tokenizer.eos_token_id
+
+
 def decode(tokenizer: PreTrainedTokenizerBase, ids: Iterable[int], skip_special_tokens: bool = True) -> str:
     return tokenizer.decode(list(ids), skip_special_tokens=skip_special_tokens)
 
