@@ -92,7 +92,7 @@ rule annealed_langevin_particles:
         d=r"\d+",
     threads: paper_threads(AL)
     resources:
-        **AL.cfg["resources"],
+        **job_resources(AL),
     params:
         **AL_RATES,
         **{k: AL_PART[k] for k in ("n", "tau0", "horizon", "n_steps", "observe", "plain_init_mode", "seed")},
@@ -123,7 +123,7 @@ rule annealed_langevin_annealing_sweep:
         table=paper_report(AL, "tables/annealing_time.csv", "annealing_time_table"),
     threads: paper_threads(AL)
     resources:
-        **AL.cfg["resources"],
+        **job_resources(AL),
     params:
         **AL_RATES,
         **AL_PART["sweep"],

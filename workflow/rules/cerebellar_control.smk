@@ -35,7 +35,7 @@ rule cerebellar_control_base:
         env="|".join(CC_ENVS),
     threads: paper_threads(CC)
     resources:
-        **CC.cfg["resources"],
+        **job_resources(CC),
     params:
         **{
             k: (lambda w, k=k: CC.cfg["environments"][w.env]["base"][k])
@@ -82,7 +82,7 @@ rule cerebellar_control_adapt:
         fault="|".join(CC_FAULTS),
     threads: paper_threads(CC)
     resources:
-        **CC.cfg["resources"],
+        **job_resources(CC),
     params:
         func="icml26.cerebellar_control.rules:adapt",
         env=lambda w: w.env,

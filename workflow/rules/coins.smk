@@ -52,7 +52,7 @@ rule coins_check:
         problem="|".join(CO_PROBLEMS),
     threads: paper_threads(CO)
     resources:
-        **CO.cfg["resources"],
+        **job_resources(CO),
     params:
         func="icml26.coins.rules:check",
         problem=lambda w: w.problem,
@@ -73,7 +73,7 @@ rule coins_hostile:
     output:
         table=table_report(CO, "hostile"),
     resources:
-        **CO.cfg["resources"],
+        **job_resources(CO),
     params:
         func="icml26.coins.rules:hostile",
         limits=CO.cfg["hostile_limits"],

@@ -98,6 +98,19 @@ def paper_threads(paper):
     return paper.cfg.get("threads", config["threads"])
 
 
+def gpus(paper):
+    """GPUs a job that computes with torch on the configured device asks for: the paper's `resources.gpu` at this
+    scale (none at smoke and quick, one at paper), none under `device: cpu`. SLURM turns it into `--gpus`."""
+    return 0 if config["device"] == "cpu" else paper.cfg["resources"].get("gpu", 0)
+
+
+def job_resources(paper, gpu=False):
+    """A heavy rule's resources: the paper's `mem_mb` and `runtime` at this scale, plus its GPUs (:func:`gpus`)
+    where the rule trains, decodes or measures on the configured device (`gpu=True`)."""
+    found = {key: value for key, value in paper.cfg["resources"].items() if key != "gpu"}
+    return found | ({"gpu": gpus(paper)} if gpu and gpus(paper) else {})
+
+
 def paper_outputs(paper):
     """What a paper's target requests besides its tables and figures: verdict, metrics and their provenance, and
     any intermediate file that was deleted under results that summarise it (:func:`deleted_intermediates`)."""

@@ -55,7 +55,7 @@ rule completep_rl_runs:
         width="[0-9]+",
     threads: paper_threads(CP)
     resources:
-        **CP.cfg["resources"],
+        **job_resources(CP),
     params:
         func="icml26.completep_rl.rules:train_runs",
         task=lambda w: w.task,

@@ -34,7 +34,8 @@ rule complex_mcp_episodes:
     wildcard_constraints:
         experiment="|".join(CM_EXPERIMENTS),
     resources:
-        **CM.cfg["resources"],
+        **job_resources(CM),
+        gpu=lambda w: gpus(CM) if w.experiment == "agents" and CM.cfg["llm"]["checkpoint"] else 0,  # the LLM agent
     params:
         **CM_EPISODES,
         func="icml26.complex_mcp.rules:episodes",

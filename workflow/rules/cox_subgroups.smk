@@ -41,7 +41,7 @@ rule cox_subgroups_synthetic:
         seed=r"\d+",
     threads: paper_threads(CS)
     resources:
-        **CS.cfg["resources"],
+        **job_resources(CS),
     params:
         func="icml26.cox_subgroups.rules:synthetic_run",
         dataset=lambda w: w.dataset,
@@ -79,7 +79,7 @@ rule cox_subgroups_real:
         seed=r"\d+",
     threads: paper_threads(CS)
     resources:
-        **CS.cfg["resources"],
+        **job_resources(CS),
     params:
         func="icml26.cox_subgroups.rules:real_run",
         name=lambda w: w.name,
@@ -115,7 +115,7 @@ rule cox_subgroups_case:
         seed=r"\d+",
     threads: paper_threads(CS)
     resources:
-        **CS.cfg["resources"],
+        **job_resources(CS),
     params:
         func="icml26.cox_subgroups.rules:case_study_run",
         case=lambda w: w.case,

@@ -26,7 +26,7 @@ rule crl_bpt_blackbox:
         loss_file=f"{CB.data}/blackbox_loss.csv",
     threads: paper_threads(CB)
     resources:
-        **CB.cfg["resources"],
+        **job_resources(CB),
     params:
         func="icml26.crl_bpt.rules:blackbox",
         encoder=CB.cfg["blackbox"],
@@ -43,6 +43,8 @@ rule crl_bpt_calibration:
         images_file=rules.crl_bpt_blackbox.output.images_file,
     output:
         calibration_table=table_report(CB, "calibration"),
+    resources:
+        gpu=gpus(CB),
     params:
         func="icml26.crl_bpt.rules:calibration",
         human=CB.cfg["human"],
@@ -60,7 +62,7 @@ rule crl_bpt_agent:
         loss_file=f"{CB.data}/agent_loss.csv",
     threads: paper_threads(CB)
     resources:
-        **CB.cfg["resources"],
+        **job_resources(CB, gpu=True),
     params:
         func="icml26.crl_bpt.rules:agent",
         device=config["device"],
@@ -89,7 +91,7 @@ rule crl_bpt_run:
         seed=r"\d+",
     threads: paper_threads(CB)
     resources:
-        **CB.cfg["resources"],
+        **job_resources(CB, gpu=True),
     params:
         func="icml26.crl_bpt.rules:run",
         device=config["device"],

@@ -40,7 +40,7 @@ rule dvm_ad_evaluate:
         name="|".join(DVM_NAMES),
     threads: paper_threads(DVM)
     resources:
-        **DVM.cfg["resources"],
+        **job_resources(DVM),
     params:
         func="icml26.dvm_ad.rules:evaluate",
         seeds=DVM.cfg["seeds"],

@@ -45,7 +45,7 @@ rule focus_dllm_train:
         loss_file=f"{FD_RUN}/train_loss.csv",
     threads: paper_threads(FD)
     resources:
-        **FD.cfg["resources"],
+        **job_resources(FD, gpu=True),
     params:
         func="icml26.focus_dllm.rules:train",
         layout=FD.cfg["layout"],
@@ -67,6 +67,8 @@ rule focus_dllm_decode:
         decoder="|".join(FD_DECODERS),
         seed=r"\d+",
     threads: paper_threads(FD)
+    resources:
+        gpu=gpus(FD),
     params:
         func="icml26.focus_dllm.rules:decode_quality",
         decoder=lambda w: next(d for d in FD.cfg["decoders"] if d["name"] == w.decoder),
@@ -86,6 +88,8 @@ rule focus_dllm_observe:
         correlation_file=f"{FD_RUN}/correlation.csv",
         recall_file=f"{FD_RUN}/recall.csv",
     threads: paper_threads(FD)
+    resources:
+        gpu=gpus(FD),
     params:
         func="icml26.focus_dllm.rules:observe",
         threshold=FD.cfg["analysis"]["threshold"],
@@ -155,6 +159,8 @@ rule focus_dllm_timing:
         machine=f"{FD.timing}/machine.json",
     priority: -1  # only measures: the jobs on the way to the verdict go first
     threads: paper_threads(FD)
+    resources:
+        gpu=gpus(FD),
     params:
         func="icml26.focus_dllm.rules:throughput",
         decoders=lambda w: [d for d in FD.cfg["decoders"] if d["name"] in FD.cfg["throughput"]["decoders"]],
@@ -174,6 +180,8 @@ rule focus_dllm_depth:
         depth_table=f"{FD.timing}/depth.csv",
     priority: -1  # only measures: the jobs on the way to the verdict go first
     threads: paper_threads(FD)
+    resources:
+        gpu=gpus(FD),
     params:
         **FD.cfg["depth"],
         func="icml26.focus_dllm.rules:depth",

@@ -40,7 +40,7 @@ rule generalization_spectrum_base:
         timing=f"{GS.timing}/pretraining.csv",
     threads: paper_threads(GS)
     resources:
-        **GS.cfg["resources"],
+        **job_resources(GS, gpu=True),
     params:
         **GS_COMMON,
         func="icml26.generalization_spectrum.rules:base",
@@ -57,7 +57,7 @@ rule generalization_spectrum_reference:
     output:
         scores=f"{GS.data}/scores/reference.csv",
     resources:
-        **GS.cfg["resources"],
+        **job_resources(GS, gpu=True),
     params:
         **GS_COMMON,
         func="icml26.generalization_spectrum.rules:reference",
@@ -76,7 +76,7 @@ rule generalization_spectrum_learner:
     wildcard_constraints:
         learner="|".join(GS_LEARNERS),
     resources:
-        **GS.cfg["resources"],
+        **job_resources(GS, gpu=True),
     params:
         **GS_COMMON,
         func="icml26.generalization_spectrum.rules:learner",

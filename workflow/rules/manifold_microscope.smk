@@ -36,7 +36,7 @@ rule manifold_microscope_accuracy:
         toy="|".join(MM_TOYS),
     threads: paper_threads(MM)
     resources:
-        **MM.cfg["resources"],
+        **job_resources(MM),
     params:
         **{k: MM_ACC[k] for k in ("D", "order", "reach_samples", "k", "max_baseline_points", "seed")},
         func="icml26.manifold_microscope.rules:estimator_accuracy",
@@ -81,7 +81,7 @@ rule manifold_microscope_dsprites:
         shape="|".join(MM_DS["shapes"]),
     threads: paper_threads(MM)
     resources:
-        **MM.cfg["resources"],
+        **job_resources(MM),
     params:
         **{k: MM_DS[k] for k in ("n_rotation", "n_x", "x_range", "scale", "y", "resolution", "supersample", "blur")},
         func="icml26.manifold_microscope.rules:dsprites_slice",
@@ -103,7 +103,7 @@ rule manifold_microscope_classes:
         curvature=f"{MM.data}/dsprites_curvature.csv",
     threads: paper_threads(MM)
     resources:
-        **MM.cfg["resources"],
+        **job_resources(MM),
     params:
         func="icml26.manifold_microscope.rules:class_measures",
         shapes=MM_DS["shapes"],
@@ -121,7 +121,7 @@ rule manifold_microscope_bounds:
         toy="|".join(MM_BOUNDS["toys"]),
     threads: paper_threads(MM)
     resources:
-        **MM.cfg["resources"],
+        **job_resources(MM),
     params:
         **{k: MM_BOUNDS[k] for k in ("n", "seeds", "queries", "k")},
         func="icml26.manifold_microscope.rules:bound_runs",
@@ -139,7 +139,7 @@ rule manifold_microscope_bounds_dsprites:
         d="[1-3]",
     threads: paper_threads(MM)
     resources:
-        **MM.cfg["resources"],
+        **job_resources(MM),
     params:
         **{k: MM_BOUNDS[k] for k in ("seeds", "queries", "k")},
         **{k: MM_BOUNDS["dsprites"][k] for k in ("shape", "n", "resolution", "supersample", "blur")},
@@ -213,7 +213,7 @@ rule manifold_microscope_turntable_measures:
         curvature=f"{MM.data}/turntable_curvature.csv",
     threads: paper_threads(MM)
     resources:
-        **MM.cfg["resources"],
+        **job_resources(MM),
     params:
         func="icml26.manifold_microscope.rules:turntable_measures",
         reach_samples=MM_TT["reach_samples"],
@@ -232,7 +232,7 @@ rule manifold_microscope_vae_train:
         timing=f"{MM.timing}/vae_seconds.csv",
     threads: paper_threads(MM)
     resources:
-        **MM.cfg["resources"],
+        **job_resources(MM, gpu=True),
     params:
         **{
             k: MM_VAE[k]
@@ -270,7 +270,7 @@ rule manifold_microscope_vae_geometry:
         ),
     threads: paper_threads(MM)
     resources:
-        **MM.cfg["resources"],
+        **job_resources(MM),
     params:
         **{k: MM_VAE[k] for k in ("pool", "hidden", "latent", "reach_samples", "seed")},
         func="icml26.manifold_microscope.rules:vae_geometry",

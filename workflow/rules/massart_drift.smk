@@ -25,7 +25,7 @@ rule massart_drift_sweep:
         learner="|".join(MD_LEARNERS),
     threads: paper_threads(MD)
     resources:
-        **MD.cfg["resources"],
+        **job_resources(MD),
     params:
         func="icml26.massart_drift.rules:sweep",
         learner=lambda w: w.learner,
@@ -65,7 +65,7 @@ rule massart_drift_traces:
         table=f"{MD.data}/traces.csv",
     threads: paper_threads(MD)
     resources:
-        **MD.cfg["resources"],
+        **job_resources(MD),
     params:
         **MD_STREAM,
         func="icml26.massart_drift.rules:traces",

@@ -72,7 +72,7 @@ rule netdiff_train:
         seed=r"\d+",
     threads: paper_threads(ND)
     resources:
-        **ND.cfg["resources"],
+        **job_resources(ND, gpu=True),
     params:
         func="icml26.netdiff.rules:train",
         device=config["device"],
@@ -95,6 +95,8 @@ rule netdiff_evaluate:
         model="|".join(ND.cfg["models"]),
         seed=r"\d+",
     threads: paper_threads(ND)
+    resources:
+        gpu=gpus(ND),
     params:
         func="icml26.netdiff.rules:evaluate",
         device=config["device"],
@@ -126,6 +128,8 @@ rule netdiff_partial:
     wildcard_constraints:
         seed=r"\d+",
     threads: paper_threads(ND)
+    resources:
+        gpu=gpus(ND),
     params:
         func="icml26.netdiff.rules:partial",
         device=config["device"],
@@ -169,6 +173,8 @@ rule netdiff_timing:
         machine=f"{ND.timing}/machine.json",
     priority: -1  # only measures: the jobs on the way to the verdict go first
     threads: paper_threads(ND)
+    resources:
+        gpu=gpus(ND),
     params:
         func="icml26.netdiff.rules:timing",
         device=config["device"],

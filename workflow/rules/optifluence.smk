@@ -31,7 +31,7 @@ rule optifluence_seeds:
         influence_table=table_report(OF, "influence"),
     threads: paper_threads(OF)
     resources:
-        **OF.cfg["resources"],
+        **job_resources(OF, gpu=True),
     params:
         func="icml26.optifluence.rules:seeds",
         device=config["device"],
@@ -60,7 +60,7 @@ rule optifluence_optimise:
         kind="|".join(OF_TRUNCATION),
     threads: paper_threads(OF)
     resources:
-        **OF.cfg["resources"],
+        **job_resources(OF, gpu=True),
     params:
         func="icml26.optifluence.rules:optimise",
         device=config["device"],
@@ -88,7 +88,7 @@ rule optifluence_audit:
         arch="|".join(OF_ARCHS),
     threads: paper_threads(OF)
     resources:
-        **OF.cfg["resources"],
+        **job_resources(OF, gpu=True),
     params:
         func="icml26.optifluence.rules:audit",
         device=config["device"],
@@ -129,6 +129,8 @@ rule optifluence_timing:
         step_table=f"{OF.timing}/optimise_step_seconds.csv",
         machine=f"{OF.timing}/machine.json",
     priority: -1  # after the audits that are ready with it: the verdict comes sooner, the clock sees less load
+    resources:
+        gpu=gpus(OF),
     params:
         func="icml26.optifluence.rules:timing",
         device=config["device"],

@@ -48,7 +48,7 @@ rule prism_moe_teacher:
         teacher="|".join(PM_TEACHERS),
     threads: paper_threads(PM)
     resources:
-        **PM.cfg["resources"],
+        **job_resources(PM),
     params:
         func="icml26.prism_moe.rules:teacher",
         name=lambda w: w.teacher,
@@ -77,7 +77,7 @@ rule prism_moe_student:
         seed=r"\d+",
     threads: paper_threads(PM)
     resources:
-        **PM.cfg["resources"],
+        **job_resources(PM, gpu=True),
     params:
         func="icml26.prism_moe.rules:student",
         device=config["device"],

@@ -111,7 +111,7 @@ rule seizure_benchmark_detect:
         detector="|".join(SB_DETECTORS),
     threads: paper_threads(SB)
     resources:
-        **SB.cfg["resources"],
+        **job_resources(SB),
     params:
         func="icml26.seizure_benchmark.rules:detect",
         detector=lambda w: w.detector,

@@ -35,7 +35,7 @@ rule sheaf_repulsion_model:
         training_table=table_report(SR, "training"),
     threads: paper_threads(SR)
     resources:
-        **SR.cfg["resources"],
+        **job_resources(SR, gpu=True),
     params:
         **SR_COMMON,
         func="icml26.sheaf_repulsion.rules:model",
@@ -56,7 +56,7 @@ rule sheaf_repulsion_discover:
         method="|".join(SR_METHODS),
     threads: paper_threads(SR)
     resources:
-        **SR.cfg["resources"],
+        **job_resources(SR, gpu=True),
     params:
         **SR_COMMON,
         func="icml26.sheaf_repulsion.rules:discover",
@@ -78,7 +78,7 @@ rule sheaf_repulsion_baselines:
         timing=f"{SR.timing}/baselines.csv",
     threads: paper_threads(SR)
     resources:
-        **SR.cfg["resources"],
+        **job_resources(SR, gpu=True),
     params:
         **SR_COMMON,
         func="icml26.sheaf_repulsion.rules:baselines",
@@ -96,7 +96,7 @@ rule sheaf_repulsion_minimal:
         minimal_table=table_report(SR, "minimal"),
     threads: paper_threads(SR)
     resources:
-        **SR.cfg["resources"],
+        **job_resources(SR, gpu=True),
     params:
         **SR_COMMON,
         func="icml26.sheaf_repulsion.rules:minimal",
@@ -137,6 +137,8 @@ rule sheaf_repulsion_timing:
         cost_table=f"{SR.timing}/costs.csv",
         machine=f"{SR.timing}/machine.json",
     priority: -1  # only measures: the jobs on the way to the verdict go first
+    resources:
+        gpu=gpus(SR),
     params:
         **SR_COMMON,
         func="icml26.sheaf_repulsion.rules:timing",

@@ -33,7 +33,7 @@ rule ski_rental_policies:
         policies=f"{SKI.data}/policies.csv",
     threads: paper_threads(SKI)
     resources:
-        **SKI.cfg["resources"],
+        **job_resources(SKI),
     params:
         func="icml26.ski_rental.rules:policies",
         lambdas=SKI.cfg["lambdas"],
@@ -72,7 +72,7 @@ rule ski_rental_error_sweep:
         ),
     threads: paper_threads(SKI)
     resources:
-        **SKI.cfg["resources"],
+        **job_resources(SKI),
     params:
         func="icml26.ski_rental.rules:error_sweep",
         shift=SKI.cfg["error"]["shift"],

@@ -47,7 +47,7 @@ rule text_feedback_rl_warmstart:
         task="|".join(TF.cfg["tasks"]),
     threads: paper_threads(TF)
     resources:
-        **TF.cfg["resources"],
+        **job_resources(TF, gpu=True),
     params:
         **TF_COMMON,
         func="icml26.text_feedback_rl.rules:warmstart",
@@ -74,7 +74,7 @@ rule text_feedback_rl_run:
         seed=r"\d+",
     threads: paper_threads(TF)
     resources:
-        **TF.cfg["resources"],
+        **job_resources(TF, gpu=True),
     params:
         **TF_COMMON,
         func="icml26.text_feedback_rl.rules:run",
