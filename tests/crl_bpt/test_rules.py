@@ -177,7 +177,7 @@ def test_bad_model_folders_are_one_line_and_leave_nothing(tmp_path):
         tok,
         tmp_path / "small_vocab",
     )
-    with pytest.raises(SourceError, match=r"small_vocab: its tokenizer has no token for \d+ words of the template"):
+    with pytest.raises(SourceError, match=r"small_vocab: its tokenizer does not read back \d+ words of the template"):
         _agent(tmp_path, checkpoint=[str(tmp_path / "small_vocab")])
     with pytest.raises(SourceError, match="no_such_clip: no such CLIP model folder"):
         _blackbox(tmp_path, checkpoint=[str(tmp_path / "no_such_clip")])

@@ -184,7 +184,7 @@ def test_the_user_s_base_model_is_used_as_it_is_and_a_wrong_one_is_named(run, tm
         tmp_path / "foreign",
     )
     for folder, problem in (
-        ("foreign", "its tokenizer has no token for"),
+        ("foreign", "its tokenizer does not read back"),
         ("absent", "no such causal language model folder"),
     ):
         with pytest.raises(SourceError, match=f"{folder}: {problem}"):

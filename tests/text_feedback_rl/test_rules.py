@@ -157,7 +157,7 @@ def test_the_user_s_model_loads_by_path_and_is_warm_started(pipeline, tmp_path):
     assert len(pd.read_csv(tmp_path / "loss.csv")) == 2
 
 
-def test_a_tokenizer_that_misses_task_words_is_named(tmp_path):
+def test_a_tokenizer_that_cannot_write_the_task_words_is_named(tmp_path):
     from icml26.common.lm.model import ModelSettings, build_model, save_checkpoint
     from icml26.text_feedback_rl import dialogue
     from icml26.text_feedback_rl.tasks import make_task
@@ -180,7 +180,9 @@ def test_a_tokenizer_that_misses_task_words_is_named(tmp_path):
             device="cpu",
         )
 
-    with pytest.raises(SourceError, match=r"code_only: its tokenizer has no token for \d+ words of the permutation"):
+    with pytest.raises(
+        SourceError, match=r"code_only: its tokenizer does not read back \d+ words of the permutation task"
+    ):
         warm_start_from("code_only")
     with pytest.raises(SourceError, match="no_such_folder: no such"):
         warm_start_from("no_such_folder")

@@ -6,6 +6,8 @@ acc5 ... <sep>``, the references sorted best first, each behind its accuracy bin
 (``floor(10·acc)``, capped at 9); the agent continues with one template and ``<eos>``. For SFT the references are
 human templates with random bins (no call is spent before the budget starts) and the answer another human
 template; during the search they are the best templates found so far with their measured accuracies.
+In a user's tokenizer (paper scale) each word takes as many tokens as it needs, and <bos> and <sep> are what
+:func:`~icml26.common.lm.tokenizer.bos_ids` and :func:`~icml26.common.lm.tokenizer.sep_ids` give.
 """
 
 from __future__ import annotations
@@ -30,11 +32,20 @@ def tokenizer():
     return task_tokenizer(symbols())
 
 
-def check_covers(tok, folder: str) -> None:
-    """A user's agent must have a token for every word of the template language (else one line naming it)."""
-    from ..common.lm.tokenizer import check_covers as covers
+def check_reads(tok, folder: str) -> None:
+    """A user's agent must write and read back every word of the template language (else one line naming it)."""
+    from ..common.lm.tokenizer import check_reads as reads
 
-    covers(tok, symbols(), folder, language="the template language", writer="icml26.crl_bpt.agent.tokenizer()")
+    reads(tok, symbols(), folder, language="the template language")
+
+
+def check_budget(tok, templates: Sequence[str], budget: int, folder: str) -> None:
+    """``search.max_new_tokens`` must hold the longest human template and its <eos> in ``tok``'s tokens (one line
+    naming both otherwise; a template cut short would reach the black box unfinished)."""
+    from ..common.lm.tokenizer import answer_budget
+    from ..common.lm.tokenizer import check_budget as fits
+
+    fits(budget, answer_budget(tok, templates), "search.max_new_tokens", folder)
 
 
 def accuracy_bin(accuracy: float) -> str:
@@ -43,10 +54,10 @@ def accuracy_bin(accuracy: float) -> str:
 
 def context(tok, references: Sequence[tuple[str, float]]) -> list[int]:
     """Token ids of the meta-prompt and ``(template, accuracy)`` references, ready for the agent to continue."""
-    from ..common.lm.tokenizer import encode
+    from ..common.lm.tokenizer import bos_ids, encode, sep_ids
 
     text = " ".join([*META[:1], "a", *META[1:], *(f"{accuracy_bin(a)} {t}" for t, a in references)])
-    return [tok.bos_token_id, *encode(tok, text), tok.sep_token_id]
+    return [*bos_ids(tok), *encode(tok, text), *sep_ids(tok)]
 
 
 def answer(tok, template: str) -> list[int]:

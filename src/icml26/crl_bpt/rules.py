@@ -137,30 +137,32 @@ def agent(
     device: str,
 ) -> None:
     """The agent's "LLM prior": SFT on the human templates (random references in its context) of a causal LM
-    built from ``model``'s sizes, or of the user's causal LM when ``checkpoint`` names its folder."""
+    built from ``model``'s sizes, or of the user's causal LM when ``checkpoint`` names its folder (its tokenizer
+    must write and read back the template language, and ``search.max_new_tokens`` hold a template in it)."""
 
     from ..common.determinism import seed_everything
     from ..common.device import resolve_device
     from ..common.lm.model import ModelSettings, build_model, load_model, parameter_count, save_checkpoint
     from ..common.lm.sft import SFTSettings, sft_with_progress, window_means
-    from ..common.lm.tokenizer import load_tokenizer
+    from ..common.lm.tokenizer import load_tokenizer, pad_id
     from . import agent as prior
 
     seed_everything(seed)
+    templates = _human(human["count"], human["seed"])
     if checkpoint:
         tok = load_tokenizer(checkpoint[0])
-        prior.check_covers(tok, checkpoint[0])
+        prior.check_reads(tok, checkpoint[0])
+        prior.check_budget(tok, templates, search["max_new_tokens"], checkpoint[0])
         net = load_model(checkpoint[0], resolve_device(device))
     else:
         tok = prior.tokenizer()
         net = build_model(ModelSettings.from_config(model), tok, seed).to(resolve_device(device))
-    templates = _human(human["count"], human["seed"])
     settings = SFTSettings.from_config(sft, key="sft")
     examples = prior.sft_examples(
         tok, templates, settings.steps * settings.batch_size, search["references"], np.random.default_rng(seed)
     )
     print(f"agent: SFT of {parameter_count(net):,} parameters on {len(templates)} human templates", flush=True)
-    losses, _ = sft_with_progress(net, examples, settings, seed=seed, pad_id=tok.pad_token_id, label="agent")
+    losses, _ = sft_with_progress(net, examples, settings, seed=seed, pad_id=pad_id(tok), label="agent")
     save_checkpoint(net.cpu(), tok, model_folder)
     steps, means = window_means(losses, settings.log_every)
     write_csv(loss_file, pd.DataFrame({"step": steps, "loss": means}))

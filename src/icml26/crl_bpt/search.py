@@ -188,7 +188,11 @@ def run(
     seeded = _score_all(box, references[: box.budget.remaining], batch(), pool, calls, -1, "reference")
     best_human = [references[i] for i in np.argsort(-np.asarray(seeded), kind="stable")[: settings.best_human]]
     curve.update(box.budget.used, pool)
-    learner = _Learner(method, agent, settings, tok.pad_token_id) if method.kind == "rl" else None
+    learner = None
+    if method.kind == "rl":
+        from ..common.lm.tokenizer import pad_id
+
+        learner = _Learner(method, agent, settings, pad_id(tok))
     recent: list[str] = []
     step = 0
     while box.budget.remaining > (1 if method.control_variate else 0):
@@ -238,13 +242,14 @@ def _context(tok, pool: Pool, settings: SearchSettings) -> list[int]:
 
 def _sample(agent, tok, prompt: list[int], count: int, settings: SearchSettings, seed: int):
     from ..common.lm.sampling import generate
+    from ..common.lm.tokenizer import pad_id
 
     return generate(
         agent,
         [prompt] * count,
         max_new_tokens=settings.max_new_tokens,
         stop_ids=[tok.eos_token_id],
-        pad_id=tok.pad_token_id,
+        pad_id=pad_id(tok),
         temperature=settings.temperature,
         seed=seed,
     )

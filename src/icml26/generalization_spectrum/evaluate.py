@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from icml26.common.lm.sampling import generate
+from icml26.common.lm.tokenizer import pad_id
 
 from . import prompts
 from .variants import Problem
@@ -47,7 +48,7 @@ def sample_programs(
         prompts_,
         max_new_tokens=max_new_tokens,
         stop_ids=[tok.eos_token_id],
-        pad_id=tok.pad_token_id,
+        pad_id=pad_id(tok),
         temperature=temperature,
         seed=seed,
     )

@@ -26,6 +26,7 @@ import torch
 
 from icml26.common.lm.policy_gradient import clipped_surrogate, group_advantages
 from icml26.common.lm.sampling import continuation_logprobs
+from icml26.common.lm.tokenizer import pad_id
 
 from . import evaluate, prompts
 from .evaluate import Item
@@ -102,7 +103,7 @@ def grpo_step(model, tok, optimizer, items: Sequence[Item], settings: GRPOSettin
     reward = rewards(tok, items, continuations, settings.group)
     advantages = group_advantages(reward, settings.group)
     model.train()
-    logprobs, mask = continuation_logprobs(model, prompts_, continuations, tok.pad_token_id)
+    logprobs, mask = continuation_logprobs(model, prompts_, continuations, pad_id(tok))
     loss = clipped_surrogate(logprobs, logprobs.detach(), advantages, mask, clip=settings.clip)
     optimizer.zero_grad(set_to_none=True)
     loss.backward()

@@ -63,12 +63,18 @@ def _items(world_file: str, with_demonstration: bool = False) -> list:
     ]
 
 
-def _model(folder: str, device: str):
+def _model(folder: str, device: str, items: list | None = None, max_new_tokens: int = 0):
+    """The model and tokenizer in ``folder``; with ``items``, ``max_new_tokens`` (the config's
+    evaluation.max_new_tokens) must hold each of their answers in this tokenizer."""
     from ..common.device import resolve_device
     from ..common.lm.model import load_model
     from ..common.lm.tokenizer import load_tokenizer
+    from .prompts import check_budget
 
-    return load_model(folder, resolve_device(device)), load_tokenizer(folder)
+    model, tok = load_model(folder, resolve_device(device)), load_tokenizer(folder)
+    if items:
+        check_budget(tok, [item.problem for item in items], max_new_tokens, "evaluation.max_new_tokens", folder)
+    return model, tok
 
 
 def base(
@@ -84,19 +90,20 @@ def base(
     device: str,
 ) -> None:
     """Pretrain the base model on the corpus (``checkpoint`` empty), or take the user's (a local Hugging
-    Face folder holding a causal LM and a tokenizer that covers the task language) as it is."""
+    Face folder holding a causal LM and a tokenizer that writes and reads back the task language) as it is."""
 
     from ..common.determinism import seed_everything
     from ..common.device import resolve_device
     from ..common.lm.model import ModelSettings, build_model, parameter_count, save_checkpoint
     from ..common.lm.sft import SFTSettings, sft_with_progress, window_means
+    from ..common.lm.tokenizer import pad_id
     from . import learners, prompts
     from .variants import from_record
 
     seed_everything(seed)
     if checkpoint:
         net, tok = _model(checkpoint[0], device)
-        prompts.check_covers(tok, checkpoint[0])
+        prompts.check_reads(tok, checkpoint[0])
         print(f"{checkpoint[0]}: {parameter_count(net):,} parameters, used as the base model", flush=True)
         save_checkpoint(net, tok, model_folder)
         write_csv(loss_table, pd.DataFrame(columns=["step", "loss"]))
@@ -110,7 +117,7 @@ def base(
     settings = SFTSettings.from_config(pretraining["training"], key="pretraining.training")
     net = build_model(ModelSettings.from_config(model), tok, seed).to(resolve_device(device))
     print(f"pretraining {parameter_count(net):,} parameters on {len(examples)} examples", flush=True)
-    losses, seconds = sft_with_progress(net, examples, settings, seed=seed, pad_id=tok.pad_token_id)
+    losses, seconds = sft_with_progress(net, examples, settings, seed=seed, pad_id=pad_id(tok))
     tokens = settings.steps * settings.batch_size * float(np.mean([len(p) + len(a) for p, a in examples]))
     save_checkpoint(net.cpu(), tok, model_folder)
     steps, means = window_means(losses, settings.log_every)
@@ -138,7 +145,7 @@ def reference(world_file: str, model_folder: str, scores: str, *, evaluation: di
     from ..common.determinism import seed_everything
 
     seed_everything(seed)
-    net, tok = _model(model_folder, device)
+    net, tok = _model(model_folder, device, _items(world_file), evaluation["max_new_tokens"])
     rows = []
     for learner, items in (("base", _items(world_file)), ("icl", _items(world_file, with_demonstration=True))):
         found = _scorer(tok, items, evaluation, seed)(net, 0)
@@ -165,10 +172,12 @@ def learner(
     from .training import RunSettings, run
 
     seed_everything(seed)
-    net, tok = _model(model_folder, device)
     items = _items(world_file)
+    net, tok = _model(model_folder, device, items, evaluation["max_new_tokens"])
     d0 = [item for item in items if item.variant == "D0"]
-    run_settings = RunSettings(**{**settings, "checkpoints": tuple(settings["checkpoints"])})
+    # the learners sample with the evaluation's budget, checked above against this tokenizer's answers
+    budget = {"max_new_tokens": evaluation["max_new_tokens"]}
+    run_settings = RunSettings(**{**settings, "checkpoints": tuple(settings["checkpoints"]), **budget})
     rows, progress = run(
         learner,
         net,

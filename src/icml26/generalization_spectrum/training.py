@@ -24,6 +24,7 @@ import numpy as np
 import torch
 
 from icml26.common.lm.sft import answer_batch
+from icml26.common.lm.tokenizer import pad_id
 
 from . import learners, prompts
 from .evaluate import Item
@@ -97,7 +98,7 @@ def run(
         if update == max(settings.checkpoints):
             break
         if learner == "sft":
-            value = _supervised_update(model, optimizer, references, settings.batch_size, tok.pad_token_id, rng)
+            value = _supervised_update(model, optimizer, references, settings.batch_size, pad_id(tok), rng)
         elif learner == "rft":
             if update % settings.steps_per_round == 0:
                 found = learners.rft_examples(
@@ -111,7 +112,7 @@ def run(
                 )
                 kept = found or kept
             value = (
-                _supervised_update(model, optimizer, kept, settings.batch_size, tok.pad_token_id, rng)
+                _supervised_update(model, optimizer, kept, settings.batch_size, pad_id(tok), rng)
                 if kept
                 else float("nan")
             )

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from icml26.common.lm.sampling import generate
+from icml26.common.lm.tokenizer import pad_id
 
 from . import dialogue
 from .tasks import Problem, Task
@@ -39,7 +40,7 @@ def answers(
             prompts[start : start + batch],
             max_new_tokens=max_new_tokens,
             stop_ids=[tok.eos_token_id],
-            pad_id=tok.pad_token_id,
+            pad_id=pad_id(tok),
             greedy=greedy,
             temperature=temperature,
             seed=seed + start,

@@ -67,13 +67,14 @@ def warmstart(
     device: str,
 ) -> None:
     """SFT warm start on the training problems (:mod:`.warmstart`): of a policy built from ``model``'s sizes,
-    or of the user's causal LM when ``checkpoint`` names its folder (its tokenizer must cover the task words)."""
+    or of the user's causal LM when ``checkpoint`` names its folder (its tokenizer must write and read back the
+    task words, in any number of tokens)."""
 
     from ..common.determinism import seed_everything
     from ..common.device import resolve_device
     from ..common.lm.model import ModelSettings, build_model, load_model, parameter_count, save_checkpoint
     from ..common.lm.sft import SFTSettings, sft_with_progress, window_means
-    from ..common.lm.tokenizer import load_tokenizer
+    from ..common.lm.tokenizer import load_tokenizer, pad_id
     from . import dialogue
     from . import warmstart as warm
 
@@ -81,7 +82,7 @@ def warmstart(
     maker = _task(task, task_settings)
     if checkpoint:
         tok = load_tokenizer(checkpoint[0])
-        dialogue.check_covers(tok, maker, checkpoint[0])
+        dialogue.check_reads(tok, maker, checkpoint[0])
         net = load_model(checkpoint[0], resolve_device(device))
     else:
         tok = dialogue.tokenizer(maker)
@@ -89,7 +90,7 @@ def warmstart(
     examples = warm.examples(tok, maker, _problems(problems_file, "train"), np.random.default_rng(seed + 1))
     settings = SFTSettings.from_config(sft, key="sft")
     print(f"{task}: warm start of {parameter_count(net):,} parameters on {len(examples)} examples", flush=True)
-    losses, _ = sft_with_progress(net, examples, settings, seed=seed, pad_id=tok.pad_token_id, label=task)
+    losses, _ = sft_with_progress(net, examples, settings, seed=seed, pad_id=pad_id(tok), label=task)
     save_checkpoint(net.cpu(), tok, model_folder)
     steps, means = window_means(losses, settings.log_every)
     write_csv(loss_file, pd.DataFrame({"task": task, "step": steps, "loss": means}))
@@ -120,7 +121,7 @@ def run(
     from ..common.device import resolve_device
     from ..common.lm.model import load_model
     from ..common.lm.tokenizer import load_tokenizer
-    from . import evaluate, runs, training
+    from . import dialogue, evaluate, runs, training
 
     method_name, overrides = runs.parse(method)
     seed_everything(seed)
@@ -131,7 +132,7 @@ def run(
     for p in reference.parameters():
         p.requires_grad_(False)
     train, test = _problems(problems_file, "train"), _problems(problems_file, "test")
-    longest = maker.answer_tokens() + 1  # the answer's words and <eos>
+    longest = dialogue.answer_budget(tok, maker)  # the answer's tokens and <eos>
     sampling = {"samples": evaluation["samples"], "temperature": evaluation["temperature"], "max_new_tokens": longest}
     shown = test[: evaluation["curve_problems"]]
 

@@ -49,7 +49,8 @@ class Task(Protocol):
     def revision(self, problem: Problem, answer: list[str]) -> list[str]: ...
     def random_answer(self, rng: np.random.Generator) -> list[str]: ...
     def symbols(self) -> set[str]: ...
-    def answer_tokens(self) -> int: ...
+    def answer_words(self) -> int: ...
+    def answer_symbols(self) -> set[str]: ...
 
 
 def _hamming(a: tuple[str, ...], b: list[str]) -> int:
@@ -128,8 +129,11 @@ class PermutationTask:
         where = {f"pos({x})={i}" for x in letters for i in range(1, self.n + 1)}
         return letters | before | where | {OK, MALFORMED}
 
-    def answer_tokens(self) -> int:
+    def answer_words(self) -> int:
         return self.n
+
+    def answer_symbols(self) -> set[str]:
+        return set(self.letters)
 
 
 DIGITS = tuple(str(d) for d in range(10))
@@ -183,8 +187,11 @@ class CodeTask:
         sums = {f"{a}+{b}" for a in range(10) for b in range(10) if a + b <= 9}
         return sums | set(DIGITS) | set(GRADES) | {OK, MALFORMED}
 
-    def answer_tokens(self) -> int:
+    def answer_words(self) -> int:
         return self.length
+
+    def answer_symbols(self) -> set[str]:
+        return set(DIGITS)
 
     def distinct(self) -> int:
         """How many different problems there are: 55 sums a + b <= 9 per digit."""

@@ -28,6 +28,7 @@ import torch
 
 from icml26.common.lm.policy_gradient import clipped_surrogate, group_advantages
 from icml26.common.lm.sampling import continuation_logprobs, generate
+from icml26.common.lm.tokenizer import pad_id
 
 from . import dialogue, objectives
 from .tasks import Problem, Task
@@ -95,7 +96,7 @@ def rl_step(
 ) -> dict[str, float]:
     """One update of ``method`` on ``problems``: roll out, score with the critic, one optimizer step.
     Returns the batch's rewards, loss terms and the seconds of each phase."""
-    group, pad = settings.group, tok.pad_token_id
+    group, pad = settings.group, pad_id(tok)
     clock = time.perf_counter()
     x0 = [dialogue.first_prompt(tok, p) for p in problems for _ in range(group)]
     owner = [p for p in problems for _ in range(group)]

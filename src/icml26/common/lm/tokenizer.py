@@ -1,10 +1,18 @@
-"""Tokenizers for closed task languages, as Hugging Face ``tokenizers`` objects.
+"""Tokenizers for closed task languages, as Hugging Face ``tokenizers`` objects, and the framing of task prompts
+in any tokenizer.
 
 A task language (puzzle statements, prompt templates, a DSL) has a vocabulary known from its grammar, so
-the tokenizer is a lookup table, not a learned merge list: word level (tokens separated by whitespace) or
-character level. Wrapped in ``PreTrainedTokenizerFast``, it saves with ``save_pretrained`` beside the model
+the tokenizer built here is a lookup table, not a learned merge list: word level (tokens separated by whitespace)
+or character level. Wrapped in ``PreTrainedTokenizerFast``, it saves with ``save_pretrained`` beside the model
 and loads back with ``AutoTokenizer.from_pretrained`` like any other; at ``paper`` scale a user's own
 tokenizer loads from its folder the same way (:func:`load_tokenizer`).
+
+A user's tokenizer (GPT-2's, Qwen's, Llama's) splits task words into several tokens and lacks some of the special
+tokens ours has. So the papers frame prompts and answers through :func:`bos_ids` (none where the tokenizer has
+no begin token), :func:`sep_ids` (the separator token, else the ids of :data:`SEPARATOR`) and :func:`pad_id`, read
+answers back as text, and size generation budgets from tokenized answers (:func:`answer_budget`); a user's
+tokenizer must write every task word and read it back unchanged (:func:`check_reads`). With our word-level
+tokenizers every one of these gives what the special tokens gave before, so stand-in results are unchanged.
 """
 
 from __future__ import annotations
@@ -85,7 +93,36 @@ def pad_id(tokenizer: PreTrainedTokenizerBase) -> int:
 
 
 def decode(tokenizer: PreTrainedTokenizerBase, ids: Iterable[int], skip_special_tokens: bool = True) -> str:
-    return tokenizer.decode(list(ids), skip_special_tokens=skip_special_tokens)
+    """The text of ``ids``, spaces as written (no clean-up: GPT-2's would turn ``a {} .`` into ``a {}.``)."""
+    return tokenizer.decode(list(ids), skip_special_tokens=skip_special_tokens, clean_up_tokenization_spaces=False)
+
+
+SEPARATOR = "\n"  # ends a prompt in a tokenizer without a separator token (GPT-2's, Qwen's, Llama's)
+
+
+def bos_ids(tokenizer: PreTrainedTokenizerBase) -> list[int]:
+    """What a prompt starts with: the begin token, or nothing in a tokenizer that has none (Qwen's)."""
+    return [] if tokenizer.bos_token_id is None else [tokenizer.bos_token_id]
+
+
+def sep_ids(tokenizer: PreTrainedTokenizerBase) -> list[int]:
+    """What ends a prompt before the answer: the separator token, or the tokens of :data:`SEPARATOR`."""
+    return [tokenizer.sep_token_id] if tokenizer.sep_token_id is not None else encode(tokenizer, SEPARATOR)
+
+
+def answer_budget(tokenizer: PreTrainedTokenizerBase, answers: Iterable[str]) -> int:
+    """New tokens that hold the longest of ``answers`` and the end-of-text token after it, in this tokenizer."""
+    return max(len(encode(tokenizer, text)) for text in answers) + 1
+
+
+def check_budget(budget: int, need: int, key: str, folder: str | os.PathLike) -> None:
+    """A configured generation budget (``key``) that cannot hold an answer in the tokenizer of ``folder`` is one
+    line naming both, never answers cut short and scored wrong."""
+    if budget < need:
+        raise ValueError(
+            f"{key}: {budget} new tokens cannot hold the longest answer in the tokenizer of {folder} "
+            f"({need} tokens with its end-of-text token); raise {key} to at least {need}"
+        )
 
 
 def load_tokenizer(path: str | os.PathLike) -> PreTrainedTokenizerBase:
@@ -98,22 +135,23 @@ def load_tokenizer(path: str | os.PathLike) -> PreTrainedTokenizerBase:
         fail(path, f"not a tokenizer folder ({str(error).splitlines()[0]})")
 
 
-PROMPT_ROLES = ("bos", "eos", "sep", "pad")  # the special tokens the task prompts are built from
-
-
-def check_covers(
-    tok: PreTrainedTokenizerBase, symbols: Iterable[str], folder: str, *, language: str, writer: str
-) -> None:
-    """A user's tokenizer must give every word of a task language a token of its own and have the special
-    tokens the prompts use; else one line naming the checkpoint ``folder`` (an unknown word would become
-    ``<unk>`` and the task would be unreadable). ``writer`` names the function that writes a tokenizer that
-    covers ``language``."""
-    missing = sorted(s for s in symbols if tok.convert_tokens_to_ids(s) in (None, tok.unk_token_id))
-    if missing:
+def check_reads(tok: PreTrainedTokenizerBase, symbols: Iterable[str], folder: str, *, language: str) -> None:
+    """A user's tokenizer must write every word of a task language and read it back unchanged (in as many tokens
+    as it likes), and have an end-of-text token to end answers with; else one line naming the checkpoint
+    ``folder``. Each word is tried first and after a space, as it stands in a prompt."""
+    if tok.eos_token_id is None:
+        fail(folder, "its tokenizer has no end-of-text (eos) token to end answers with")
+    unreadable = []
+    for word in sorted(set(symbols)):
+        try:
+            back = decode(tok, encode(tok, f"{word} {word}")).split()
+        except ValueError:
+            back = None
+        if back != [word, word]:
+            unreadable.append(word)
+    if unreadable:
         fail(
             folder,
-            f"its tokenizer has no token for {len(missing)} words of {language} "
-            f"(e.g. {' '.join(missing[:5])}); write it with {writer}",
+            f"its tokenizer does not read back {len(unreadable)} words of {language} "
+            f"(e.g. {' '.join(unreadable[:5])}): they would be garbled in prompts and answers",
         )
-    if any(getattr(tok, f"{role}_token_id") is None for role in PROMPT_ROLES):
-        fail(folder, "its tokenizer lacks one of the bos, eos, sep and pad tokens the prompts use")
