@@ -15,7 +15,7 @@ STAGES ?= $(if $(PAPER),$(PAPER)@$(SCALE),)
 # (icml26.common.forkserver): seconds less per job, the same outputs
 SNAKEMAKE := $(if $(filter 1,$(WARM)),$(BIN)/python -m icml26.common.forkserver run -- ,)$(BIN)/snakemake
 
-.PHONY: setup system-deps venv run verify smoke paper report lint test test-fast pull push slurm bench docs dvc-stages clean
+.PHONY: setup system-deps venv run verify smoke paper report lint test test-fast fetch pull push slurm bench docs dvc-stages clean
 
 setup: system-deps venv  ## system packages (SLURM, munge) and the Python environment
 
@@ -67,6 +67,10 @@ lint:  ## style, as CI checks it: ruff (rules and format), snakefmt, snakemake -
 
 test-fast:  ## unit tests only (seconds)
 	$(BIN)/python -m pytest $(XDIST) -m "not workflow and not slurm"
+
+fetch:  ## the paper's own models and data for paper scale (PAPER=<slug>; FROM=<folder> offline): checksums, DVC
+	@test -n "$(PAPER)" || { echo "make fetch: name the paper: make fetch PAPER=<slug> (its paper: section's fetch: list)"; exit 2; }
+	$(BIN)/python -m icml26.common.fetch $(PAPER) $(if $(FROM),--from $(FROM),)
 
 pull:  ## fetch DVC-tracked data/results, then mark them up to date for Snakemake
 	$(BIN)/dvc pull $(STAGES)

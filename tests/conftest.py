@@ -44,6 +44,16 @@ def committed_results(slug: str) -> dict:
     return {name: json.loads((ROOT / "results" / "quick" / slug / name).read_text()) for name in FILES}
 
 
+def as_fetched(section: dict, where: Path) -> Path:
+    """``where`` with a folder for each entry of a paper section's ``fetch:`` list where `make fetch` puts them (a
+    ``config.json`` in each, as in every model folder): run a settings check from there to see the section past its
+    "not fetched yet" line."""
+    for entry in section.get("fetch", {}).values():
+        (where / entry["into"]).mkdir(parents=True, exist_ok=True)
+        (where / entry["into"] / "config.json").write_text("{}")
+    return where
+
+
 def copy_repository(dest: Path) -> Path:
     """Copy the working tree's source files (no outputs, no caches) to ``dest``.
 

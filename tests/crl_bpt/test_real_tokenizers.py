@@ -41,3 +41,12 @@ def test_a_template_budget_counted_in_words_is_refused_with_the_key(tok):
 def test_sft_examples_in_the_agents_tokenizer_end_each_answer_with_its_end_token(tok):
     examples = agent.sft_examples(tok, grammar.human_set(20, 0), 5, 3, np.random.default_rng(0))
     assert all(answer[-1] == tok.eos_token_id and SEPARATOR in decode(tok, prompt) for prompt, answer in examples)
+
+
+def test_generated_templates_are_one_line_of_printable_text(tok):
+    """A random-weight agent in a byte-level tokenizer writes NULs, carriage returns and line breaks; the templates
+    read back hold none of them (they would break the calls table), and a clean template is unchanged."""
+    garbage = [i for i in range(len(tok)) if not decode(tok, [i]).isprintable()][:12]
+    written = agent.templates(tok, [garbage + agent.answer(tok, "a photo of a {} .")[:-1], agent.answer(tok, "a {} .")])
+    assert all(t.isprintable() and "  " not in t for t in written) and written[1] == "a {} ."
+    assert written[0].endswith("a photo of a {} .")

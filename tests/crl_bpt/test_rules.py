@@ -14,7 +14,7 @@ from icml26.common.config import paper_section
 from icml26.common.sources import SourceError
 from icml26.crl_bpt import rules
 from icml26.crl_bpt.settings import problems
-from tests.conftest import figure_files
+from tests.conftest import as_fetched, figure_files
 
 CONFIG = Path(__file__).resolve().parents[2] / "config" / "papers" / "crl_bpt.yaml"
 SMOKE = paper_section(CONFIG, "smoke")
@@ -185,7 +185,8 @@ def test_bad_model_folders_are_one_line_and_leave_nothing(tmp_path):
 
 
 @pytest.mark.parametrize("scale", ["smoke", "quick", "paper"])
-def test_every_scale_passes_the_cross_key_checks(scale):
+def test_every_scale_passes_the_cross_key_checks(scale, tmp_path, monkeypatch):
+    monkeypatch.chdir(as_fetched(paper_section(CONFIG, scale), tmp_path))  # paper: after `make fetch`
     assert list(problems(paper_section(CONFIG, scale))) == []
 
 

@@ -91,9 +91,16 @@ def test_readable_states():
 
 
 def test_variance_reduced_states():
-    rows = pd.DataFrame({"method": v.CONTROLLED, "seed": [0, 1, 2], "ratio": [0.5, 0.55, 0.6], "alpha_mean": 0.8})
+    rows = pd.DataFrame(
+        {"method": v.CONTROLLED, "seed": [0, 1, 2], "ratio": [0.5, 0.55, 0.6], "alpha_mean": 0.8, "var_reward": 4.0}
+    )
     assert v.variance_reduced(rows).state == HOLDS
     assert v.variance_reduced(rows.assign(ratio=[1.2, 1.25, 1.3])).state == FAILS
     committed = v.variance_reduced(rows.assign(ratio=[0.988, 0.988, 0.999]))
     assert committed.state == INCONCLUSIVE and "to decide" in committed.headline
     assert v.variance_reduced(rows.assign(method="reinforce")).state == NOT_EVALUATED
+    # a seed whose raw rewards never vary (every template invalid) has no ratio: the premise is not met
+    constant = v.variance_reduced(rows.assign(var_reward=[4.0, 0.0, 4.0], ratio=[0.5, float("nan"), 0.6]))
+    assert constant.state == PREMISE_NOT_MET and [p.met for p in constant.premises] == [False]
+    nothing = v.variance_reduced(rows.assign(var_reward=0.0, ratio=float("nan")))
+    assert nothing.state == NOT_EVALUATED and "no seed's raw rewards varied" in nothing.note

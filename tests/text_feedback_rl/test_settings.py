@@ -8,12 +8,14 @@ import pytest
 
 from icml26.common.config import paper_section
 from icml26.text_feedback_rl.settings import problems
+from tests.conftest import as_fetched
 
 CONFIG = Path(__file__).resolve().parents[2] / "config" / "papers" / "text_feedback_rl.yaml"
 
 
 @pytest.mark.parametrize("scale", ["smoke", "quick", "paper"])
-def test_every_scale_passes_the_checks(scale):
+def test_every_scale_passes_the_checks(scale, tmp_path, monkeypatch):
+    monkeypatch.chdir(as_fetched(paper_section(CONFIG, scale), tmp_path))  # paper: after `make fetch`
     assert list(problems(paper_section(CONFIG, scale))) == []
 
 

@@ -63,7 +63,16 @@ def step(rule: str) -> tuple[str, str]:
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory):
-    return copy_repository(tmp_path_factory.mktemp("gpu") / "icml26")
+    """A repository copy with replicas fetched where the paper sections' models go (their checks need them)."""
+    from icml26.common import fetch
+    from icml26.common.lm import replicas
+
+    where = tmp_path_factory.mktemp("gpu")
+    repo = copy_repository(where / "icml26")
+    for slug in ("text_feedback_rl", "generalization_spectrum", "crl_bpt", "complex_mcp"):
+        source = replicas.sources(slug, where / "hub" / slug, root=repo)
+        list(fetch.run(slug, source=source, root=repo, dvc=False))
+    return repo
 
 
 @pytest.fixture(scope="module")
@@ -93,17 +102,10 @@ def test_quick_scale_and_device_cpu_ask_for_no_gpu(repo):
 
 
 def test_the_llm_agent_of_complex_mcp_asks_for_a_gpu_only_when_it_runs(repo, tmp_path):
-    from icml26.common.lm.model import ModelSettings, build_model, save_checkpoint
-    from icml26.common.lm.tokenizer import task_tokenizer
-
-    tok = task_tokenizer("ab")
-    save_checkpoint(
-        build_model(ModelSettings(hidden_size=8, layers=1, heads=1, intermediate_size=8), tok, 0), tok, tmp_path / "llm"
-    )
-    overlay = tmp_path / "llm.yaml"
-    overlay.write_text(f"complex_mcp:\n  llm:\n    checkpoint: {tmp_path / 'llm'}\n")
-    plain = planned_jobs(repo, "complex_mcp", "--configfile", "config/paper.yaml")
-    with_llm = planned_jobs(repo, "complex_mcp", "--configfile", "config/paper.yaml", str(overlay))
+    overlay = tmp_path / "scripted.yaml"
+    overlay.write_text("complex_mcp:\n  llm:\n    checkpoint: null\n")
+    plain = planned_jobs(repo, "complex_mcp", "--configfile", "config/paper.yaml", str(overlay))
+    with_llm = planned_jobs(repo, "complex_mcp", "--configfile", "config/paper.yaml")  # the fetched LLM
     assert not [j.rule for j in plain if "--gpus" in sbatch(j)]
     gpu_jobs = [j for j in with_llm if "--gpus=1" in sbatch(j)]
     assert [j.rule for j in gpu_jobs] == ["complex_mcp_episodes"]  # the agents experiment only

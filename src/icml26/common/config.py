@@ -52,10 +52,22 @@ def validate(config: Any, schema: str | os.PathLike, *, prefix: str = "") -> Non
     every Snakemake start (and every SLURM job) validates the config.
     """
     spec = load_yaml(Path(schema).read_text(encoding="utf-8"))
-    errors = sorted(StrictValidator(spec).iter_errors(config), key=lambda e: list(map(str, e.absolute_path)))
+    validator = StrictValidator(spec, registry=_siblings(Path(schema).parent))
+    errors = sorted(validator.iter_errors(config), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
         problems = [f"{_key([*([prefix] if prefix else []), *e.absolute_path])}: {e.message}" for e in errors]
         raise ConfigError(_invalid(problems, f" ({Path(schema).name})"))
+
+
+def _siblings(folder: Path):
+    """The schemas beside one, by file name, read when referenced: ``$ref: fetch.schema.yaml`` reads the shared one."""
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
+    def retrieve(name: str) -> Resource:
+        return Resource.from_contents(load_yaml((folder / name).read_text(encoding="utf-8")), DRAFT202012)
+
+    return Registry(retrieve=retrieve)
 
 
 def _invalid(problems: list[str], where: str = "") -> str:
@@ -118,11 +130,30 @@ def range_problems(section: Any, path: tuple = ()) -> Iterator[str]:
 def check_settings(slug: str, section: dict[str, Any]) -> None:
     """The checks on a paper's (schema-valid) settings that a schema cannot express: ranges, then the
     paper's own cross-key constraints, ``icml26.<slug>.settings.problems(section)`` (one place per paper)."""
+    unfetched = list(unfetched_problems(slug, section))
+    if unfetched:  # before the paper's own checks, which would only say the folder is missing
+        raise ConfigError(_invalid(unfetched))
     problems = list(range_problems(section, (slug,)))
     if importlib.util.find_spec(f"icml26.{slug}.settings") is not None:
         problems += [f"{slug}.{p}" for p in importlib.import_module(f"icml26.{slug}.settings").problems(section)]
     if problems:
         raise ConfigError(_invalid(problems))
+
+
+def unfetched_problems(slug: str, section: dict[str, Any], keys: tuple[str, ...] = ()) -> Iterator[str]:
+    """A setting that names a folder of the section's ``fetch:`` list before ``make fetch`` brought it in: one line
+    saying how to get it (:mod:`.fetch`), rather than a missing folder."""
+    targets = {entry["into"]: name for name, entry in section.get("fetch", {}).items()}
+    for key, value in section.items():
+        if key == "fetch":
+            continue
+        if isinstance(value, dict):
+            yield from unfetched_problems(slug, {**value, "fetch": section.get("fetch", {})}, (*keys, key))
+        elif isinstance(value, str) and value in targets and not Path(value).is_dir():
+            yield (
+                f"{'.'.join((slug, *keys, key))}: {value} ({targets[value]}) has not been fetched: run `make fetch "
+                f"PAPER={slug}` (needs the Hugging Face hub; offline: FROM=<folder>), or set the key to a local copy"
+            )
 
 
 def settings_from(cls, block: dict[str, Any], key: str):

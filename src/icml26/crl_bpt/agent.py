@@ -83,7 +83,11 @@ def longest_context(references: int, words_per_template: int = 12) -> int:
 
 
 def templates(tok, continuations: Sequence[Sequence[int]]) -> list[str]:
-    """Generated ids back to template strings (special tokens dropped)."""
+    """Generated ids back to template strings (special tokens dropped) on one line of printable text: a user's
+    byte-level tokenizer can write control characters and line breaks (a NUL once broke the calls table), which a
+    template sent to the black box and recorded in a table cannot hold. Templates of the word-level tokenizer are
+    unchanged."""
     from ..common.lm.tokenizer import decode
 
-    return [decode(tok, ids).strip() for ids in continuations]
+    printable = ("".join(c for c in decode(tok, ids) if c.isprintable() or c.isspace()) for ids in continuations)
+    return [" ".join(text.split()) for text in printable]

@@ -29,6 +29,7 @@ setting -- a black box whose accuracy depends on the prompt, and room above what
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from ..common import intervals
@@ -220,6 +221,13 @@ def readable(readability: pd.DataFrame) -> Claim:
     )
 
 
+VARIANCE_ID = "control_variate_reduces_variance"
+WHY_VARIES = (
+    "a control variate lowers a variance that is there: where a seed's raw rewards are constant (every template "
+    "invalid, as a random-weight agent in a byte-level tokenizer writes them) var(calibrated) / var(raw) is undefined"
+)
+
+
 def variance_reduced(variance: pd.DataFrame) -> Claim:
     """In every seed of REINFORCE + control variate, var(R) < var(r) over the same calls."""
     rows = variance[variance["method"] == CONTROLLED].sort_values("seed")
@@ -228,8 +236,14 @@ def variance_reduced(variance: pd.DataFrame) -> Claim:
             "control_variate_reduces_variance", VARIANCE_STATEMENT, PAPER_VARIANCE, CONTROLLED, "tables/variance.csv"
         )
     ratios = {f"seed {r.seed}": r.ratio for r in rows.itertuples()}
-    found = [intervals.over_seeds("mean_ratio", rows["ratio"], VARIANCE_RATIO, "<")]
-    state = decide(found)
+    varies = premise("smallest per-seed variance of the raw rewards", rows["var_reward"].min(), 0.0, ">", WHY_VARIES)
+    defined = rows["ratio"][np.isfinite(rows["ratio"])]
+    if defined.empty:
+        note = "no seed's raw rewards varied, so var(calibrated) / var(raw) is undefined in every seed"
+        evidence = ["tables/variance.csv"]
+        return not_evaluated(VARIANCE_ID, VARIANCE_STATEMENT, PAPER_VARIANCE, note, evidence, premises=[varies])
+    found = [intervals.over_seeds("mean_ratio", defined, VARIANCE_RATIO, "<")]
+    state = decide(found, premises=[varies])
     return Claim(
         id="control_variate_reduces_variance",
         statement=VARIANCE_STATEMENT,
@@ -238,7 +252,7 @@ def variance_reduced(variance: pd.DataFrame) -> Claim:
         comparator="<",
         state=state,
         interval=found,
-        premises_note="the control variate acts on the rewards of the same calls: nothing presupposed",
+        premises=[varies],
         details={"alpha_mean": dict(zip(rows["seed"].astype(str), rows["alpha_mean"]))},
         headline=(
             "var(calibrated) / var(raw reward) per seed: "

@@ -9,6 +9,11 @@ with the real special-token conventions. A replica goes through :func:`icml26.co
 
 - GPT-2: ``<|endoftext|>`` is begin, end and unknown token; no pad, no separator.
 - Qwen2 (Qwen2.5): no begin token; ``<|im_end|>`` ends an answer; ``<|endoftext|>`` pads.
+- CLIP: ``CLIPModel`` with ``<|startoftext|>`` / ``<|endoftext|>`` around every text (its merges are byte-level
+  here, where the real tokenizer lower-cases and marks word ends: the special tokens and classes are the real ones).
+
+:func:`sources` writes one replica per entry of a paper's ``fetch:`` list, so ``make fetch FROM=<folder>`` brings
+them in where the real models would go, and the paper-scale config reads them unchanged (tests, ``make gpu-check``).
 
 The merges are learnt here from the task's own words on a small vocabulary, so task words split into several
 tokens, as they do in the real tokenizers.
@@ -22,7 +27,7 @@ from pathlib import Path
 
 import torch
 
-FLAVOURS = ("gpt2", "qwen2")
+FLAVOURS = ("gpt2", "qwen2", "clip")
 BYTES = 256
 
 
@@ -33,7 +38,11 @@ def bpe_tokenizer(corpus: Iterable[str], flavour: str = "gpt2", merges: int = 40
 
     if flavour not in FLAVOURS:
         raise ValueError(f"flavour must be one of {FLAVOURS}, got {flavour!r}")
-    specials = ["<|endoftext|>"] if flavour == "gpt2" else ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
+    specials = {
+        "gpt2": ["<|endoftext|>"],
+        "qwen2": ["<|endoftext|>", "<|im_start|>", "<|im_end|>"],
+        "clip": ["<|startoftext|>", "<|endoftext|>"],
+    }[flavour]
     core = Tokenizer(models.BPE())
     core.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     core.decoder = decoders.ByteLevel()
@@ -50,6 +59,16 @@ def bpe_tokenizer(corpus: Iterable[str], flavour: str = "gpt2", merges: int = 40
         return GPT2TokenizerFast(
             tokenizer_object=core, bos_token="<|endoftext|>", eos_token="<|endoftext|>", unk_token="<|endoftext|>"
         )
+    if flavour == "clip":
+        from transformers import CLIPTokenizerFast
+
+        return CLIPTokenizerFast(
+            tokenizer_object=core,
+            bos_token="<|startoftext|>",
+            eos_token="<|endoftext|>",
+            pad_token="<|endoftext|>",
+            unk_token="<|endoftext|>",
+        )
     from transformers import Qwen2TokenizerFast
 
     return Qwen2TokenizerFast(
@@ -64,7 +83,9 @@ def _save(model, tokenizer, folder: str | os.PathLike) -> Path:
     return folder
 
 
-def gpt2(folder: str | os.PathLike, tokenizer, *, layers: int = 2, width: int = 32, heads: int = 2, context: int = 512):
+def gpt2(
+    folder: str | os.PathLike, tokenizer, *, layers: int = 2, width: int = 32, heads: int = 2, context: int = 1024
+):
     """A ``GPT2LMHeadModel`` folder (random weights under seed 0) with ``tokenizer``, as GPT-2 small's is laid out."""
     from transformers import GPT2Config, GPT2LMHeadModel
 
@@ -83,7 +104,7 @@ def gpt2(folder: str | os.PathLike, tokenizer, *, layers: int = 2, width: int = 
 
 
 def qwen2(
-    folder: str | os.PathLike, tokenizer, *, layers: int = 2, width: int = 32, heads: int = 2, context: int = 512
+    folder: str | os.PathLike, tokenizer, *, layers: int = 2, width: int = 32, heads: int = 2, context: int = 32768
 ):
     """A ``Qwen2ForCausalLM`` folder (the Qwen2.5 architecture: grouped-query attention, tied embeddings at small
     sizes; random weights under seed 0) with ``tokenizer``."""
@@ -104,6 +125,80 @@ def qwen2(
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(0)
         return _save(Qwen2ForCausalLM(config), tokenizer, folder)
+
+
+def clip(folder: str | os.PathLike, tokenizer, *, width: int = 32, layers: int = 1, image_size: int = 32):
+    """A ``CLIPModel`` folder (ViT vision tower with patches of 8, text transformer; random weights under seed 0)."""
+    from transformers import CLIPConfig, CLIPModel
+
+    sizes = {
+        "hidden_size": width,
+        "intermediate_size": 2 * width,
+        "num_hidden_layers": layers,
+        "num_attention_heads": 2,
+    }
+    config = CLIPConfig(
+        text_config={
+            **sizes,
+            "vocab_size": len(tokenizer),
+            "max_position_embeddings": 77,
+            "bos_token_id": tokenizer.bos_token_id,
+            "eos_token_id": tokenizer.eos_token_id,
+            "pad_token_id": tokenizer.pad_token_id,
+        },
+        vision_config={**sizes, "image_size": image_size, "patch_size": 8},
+        projection_dim=width,
+    )
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(0)
+        return _save(CLIPModel(config), tokenizer, folder)
+
+
+# Which replica stands in for a hub repository, by the start of its id.
+BY_HUB = {"Qwen/": "qwen2", "openai-community/gpt2": "gpt2", "openai/clip-": "clip"}
+CORPUS = ("a photo of a {} .", "write a template : acc7", "A<B pos(E)=2 OK malformed feedback", "( map x ( add 3 ) )")
+
+
+def sources(slug: str, folder: str | os.PathLike, root: Path | None = None) -> Path:
+    """``folder/<name>``: a replica of every entry of ``slug``'s ``fetch:`` list (paper scale), for
+    ``make fetch PAPER=<slug> FROM=<folder>``. An entry whose repository has no replica here is an error."""
+    from ..fetch import entries
+
+    folder = Path(folder)
+    for entry in entries(slug, root=root) if root else entries(slug):
+        flavour = next((f for prefix, f in BY_HUB.items() if entry.hub.startswith(prefix)), None)
+        if flavour is None:
+            raise ValueError(f"{slug}: no replica of {entry.hub} (icml26.common.lm.replicas.BY_HUB)")
+        tokenizer = bpe_tokenizer(CORPUS, flavour)
+        build = {"gpt2": gpt2, "qwen2": qwen2, "clip": clip}[flavour]
+        build(folder / entry.name, tokenizer)
+    return folder
+
+
+def overlay(slug: str, root: Path | None = None) -> dict:
+    """The config overlay that runs ``slug``'s paper-scale model path at smoke size: the settings of its ``paper:``
+    section that read a fetched folder, and its generation budgets (``max_new_tokens``), under ``<slug>:``; with
+    ``--configfile config/smoke.yaml <overlay>`` the smoke DAG reads the replicas `make fetch FROM=` put in place."""
+    from ..config import paper_section
+    from ..fetch import ROOT
+
+    section = paper_section((root or ROOT) / "config" / "papers" / f"{slug}.yaml", "paper")
+    targets = {entry["into"] for entry in section.get("fetch", {}).values()}
+
+    def keep(block: dict) -> dict:
+        found = {}
+        for key, value in block.items():
+            if key == "fetch":
+                continue
+            if isinstance(value, dict):
+                value = keep(value)
+                if value:
+                    found[key] = value
+            elif (isinstance(value, str) and value in targets) or key == "max_new_tokens":
+                found[key] = value
+        return found
+
+    return {slug: keep(section)}
 
 
 def causal_lm(folder: str | os.PathLike, corpus: Iterable[str], flavour: str = "gpt2", **sizes) -> Path:

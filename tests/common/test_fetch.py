@@ -1,0 +1,107 @@
+"""`make fetch`: a paper's own models come in once, with a manifest of checksums, from the hub or (offline, as here)
+a local folder; a changed, missing or extra file is one line naming it; a config naming an unfetched folder says
+how to fetch it. The hub itself cannot be reached here: its call is checked with huggingface_hub stood in."""
+
+import json
+import shutil
+
+import pytest
+
+pytest.importorskip("transformers")
+
+from icml26.common import fetch
+from icml26.common.config import ConfigError, check_settings, paper_section
+from icml26.common.lm import replicas
+from icml26.common.registry import papers
+from icml26.common.sources import SourceError
+from tests.conftest import ROOT
+
+ENTRY = fetch.Entry("policy", "Qwen/Qwen2.5-1.5B-Instruct", "model", "main", "external/paper/policy", "the policy")
+
+
+@pytest.fixture
+def source(tmp_path):
+    """A local copy of the model's repository, as an offline user would have it: FOLDER/<entry name>."""
+    replicas.causal_lm(tmp_path / "source" / "policy", ["A<B", "OK"], "qwen2")
+    return tmp_path / "source"
+
+
+def test_fetch_copies_the_folder_and_records_every_file(source, tmp_path):
+    root = tmp_path / "repo"
+    record = fetch.fetch(ENTRY, source=source, root=root, log=lambda line: None)
+    folder = root / ENTRY.into
+    assert sorted(record["files"]) == sorted(p.name for p in folder.iterdir())
+    assert json.loads((root / "external/paper/policy.fetch.json").read_text()) == record
+    assert record["hub"] == ENTRY.hub and record["received"].startswith("copied from")
+    assert record["files"]["config.json"] == fetch.file_hashes(source / "policy")["config.json"]
+    lines = []
+    assert fetch.fetch(ENTRY, source=None, root=root, log=lines.append) == record  # complete: no download
+    assert lines == ["policy: external/paper/policy is complete (5 files as fetched); nothing to do"]
+
+
+def test_a_changed_missing_or_extra_file_is_named(source, tmp_path):
+    root = tmp_path / "repo"
+    fetch.fetch(ENTRY, source=source, root=root, log=lambda line: None)
+    folder = root / ENTRY.into
+    (folder / "config.json").write_text("{}")
+    with pytest.raises(SourceError, match=r"policy/config.json: contents differ from the fetched file"):
+        fetch.check(ENTRY, root)
+    (folder / "config.json").unlink()
+    with pytest.raises(SourceError, match=r"policy/config.json: missing from the fetched policy"):
+        fetch.check(ENTRY, root)
+    shutil.copy(source / "policy" / "config.json", folder / "config.json")
+    (folder / "pytorch_model.bin").write_bytes(b"pickle")
+    with pytest.raises(SourceError, match=r"policy/pytorch_model.bin: not part of the fetched policy"):
+        fetch.check(ENTRY, root)
+
+
+def test_a_missing_source_or_an_unfetched_folder_in_the_way_is_one_line(source, tmp_path):
+    with pytest.raises(SourceError, match=r"nowhere/policy: no such folder to fetch policy from"):
+        fetch.fetch(ENTRY, source=tmp_path / "nowhere", root=tmp_path / "repo", log=lambda line: None)
+    assert not (tmp_path / "repo" / ENTRY.into).exists()  # nothing half-written
+    (tmp_path / "repo" / ENTRY.into).mkdir(parents=True)
+    with pytest.raises(SourceError, match="exists but was not fetched"):
+        fetch.fetch(ENTRY, source=source, root=tmp_path / "repo", log=lambda line: None)
+
+
+def test_the_hub_is_asked_for_the_repository_at_its_revision_and_the_commit_is_recorded(tmp_path, monkeypatch):
+    import huggingface_hub
+
+    asked = {}
+
+    def snapshot_download(**kwargs):
+        asked.update(kwargs)
+        replicas.causal_lm(kwargs["local_dir"], ["A"], "gpt2")
+        (kwargs["local_dir"] / ".cache").mkdir()  # the hub's own bookkeeping, not part of the model
+
+    class Api:
+        def repo_info(self, repo_id, repo_type, revision):
+            return type("Info", (), {"sha": "0123abcd" * 5})()
+
+    monkeypatch.setattr(huggingface_hub, "snapshot_download", snapshot_download)
+    monkeypatch.setattr(huggingface_hub, "HfApi", Api)
+    entry = fetch.Entry("lm", "openai-community/gpt2", "model", "main", "external/p/lm", "GPT-2", ("*.json",))
+    record = fetch.fetch(entry, root=tmp_path, log=lambda line: None)
+    assert (asked["repo_id"], asked["revision"], asked["allow_patterns"]) == (
+        "openai-community/gpt2",
+        "main",
+        ["*.json"],
+    )
+    assert record["received"] == "0123abcd" * 5 and ".cache" not in str(record["files"])
+
+
+@pytest.mark.parametrize("slug", ["text_feedback_rl", "generalization_spectrum", "crl_bpt", "complex_mcp"])
+def test_the_papers_paper_section_names_its_model_and_reads_what_it_fetches(slug):
+    entries = fetch.entries(slug)
+    assert entries and all(e.into.startswith(f"external/{slug}/") and "/" in e.hub for e in entries)
+    section = paper_section(ROOT / "config" / "papers" / f"{slug}.yaml", "paper")
+    read = {e.into for e in entries} & set(json.dumps(section).replace('"', " ").split())
+    assert read == {e.into for e in entries}  # every fetched folder is read by a config key
+    with pytest.raises(ConfigError, match=rf"has not been fetched: run `make fetch PAPER={slug}`"):
+        check_settings(slug, section)
+    assert not fetch.entries(slug, scale="quick")  # below paper scale nothing is fetched
+
+
+def test_every_registered_papers_fetch_list_validates():
+    for paper in papers(ROOT):
+        assert isinstance(fetch.entries(paper.slug), list)
