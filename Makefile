@@ -9,13 +9,14 @@ CORES ?= 2
 SCALE ?= quick
 PAPER ?=
 OVERLAYS ?=
+# The target (PAPER) goes before CONFIG: --configfile takes every word after it as a config file
 CONFIG := --configfile config/$(SCALE).yaml $(OVERLAYS)
 STAGES ?= $(if $(PAPER),$(PAPER)@$(SCALE),)
 # WARM=1: jobs start from a fork server that has numpy, pandas, matplotlib, scikit-learn and torch imported
 # (icml26.common.forkserver): seconds less per job, the same outputs
 SNAKEMAKE := $(if $(filter 1,$(WARM)),$(BIN)/python -m icml26.common.forkserver run -- ,)$(BIN)/snakemake
 
-.PHONY: setup system-deps venv run verify smoke paper report lint test test-fast fetch pull push slurm bench docs dvc-stages clean
+.PHONY: setup system-deps venv run verify smoke paper report lint test test-fast fetch gpu-check pull push slurm bench docs dvc-stages clean
 
 setup: system-deps venv  ## system packages (SLURM, munge) and the Python environment
 
@@ -41,8 +42,8 @@ verify:  ## this work tree's results (make run) against the committed ones, with
 
 run:  ## every registered paper at SCALE (default quick), the summary and the HTML report (OVERLAYS=my.yaml ...)
 	$(BIN)/python -m icml26.common.config $(CONFIG)
-	$(SNAKEMAKE) --cores $(CORES) $(CONFIG) $(PAPER)
-	$(BIN)/snakemake --cores 1 $(CONFIG) --report results/$(SCALE)/report.html $(PAPER)
+	$(SNAKEMAKE) $(PAPER) --cores $(CORES) $(CONFIG)
+	$(BIN)/snakemake $(PAPER) --cores 1 $(CONFIG) --report results/$(SCALE)/report.html
 
 smoke:  ## every registered paper at smoke scale: a quick tour, through the fork server (WARM=0: cold)
 	$(MAKE) run SCALE=smoke WARM=$(or $(WARM),1)
@@ -74,19 +75,22 @@ fetch:  ## the paper's own models and data for paper scale (PAPER=<slug>; FROM=<
 
 pull:  ## fetch DVC-tracked data/results, then mark them up to date for Snakemake
 	$(BIN)/dvc pull $(STAGES)
-	$(BIN)/snakemake --cores 1 $(CONFIG) --touch $(PAPER)
+	$(BIN)/snakemake $(PAPER) --cores 1 $(CONFIG) --touch
 
 push:
 	$(BIN)/dvc push $(STAGES)
 
 slurm:  ## the same DAG through SLURM (workflow/profiles/slurm)
-	$(BIN)/snakemake --profile workflow/profiles/slurm $(CONFIG) $(PAPER)
+	$(BIN)/snakemake $(PAPER) --profile workflow/profiles/slurm $(CONFIG)
 
 docs:  ## README's papers table and measured figures, the docs pages' figures (from the quick results)
 	$(BIN)/python -m icml26.common.docs
 
 dvc-stages:  ## dvc.yaml from workflow/papers.yaml
 	$(BIN)/python -m icml26.common.registry dvc
+
+gpu-check:  ## the paper-scale model paths on this machine's GPU (or CPU) on tiny replicas, a table of devices and verdicts
+	$(BIN)/python scripts/gpu_check.py --cores $(CORES) $(if $(PAPERS),--papers $(PAPERS),)
 
 bench:  ## platform benchmarks -> benchmarks/RESULTS.md
 	$(BIN)/python benchmarks/measure.py $(if $(PAPERS),--papers $(PAPERS),)

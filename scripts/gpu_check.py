@@ -1,0 +1,127 @@
+"""`make gpu-check`: the paper-scale model paths on this machine's accelerator, on tiny replicas, in minutes.
+
+In a scratch copy of the repository (the user's `external/` and results are never touched), `make fetch FROM=`
+brings in replicas of every model the LM papers' `paper:` sections name (icml26.common.lm.replicas), then one
+Snakemake run builds, at smoke size, those papers with their paper-scale model keys and the smoke DAGs of the other
+papers whose rules compute on the device, with `device: cuda` where torch sees a GPU (else `cpu`: the check passes
+there too). It prints one row per paper: device, dtype, seconds of its jobs, and its verdict states. A failed job
+fails the check with Snakemake's one-line message.
+
+    python scripts/gpu_check.py [--papers text_feedback_rl crl_bpt ...] [--cores N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+REPLICA_PAPERS = ("text_feedback_rl", "generalization_spectrum", "crl_bpt", "complex_mcp")  # fetch: lists
+DEVICE_PAPERS = ("sheaf_repulsion", "focus_dllm", "netdiff", "optifluence", "prism_moe", "manifold_microscope")
+
+
+def copy_repository(dest: Path) -> Path:
+    """The work tree's files that git tracks or would track, and a link to ../shared beside the copy."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout.split(b"\0")
+    for name in filter(None, (n.decode() for n in listed)):
+        if (ROOT / name).is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, dest / name)
+    shared = ROOT.parent / "shared"
+    if shared.is_dir() and not (dest.parent / "shared").exists():
+        (dest.parent / "shared").symlink_to(shared)
+    return dest
+
+
+def device() -> tuple[str, str]:
+    import torch
+
+    if torch.cuda.is_available():
+        return "cuda", f"cuda ({torch.cuda.get_device_name(0)})"
+    return "cpu", "cpu (no GPU visible)"
+
+
+def seconds_of_jobs(repo: Path, slug: str) -> float:
+    """The paper's job seconds from Snakemake's benchmark records (wall-clock, summed over its jobs)."""
+    total = 0.0
+    for record in (repo / "benchmarks" / "smoke" / slug).rglob("*.tsv"):
+        lines = record.read_text().splitlines()
+        if len(lines) >= 2:
+            total += float(lines[1].split("\t")[0])
+    return total
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--papers", nargs="+", default=[*REPLICA_PAPERS, *DEVICE_PAPERS])
+    parser.add_argument("--cores", type=int, default=2)
+    args = parser.parse_args(argv)
+    from icml26.common import fetch
+    from icml26.common.lm import replicas
+
+    setting, shown = device()
+    where = Path(tempfile.mkdtemp(prefix="icml26-gpu-check-"))
+    try:
+        repo = copy_repository(where / "icml26")
+        overlay: dict = {}
+        for slug in (p for p in args.papers if p in REPLICA_PAPERS):
+            source = replicas.sources(slug, where / "hub" / slug, root=repo)
+            list(fetch.run(slug, source=source, root=repo, dvc=False))
+            overlay |= replicas.overlay(slug, root=repo)
+        (repo / "replicas.yaml").write_text(yaml.safe_dump(overlay))
+        print(f"gpu-check on {shown}: {', '.join(args.papers)} (smoke size; replicas of the papers' own models)")
+        start = time.perf_counter()
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "snakemake",
+                *args.papers,
+                "--cores",
+                str(args.cores),
+                "--configfile",
+                "config/smoke.yaml",
+                "replicas.yaml",
+                "--config",
+                f"device={setting}",
+            ],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+        )
+        elapsed = time.perf_counter() - start
+        if proc.returncode:
+            failed = [line for line in proc.stderr.splitlines() if line.startswith("icml26:")]
+            print("\n".join(failed) or proc.stderr[-3000:], file=sys.stderr)
+            print(f"gpu-check FAILED after {elapsed:.0f} s", file=sys.stderr)
+            return 1
+        print("\n| paper | device | dtype | seconds (jobs) | verdict states |\n|---|---|---|---|---|")
+        for slug in args.papers:
+            claims = json.loads((repo / "results" / "smoke" / slug / "claims.json").read_text())
+            states = ", ".join(f"{n} {s}" for s, n in sorted(Counter(c["state"] for c in claims).items()))
+            # float32 throughout: no paper has a mixed-precision option yet (issue 68, item 2)
+            print(f"| {slug} | {setting} | float32 | {seconds_of_jobs(repo, slug):.1f} | {states} |")
+        print(f"\ngpu-check passed in {elapsed:.0f} s")
+        return 0
+    finally:
+        shutil.rmtree(where, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
