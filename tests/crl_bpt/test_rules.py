@@ -73,6 +73,7 @@ def pipeline(tmp_path_factory):
                 seed=seed,
                 search=SMOKE["search"],
                 human=SMOKE["human"],
+                model=SMOKE["model"],
                 device="cpu",
             )
             for kind, path in names.items():
@@ -151,6 +152,7 @@ def test_runs_repeat_byte_for_byte(pipeline, tmp_path):
         seed=1,
         search=SMOKE["search"],
         human=SMOKE["human"],
+        model=SMOKE["model"],
         device="cpu",
     )
     for kind in ("calls", "curve", "scores"):

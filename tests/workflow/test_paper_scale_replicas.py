@@ -8,6 +8,7 @@ checkpoint takes. What each test checks is that the replica, not a stand-in buil
 """
 
 import json
+import re
 import sys
 
 import pandas as pd
@@ -79,6 +80,9 @@ def test_paper_scale_replica_crl_bpt(built):
     assert all("model.checkpoint = external/crl_bpt/agent" in c["substitution"] for c in found)
     data = built / "data" / "smoke" / "crl_bpt"
     assert model_type(data / "agent") == "qwen2" and model_type(data / "blackbox") == "clip"
+    log = (built / "logs" / "smoke" / "crl_bpt" / "agent.log").read_text()
+    total, trained = (int(n.replace(",", "")) for n in re.findall(r"(?:SFT of|training) ([\d,]+) parameters", log))
+    assert 0 < trained < total and "(bfloat16)" in log  # the LoRA adapters alone (base frozen), under bf16 autocast
     calls = pd.read_csv(data / "runs" / "crl_bpt_e2" / "seed0.calls.csv")
     assert (calls["role"] == "sample").any()  # the agent wrote templates through the replica's tokenizer
 

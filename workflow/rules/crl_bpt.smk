@@ -96,6 +96,7 @@ rule crl_bpt_run:
         func="icml26.crl_bpt.rules:run",
         device=config["device"],
         method=lambda w: w.method,
+        model=CB.cfg["model"],
         seed=lambda w: int(w.seed),
         search=CB.cfg["search"],
         human=CB.cfg["human"],

@@ -142,7 +142,15 @@ def agent(
 
     from ..common.determinism import seed_everything
     from ..common.device import resolve_device
-    from ..common.lm.model import ModelSettings, build_model, load_model, parameter_count, save_checkpoint
+    from ..common.lm.model import (
+        ModelSettings,
+        build_model,
+        load_model,
+        parameter_count,
+        prepare_for_training,
+        save_checkpoint,
+        trained_weights,
+    )
     from ..common.lm.sft import SFTSettings, sft_with_progress, window_means
     from ..common.lm.tokenizer import load_tokenizer, pad_id
     from . import agent as prior
@@ -162,8 +170,11 @@ def agent(
         tok, templates, settings.steps * settings.batch_size, search["references"], np.random.default_rng(seed)
     )
     print(f"agent: SFT of {parameter_count(net):,} parameters on {len(templates)} human templates", flush=True)
+    net = prepare_for_training(net, ModelSettings.from_config(model))
+    trainable = sum(p.numel() for p in net.parameters() if p.requires_grad)
+    print(f"agent: training {trainable:,} parameters ({ModelSettings.from_config(model).precision})", flush=True)
     losses, _ = sft_with_progress(net, examples, settings, seed=seed, pad_id=pad_id(tok), label="agent")
-    save_checkpoint(net.cpu(), tok, model_folder)
+    save_checkpoint(trained_weights(net).cpu(), tok, model_folder)
     steps, means = window_means(losses, settings.log_every)
     write_csv(loss_file, pd.DataFrame({"step": steps, "loss": means}))
 
@@ -182,10 +193,12 @@ def run(
     seed: int,
     search: dict,
     human: dict,
+    model: dict,
     device: str,
 ) -> None:
     """One search with ``method`` under the call budget: every call, every step, the best template's test accuracy
-    against calls spent, the final best template's result on each test image, and seconds per call and update."""
+    against calls spent, the final best template's result on each test image, and seconds per call and update. The
+    agent trains as ``model`` says (LoRA, bf16 autocast, gradient checkpointing: off at quick)."""
     import time
 
     from ..common.determinism import seed_everything
@@ -199,10 +212,11 @@ def run(
     test = _classifier(encoder_folder, images_file, "test", device)
     net = tok = None
     if searching.METHODS[method].kind != "human":
-        from ..common.lm.model import load_model
+        from ..common.lm.model import ModelSettings, load_model, prepare_for_training
         from ..common.lm.tokenizer import load_tokenizer
 
         tok, net = load_tokenizer(model_folder), load_model(model_folder, resolve_device(device))
+        net = prepare_for_training(net, ModelSettings.from_config(model))
     start = time.perf_counter()
     trace = searching.run(
         method,

@@ -21,9 +21,13 @@ from ..config import ConfigError, settings_from
 from ..io import temporary_sibling
 
 
+PRECISIONS = ("float32", "bfloat16")
+
+
 @dataclass(frozen=True)
 class ModelSettings:
-    """A config's ``model`` block: the sizes of a model built here, or ``checkpoint``, a local folder."""
+    """A config's ``model`` block: the sizes of a model built here, or ``checkpoint``, a local folder; and how it is
+    trained (:func:`prepare_for_training`; every option off by default)."""
 
     hidden_size: int = 128  # the defaults are the quick-scale size: about 0.8 M parameters
     layers: int = 3
@@ -31,6 +35,9 @@ class ModelSettings:
     intermediate_size: int = 512
     context: int = 128  # positions the model attends over: prompt plus generated tokens
     checkpoint: str | None = None
+    precision: str = "float32"  # bfloat16: forward passes under torch.autocast; weights and optimizer stay float32
+    lora: dict | None = None  # {r, alpha}: low-rank adapters (peft) on every linear layer, the rest frozen
+    gradient_checkpointing: bool = False  # recompute activations in the backward pass: memory for time
 
     @classmethod
     def from_config(cls, block: dict[str, Any], key: str = "model") -> ModelSettings:
@@ -39,6 +46,10 @@ class ModelSettings:
             raise ConfigError(
                 f"{key}.hidden_size: {settings.hidden_size} is not a multiple of {key}.heads ({settings.heads})"
             )
+        if settings.precision not in PRECISIONS:
+            raise ConfigError(f"{key}.precision: {settings.precision!r} is not one of {', '.join(PRECISIONS)}")
+        if settings.lora is not None and sorted(settings.lora) != ["alpha", "r"]:
+            raise ConfigError(f"{key}.lora: needs exactly r and alpha, got {sorted(settings.lora)}")
         return settings
 
 
@@ -101,6 +112,41 @@ def save_checkpoint(model: PreTrainedModel, tokenizer, folder: str | os.PathLike
     if folder.exists():
         shutil.rmtree(folder)
     tmp.rename(folder)
+
+
+def prepare_for_training(model: PreTrainedModel, settings: ModelSettings) -> PreTrainedModel:
+    """The model as ``settings`` train it: gradient checkpointing, LoRA adapters (peft's ``LoraConfig`` on every
+    linear layer, ``r`` and ``lora_alpha`` from ``settings.lora``, no dropout; only the adapters then train) and
+    bfloat16 autocast around every forward pass (the weights and the optimizer's state stay float32, the
+    log-probabilities are taken in float32 by the toolkit). All off by default: the model comes back as it was.
+    :func:`trained_weights` folds adapters back in before saving."""
+    if settings.gradient_checkpointing:
+        model.activation_checkpointing_enable()
+    if settings.lora is not None:
+        from peft import LoraConfig, get_peft_model
+
+        adapters = LoraConfig(
+            r=settings.lora["r"], lora_alpha=settings.lora["alpha"], lora_dropout=0.0, target_modules="all-linear"
+        )
+        model = get_peft_model(model, adapters)
+    if settings.precision == "bfloat16":
+        forward = model.forward
+
+        def autocast_forward(*args, **kwargs):
+            with torch.autocast(model.device.type, dtype=torch.bfloat16):
+                return forward(*args, **kwargs)
+
+        model.forward = autocast_forward
+    return model
+
+
+def trained_weights(model: PreTrainedModel) -> PreTrainedModel:
+    """A model prepared by :func:`prepare_for_training` as a plain one again: LoRA adapters merged into the
+    weights (so the saved folder loads like any other), the autocast wrapper dropped."""
+    if hasattr(model, "merge_and_unload"):
+        model = model.merge_and_unload()
+    model.__dict__.pop("forward", None)
+    return model
 
 
 def model_from_settings(settings: ModelSettings, tokenizer, seed: int, device: str = "cpu") -> PreTrainedModel:

@@ -175,9 +175,13 @@ def sources(slug: str, folder: str | os.PathLike, root: Path | None = None) -> P
     return folder
 
 
+MODEL_PATH_KEYS = {"max_new_tokens", "precision", "lora", "gradient_checkpointing"}  # budgets, how the model trains
+
+
 def overlay(slug: str, root: Path | None = None) -> dict:
     """The config overlay that runs ``slug``'s paper-scale model path at smoke size: the settings of its ``paper:``
-    section that read a fetched folder, and its generation budgets (``max_new_tokens``), under ``<slug>:``; with
+    section that read a fetched folder, its generation budgets and how its model trains (:data:`MODEL_PATH_KEYS`),
+    under ``<slug>:``; with
     ``--configfile config/smoke.yaml <overlay>`` the smoke DAG reads the replicas `make fetch FROM=` put in place."""
     from ..config import paper_section
     from ..fetch import ROOT
@@ -190,11 +194,13 @@ def overlay(slug: str, root: Path | None = None) -> dict:
         for key, value in block.items():
             if key == "fetch":
                 continue
-            if isinstance(value, dict):
+            if key in MODEL_PATH_KEYS:
+                found[key] = value
+            elif isinstance(value, dict):
                 value = keep(value)
                 if value:
                     found[key] = value
-            elif (isinstance(value, str) and value in targets) or key == "max_new_tokens":
+            elif isinstance(value, str) and value in targets:
                 found[key] = value
         return found
 
