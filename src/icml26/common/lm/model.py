@@ -20,7 +20,6 @@ from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_N
 from ..config import ConfigError, settings_from
 from ..io import temporary_sibling
 
-
 PRECISIONS = ("float32", "bfloat16")
 
 
