@@ -50,8 +50,9 @@ def test_bfloat16_autocast_runs_the_forward_in_bfloat16_with_float32_weights(mod
 
 
 def test_gradient_checkpointing_gives_the_same_gradients(model):
-    plain, checkpointed = copy.deepcopy(model), prepare_for_training(
-        copy.deepcopy(model), ModelSettings(**{**TINY.__dict__, "gradient_checkpointing": True})
+    plain, checkpointed = (
+        copy.deepcopy(model),
+        prepare_for_training(copy.deepcopy(model), ModelSettings(**{**TINY.__dict__, "gradient_checkpointing": True})),
     )
     assert checkpointed.is_activation_checkpointing
     grads = []
