@@ -54,6 +54,20 @@ def as_fetched(section: dict, where: Path) -> Path:
     return where
 
 
+def fetch_replicas(repo: Path) -> Path:
+    """``repo`` with a tiny replica of every model a paper section's ``fetch:`` list names, where `make fetch` puts
+    them (icml26.common.lm.replicas; no DVC): the paper-scale config then passes its checks and plans."""
+    from icml26.common import fetch
+    from icml26.common.lm import replicas
+    from icml26.common.registry import papers
+
+    for paper in papers(repo):
+        if fetch.entries(paper.slug, root=repo):
+            source = replicas.sources(paper.slug, repo.parent / "hub" / paper.slug, root=repo)
+            list(fetch.run(paper.slug, source=source, root=repo, dvc=False))
+    return repo
+
+
 def copy_repository(dest: Path) -> Path:
     """Copy the working tree's source files (no outputs, no caches) to ``dest``.
 

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from tests.conftest import copy_repository, snakemake
+from tests.conftest import copy_repository, fetch_replicas, snakemake
 
 pytestmark = pytest.mark.workflow
 
@@ -64,15 +64,7 @@ def step(rule: str) -> tuple[str, str]:
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory):
     """A repository copy with replicas fetched where the paper sections' models go (their checks need them)."""
-    from icml26.common import fetch
-    from icml26.common.lm import replicas
-
-    where = tmp_path_factory.mktemp("gpu")
-    repo = copy_repository(where / "icml26")
-    for slug in ("text_feedback_rl", "generalization_spectrum", "crl_bpt", "complex_mcp"):
-        source = replicas.sources(slug, where / "hub" / slug, root=repo)
-        list(fetch.run(slug, source=source, root=repo, dvc=False))
-    return repo
+    return fetch_replicas(copy_repository(tmp_path_factory.mktemp("gpu") / "icml26"))
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,16 @@ import time
 
 import pytest
 
-from tests.conftest import BIN, GUARD, copy_repository, planned_after_edit, snakemake, tool_env, tree_digest
+from tests.conftest import (
+    BIN,
+    GUARD,
+    copy_repository,
+    fetch_replicas,
+    planned_after_edit,
+    snakemake,
+    tool_env,
+    tree_digest,
+)
 
 pytestmark = pytest.mark.workflow
 SMOKE = ("--configfile", "config/smoke.yaml")
@@ -15,6 +24,8 @@ SMOKE = ("--configfile", "config/smoke.yaml")
 
 @pytest.mark.parametrize("overlay", [(), ("--configfile", "config/paper.yaml")])  # smoke: really run in test_papers.py
 def test_dry_run_of_the_whole_dag(repo, overlay):
+    if overlay:
+        fetch_replicas(repo)  # the paper sections read the papers' own models: `make fetch` first
     out = snakemake(repo, "-n", "--cores", "2", *overlay).stdout
     assert "ski_rental_verdict" in out and "summary" in out
 

@@ -76,7 +76,12 @@ def bpe_tokenizer(corpus: Iterable[str], flavour: str = "gpt2", merges: int = 40
     )
 
 
-def _save(model, tokenizer, folder: str | os.PathLike) -> Path:
+def _save(model_class, config, tokenizer, folder: str | os.PathLike) -> Path:
+    """A ``model_class`` of ``config`` with random weights under seed 0 (the caller's random stream untouched),
+    saved with ``tokenizer`` as the hub ships a model: ``save_pretrained``, safetensors."""
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(0)
+        model = model_class(config)
     folder = Path(folder)
     model.save_pretrained(folder, safe_serialization=True)
     tokenizer.save_pretrained(folder)
@@ -98,9 +103,7 @@ def gpt2(
         bos_token_id=tokenizer.bos_token_id,
         eos_token_id=tokenizer.eos_token_id,
     )
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(0)
-        return _save(GPT2LMHeadModel(config), tokenizer, folder)
+    return _save(GPT2LMHeadModel, config, tokenizer, folder)
 
 
 def qwen2(
@@ -122,9 +125,7 @@ def qwen2(
         eos_token_id=tokenizer.eos_token_id,
         pad_token_id=tokenizer.pad_token_id,
     )
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(0)
-        return _save(Qwen2ForCausalLM(config), tokenizer, folder)
+    return _save(Qwen2ForCausalLM, config, tokenizer, folder)
 
 
 def clip(folder: str | os.PathLike, tokenizer, *, width: int = 32, layers: int = 1, image_size: int = 32):
@@ -149,9 +150,7 @@ def clip(folder: str | os.PathLike, tokenizer, *, width: int = 32, layers: int =
         vision_config={**sizes, "image_size": image_size, "patch_size": 8},
         projection_dim=width,
     )
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(0)
-        return _save(CLIPModel(config), tokenizer, folder)
+    return _save(CLIPModel, config, tokenizer, folder)
 
 
 # Which replica stands in for a hub repository, by the start of its id.
