@@ -81,6 +81,7 @@ rule generalization_spectrum_learner:
         **GS_COMMON,
         func="icml26.generalization_spectrum.rules:learner",
         learner=lambda w: w.learner,
+        model=GS.cfg["model"],
         settings=lambda w: GS.cfg["learners"][w.learner],
         evaluation=GS.cfg["evaluation"],
     script:

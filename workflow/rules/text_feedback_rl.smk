@@ -82,6 +82,7 @@ rule text_feedback_rl_run:
         task_settings=lambda w: TF.cfg[w.task],
         method=lambda w: w.method,
         seed=lambda w: int(w.seed),
+        model=TF.cfg["model"],
         rl=TF.cfg["rl"],
         evaluation=TF.cfg["evaluation"],
     script:

@@ -94,7 +94,14 @@ def base(
 
     from ..common.determinism import seed_everything
     from ..common.device import resolve_device
-    from ..common.lm.model import ModelSettings, build_model, parameter_count, save_checkpoint
+    from ..common.lm.model import (
+        ModelSettings,
+        build_model,
+        parameter_count,
+        prepare_for_training,
+        save_checkpoint,
+        trained_weights,
+    )
     from ..common.lm.sft import SFTSettings, sft_with_progress, window_means
     from ..common.lm.tokenizer import pad_id
     from . import learners, prompts
@@ -117,9 +124,10 @@ def base(
     settings = SFTSettings.from_config(pretraining["training"], key="pretraining.training")
     net = build_model(ModelSettings.from_config(model), tok, seed).to(resolve_device(device))
     print(f"pretraining {parameter_count(net):,} parameters on {len(examples)} examples", flush=True)
+    net = prepare_for_training(net, ModelSettings.from_config(model))  # as `model` says: off below paper scale
     losses, seconds = sft_with_progress(net, examples, settings, seed=seed, pad_id=pad_id(tok))
     tokens = settings.steps * settings.batch_size * float(np.mean([len(p) + len(a) for p, a in examples]))
-    save_checkpoint(net.cpu(), tok, model_folder)
+    save_checkpoint(trained_weights(net).cpu(), tok, model_folder)
     steps, means = window_means(losses, settings.log_every)
     write_csv(loss_table, pd.DataFrame({"step": steps, "loss": means}))
     write_csv(timing, pd.DataFrame([{"tokens": tokens, "seconds": seconds, "tokens_per_second": tokens / seconds}]))
@@ -161,19 +169,23 @@ def learner(
     timing: str,
     *,
     learner: str,
+    model: dict,
     settings: dict,
     evaluation: dict,
     seed: int,
     device: str,
 ) -> None:
     """One learner's run from the base model on every seed's D0 problem, scored on every variant at each
-    checkpoint; its updates' seconds go to ``timing``."""
+    checkpoint; its updates' seconds go to ``timing``. The model trains as ``model`` says (bf16 autocast,
+    gradient checkpointing: off below paper scale)."""
     from ..common.determinism import seed_everything
+    from ..common.lm.model import ModelSettings, prepare_for_training
     from .training import RunSettings, run
 
     seed_everything(seed)
     items = _items(world_file)
     net, tok = _model(model_folder, device, items, evaluation["max_new_tokens"])
+    net = prepare_for_training(net, ModelSettings.from_config(model))
     d0 = [item for item in items if item.variant == "D0"]
     # the learners sample with the evaluation's budget, checked above against this tokenizer's answers
     budget = {"max_new_tokens": evaluation["max_new_tokens"]}

@@ -72,7 +72,15 @@ def warmstart(
 
     from ..common.determinism import seed_everything
     from ..common.device import resolve_device
-    from ..common.lm.model import ModelSettings, build_model, load_model, parameter_count, save_checkpoint
+    from ..common.lm.model import (
+        ModelSettings,
+        build_model,
+        load_model,
+        parameter_count,
+        prepare_for_training,
+        save_checkpoint,
+        trained_weights,
+    )
     from ..common.lm.sft import SFTSettings, sft_with_progress, window_means
     from ..common.lm.tokenizer import load_tokenizer, pad_id
     from . import dialogue
@@ -90,8 +98,9 @@ def warmstart(
     examples = warm.examples(tok, maker, _problems(problems_file, "train"), np.random.default_rng(seed + 1))
     settings = SFTSettings.from_config(sft, key="sft")
     print(f"{task}: warm start of {parameter_count(net):,} parameters on {len(examples)} examples", flush=True)
+    net = prepare_for_training(net, ModelSettings.from_config(model))  # as `model` says: off below paper scale
     losses, _ = sft_with_progress(net, examples, settings, seed=seed, pad_id=pad_id(tok), label=task)
-    save_checkpoint(net.cpu(), tok, model_folder)
+    save_checkpoint(trained_weights(net).cpu(), tok, model_folder)
     steps, means = window_means(losses, settings.log_every)
     write_csv(loss_file, pd.DataFrame({"task": task, "step": steps, "loss": means}))
 
@@ -107,6 +116,7 @@ def run(
     task_settings: dict,
     method: str,
     seed: int,
+    model: dict,
     rl: dict,
     evaluation: dict,
     device: str,
@@ -119,7 +129,7 @@ def run(
 
     from ..common.determinism import seed_everything
     from ..common.device import resolve_device
-    from ..common.lm.model import load_model
+    from ..common.lm.model import ModelSettings, load_model, prepare_for_training
     from ..common.lm.tokenizer import load_tokenizer
     from . import dialogue, evaluate, runs, training
 
@@ -128,9 +138,10 @@ def run(
     maker = _task(task, task_settings)
     tok = load_tokenizer(model_folder)
     net = load_model(model_folder, resolve_device(device))
-    reference = copy.deepcopy(net).eval()
+    reference = copy.deepcopy(net).eval()  # the frozen KL reference, copied before training options wrap the policy
     for p in reference.parameters():
         p.requires_grad_(False)
+    net = prepare_for_training(net, ModelSettings.from_config(model))
     train, test = _problems(problems_file, "train"), _problems(problems_file, "test")
     longest = dialogue.answer_budget(tok, maker)  # the answer's tokens and <eos>
     sampling = {"samples": evaluation["samples"], "temperature": evaluation["temperature"], "max_new_tokens": longest}
