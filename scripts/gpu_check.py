@@ -27,8 +27,8 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-REPLICA_PAPERS = ("text_feedback_rl", "generalization_spectrum", "crl_bpt", "complex_mcp")  # fetch: lists
-DEVICE_PAPERS = ("sheaf_repulsion", "focus_dllm", "netdiff", "optifluence", "prism_moe", "manifold_microscope")
+REPLICA_PAPERS = ("text_feedback_rl", "generalization_spectrum", "crl_bpt", "complex_mcp", "sheaf_repulsion")
+DEVICE_PAPERS = ("focus_dllm", "netdiff", "optifluence", "prism_moe", "manifold_microscope")  # no fetch: list yet
 
 
 def copy_repository(dest: Path) -> Path:

@@ -69,7 +69,7 @@ def test_training_twice_gives_the_same_weights():
 def test_a_discovery_run_is_a_function_of_its_seed():
     torch.manual_seed(0)
     net = TINY.build()
-    first, again, other = (discover(net, OBJECTIVE, names=TINY.names, seed=s) for s in (0, 0, 1))
+    first, again, other = (discover(net, OBJECTIVE, language=TINY.names, seed=s) for s in (0, 0, 1))
     assert np.array_equal(first.logits, again.logits) and np.array_equal(first.edges, again.edges)
     assert not np.array_equal(first.logits, other.logits) and first.logits.shape == (len(net.graph),)
 
@@ -79,9 +79,9 @@ def test_strong_repulsion_keeps_every_reference_edge_out_and_none_keeps_some():
     net = TINY.build()
     reference = np.zeros(len(net.graph), dtype=bool)
     reference[::2] = True
-    free = discover(net, OBJECTIVE, names=TINY.names, seed=1, reference=reference)
+    free = discover(net, OBJECTIVE, language=TINY.names, seed=1, reference=reference)
     repelled = discover(
-        net, Objective(**{**OBJECTIVE.__dict__, "overlap": 50.0}), names=TINY.names, seed=1, reference=reference
+        net, Objective(**{**OBJECTIVE.__dict__, "overlap": 50.0}), language=TINY.names, seed=1, reference=reference
     )
     assert (free.logits[reference] > 0).any()  # without repulsion some reference edges stay
     assert not (repelled.logits[reference] > 0).any()
@@ -91,7 +91,7 @@ def test_repelled_runs_avoid_the_union_of_earlier_circuits_under_strong_repulsio
     torch.manual_seed(0)
     net = TINY.build()
     circuits = repelled_runs(
-        net, Objective(**{**OBJECTIVE.__dict__, "overlap": 50.0, "sparsity": 0.0}), runs=3, names=TINY.names, seed=0
+        net, Objective(**{**OBJECTIVE.__dict__, "overlap": 50.0, "sparsity": 0.0}), runs=3, language=TINY.names, seed=0
     )
     assert circuits[0].edges.any()
     for k in range(1, 3):

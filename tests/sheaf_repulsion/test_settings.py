@@ -23,4 +23,4 @@ def test_each_broken_constraint_is_named_by_its_key(tmp_path):
     cfg["model"]["checkpoint"] = str(tmp_path / "absent.npz")
     found = list(problems(cfg))
     assert [line.split(":")[0] for line in found] == ["minimal.candidates", "criteria.high", "model.checkpoint"]
-    assert "487,635 circuits of 4 edges" in found[0] and "absent.npz is not a file" in found[2]
+    assert "487,635 circuits of 4 edges" in found[0] and "absent.npz is neither a file" in found[2]

@@ -16,11 +16,12 @@ import pytest
 import yaml
 
 from icml26.common.claims import STATES
+from icml26.common.io import read_npz
 from icml26.common.lm import replicas
 from tests.conftest import copy_repository, run, snakemake
 
 pytestmark = pytest.mark.workflow
-PAPERS = ["text_feedback_rl", "generalization_spectrum", "crl_bpt", "complex_mcp"]
+PAPERS = ["text_feedback_rl", "generalization_spectrum", "crl_bpt", "complex_mcp", "sheaf_repulsion"]
 
 
 @pytest.fixture(scope="module")
@@ -85,6 +86,16 @@ def test_paper_scale_replica_crl_bpt(built):
     assert 0 < trained < total and "(bfloat16)" in log  # the LoRA adapters alone (base frozen), under bf16 autocast
     calls = pd.read_csv(data / "runs" / "crl_bpt_e2" / "seed0.calls.csv")
     assert (calls["role"] == "sample").any()  # the agent wrote templates through the replica's tokenizer
+
+
+def test_paper_scale_replica_sheaf_repulsion(built):
+    found = claims(built, "sheaf_repulsion")
+    assert all("model.checkpoint = external/sheaf_repulsion/gpt2" in c["substitution"] for c in found)
+    stored = read_npz(built / "data" / "smoke" / "sheaf_repulsion" / "model.npz")
+    assert "b_out.0" in stored and stored["ioi.frames"].shape == (3, 14)  # GPT-2 as an edge graph, its IOI frames
+    circuits = read_npz(built / "data" / "smoke" / "sheaf_repulsion" / "circuits" / "oasr.npz")["edges"]
+    # over the replica's edges (2 layers of 2 heads): q/k/v from 1 then 4 sources, MLPs from 3 and 6, logits from 7
+    assert circuits.shape[1] == 3 * 2 * 1 + 3 * 2 * 4 + 3 + 6 + 7
 
 
 def test_paper_scale_replica_complex_mcp(built):

@@ -13,6 +13,10 @@ session) give the model more than one way to the answer: a name's position alone
 S, so a circuit that reads positions of one frame can coexist with one that detects the repeated name. The
 wrong answer for the faithfulness loss is the subject S (the spec's "bad answer = S"). The vocabulary is the
 names first (token ids 0 .. names - 1), then the words.
+
+A :class:`Language` says which token ids the sentences are written in: ours (:meth:`Language.ours`), or GPT-2's,
+built from its tokenizer with the standard IOI templates (:func:`icml26.sheaf_repulsion.gpt2.language`). The
+draws are the same for every language, so ours gives the sentences it always gave.
 """
 
 from __future__ import annotations
@@ -50,25 +54,59 @@ def vocabulary(names: int) -> list[str]:
     return [f"name{i}" for i in range(names)] + list(WORDS)
 
 
-def ioi(n: int, names: int, rng: np.random.Generator) -> Batch:
-    """``n`` IOI sentences cycling through TEMPLATES, names and words drawn from ``rng``."""
-    if names < 2:
-        raise ValueError(f"IOI needs at least 2 names, got {names}")
-    word = {w: names + i for i, w in enumerate(WORDS)}
+@dataclass(frozen=True)
+class Language:
+    """The token ids IOI sentences are written in: each frame as ids with the slots left as -1 (A), -2 (B),
+    -3 (S), -4 (PLACE), -5 (OBJECT), every frame equally long; the ids of the names, places and objects."""
+
+    frames: np.ndarray  # (frames, length) int64
+    names: np.ndarray
+    places: np.ndarray
+    objects: np.ndarray
+
+    SLOT_IDS = {"A": -1, "B": -2, "S": -3, "PLACE": -4, "OBJECT": -5}
+
+    @classmethod
+    def ours(cls, names: int) -> Language:
+        """The vocabulary of :func:`vocabulary` (names first, then the words) and :data:`FRAMES`."""
+        if names < 2:
+            raise ValueError(f"IOI needs at least 2 names, got {names}")
+        word = {w: names + i for i, w in enumerate(WORDS)}
+        frames = [[cls.SLOT_IDS.get(w, word.get(w)) for w in frame] for frame in FRAMES.values()]
+        return cls(
+            np.array(frames, dtype=np.int64),
+            np.arange(names, dtype=np.int64),
+            np.array([word[p] for p in PLACES], dtype=np.int64),
+            np.array([word[o] for o in OBJECTS], dtype=np.int64),
+        )
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """Stored beside a model's weights (``ioi.*``), so every job reads the sentences the model reads."""
+        return {f"ioi.{k}": getattr(self, k) for k in ("frames", "names", "places", "objects")}
+
+    @classmethod
+    def from_arrays(cls, arrays: dict) -> Language:
+        return cls(*(np.asarray(arrays[f"ioi.{k}"], dtype=np.int64) for k in ("frames", "names", "places", "objects")))
+
+
+def ioi(n: int, language: Language | int, rng: np.random.Generator) -> Batch:
+    """``n`` IOI sentences cycling through the frames in both orders, names, places and objects drawn from ``rng``
+    (``language``: a :class:`Language`, or a number of names for ours)."""
+    if not isinstance(language, Language):
+        language = Language.ours(language)
+    names = len(language.names)
     io = rng.integers(0, names, n)
     subject = (io + rng.integers(1, names, n)) % names  # a different name
-    template = np.arange(n) % len(TEMPLATES)
+    template = np.arange(n) % (len(language.frames) * len(ORDERS))
     frame, abba = template // len(ORDERS), template % len(ORDERS) == 0
     fill = {
-        "A": np.where(abba, io, subject),
-        "B": np.where(abba, subject, io),
-        "S": subject,
-        "PLACE": np.array([word[p] for p in PLACES])[rng.integers(0, len(PLACES), n)],
-        "OBJECT": np.array([word[o] for o in OBJECTS])[rng.integers(0, len(OBJECTS), n)],
+        "A": language.names[np.where(abba, io, subject)],
+        "B": language.names[np.where(abba, subject, io)],
+        "S": language.names[subject],
+        "PLACE": language.places[rng.integers(0, len(language.places), n)],
+        "OBJECT": language.objects[rng.integers(0, len(language.objects), n)],
     }
-    tokens = np.empty((n, LENGTH), dtype=np.int64)
-    for f, slots in enumerate(FRAMES.values()):
-        rows = frame == f
-        for position, slot in enumerate(slots):
-            tokens[rows, position] = fill[slot][rows] if slot in fill else word[slot]
-    return Batch(tokens, io.astype(np.int64), subject.astype(np.int64), template)
+    tokens = language.frames[frame].copy()
+    for slot, slot_id in Language.SLOT_IDS.items():
+        tokens = np.where(tokens == slot_id, fill[slot][:, None], tokens)
+    return Batch(tokens, language.names[io], language.names[subject], template)

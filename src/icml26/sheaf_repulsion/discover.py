@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from .data import Batch, ioi
+from .data import Batch, Language, ioi
 from .masks import completeness_loss, density, faithfulness_loss, good_bad, overlap, sparsity_weight, straight_through
 from .metrics import circuit_metrics
 from .model import EdgeTransformer
@@ -53,7 +53,7 @@ def discover(
     net: EdgeTransformer,
     objective: Objective,
     *,
-    names: int,
+    language: Language | int,
     seed: int,
     reference: np.ndarray | None = None,
     every: int = 50,
@@ -72,7 +72,7 @@ def discover(
     sentences, noise = np.random.default_rng(seed), torch.Generator().manual_seed(seed)  # noise drawn on the CPU
     start, curve = time.perf_counter(), []
     for step in range(objective.steps):
-        tokens, good, bad = tensors(ioi(objective.batch_size, names, sentences), net.device)
+        tokens, good, bad = tensors(ioi(objective.batch_size, language, sentences), net.device)
         mask = straight_through(logits, temperature=objective.temperature, generator=noise)
         loss = faithfulness_loss(good_bad(net(tokens, mask), good, bad))
         loss = loss + sparsity_weight(
@@ -115,7 +115,7 @@ def repelled_runs(
     objective: Objective,
     *,
     runs: int,
-    names: int,
+    language: Language | int,
     seed: int,
     every: int = 50,
     held_out: Batch | None = None,
@@ -127,7 +127,7 @@ def repelled_runs(
     for k in range(runs):
         print(f"run {k + 1}/{runs} (repulsion {objective.overlap}, {int(union.sum())} edges to avoid)", flush=True)
         circuits.append(
-            discover(net, objective, names=names, seed=seed + k, reference=union, every=every, held_out=held_out)
+            discover(net, objective, language=language, seed=seed + k, reference=union, every=every, held_out=held_out)
         )
         union |= circuits[-1].edges
     return circuits

@@ -11,6 +11,11 @@ outputs to it one by one, then the MLP reads it and adds its own. ``forward(toke
 weight per edge of :class:`~icml26.sheaf_repulsion.graph.EdgeGraph` and gives every destination the
 weighted sum of its sources, so an all-ones mask reproduces the ordinary pass to round-off (the spec's
 "exactly": 1e-12 in float64, tested) and a zero weight removes a source (zero ablation, the spec's choice).
+
+GPT-2 (:mod:`~icml26.sheaf_repulsion.gpt2`) is this architecture with two options: each layer's attention output
+bias (``output_bias``: not a component, so no edge carries it; it reaches every destination downstream, in the
+ordinary and the masked pass alike, as GPT-2's layer norms do) and the tanh approximation of GELU. Our own model
+has neither, and its state and outputs are as they were.
 """
 
 from __future__ import annotations
@@ -29,7 +34,18 @@ class EdgeTransformer(nn.Module):
     LayerNorm and an unembedding; no bias on a head's output projection, so every source is one
     component's output."""
 
-    def __init__(self, vocab: int, context: int, layers: int, heads: int, width: int, mlp_width: int):
+    def __init__(
+        self,
+        vocab: int,
+        context: int,
+        layers: int,
+        heads: int,
+        width: int,
+        mlp_width: int,
+        *,
+        output_bias: bool = False,
+        gelu_tanh: bool = False,
+    ):
         super().__init__()
         if width % heads:
             raise ValueError(f"width {width} is not a multiple of heads {heads}")
@@ -44,9 +60,12 @@ class EdgeTransformer(nn.Module):
         self.b_qkv = nn.ParameterList(nn.Parameter(torch.zeros(3, heads, self.head_width)) for _ in range(layers))
         self.w_out = nn.ParameterList(nn.Parameter(torch.empty(heads, self.head_width, width)) for _ in range(layers))
         self.ln_mlp = nn.ModuleList(nn.LayerNorm(width) for _ in range(layers))
+        gelu = "tanh" if gelu_tanh else "none"
         self.mlp = nn.ModuleList(
-            nn.Sequential(nn.Linear(width, mlp_width), nn.GELU(), nn.Linear(mlp_width, width)) for _ in range(layers)
+            nn.Sequential(nn.Linear(width, mlp_width), nn.GELU(approximate=gelu), nn.Linear(mlp_width, width))
+            for _ in range(layers)
         )
+        self.b_out = nn.ParameterList(nn.Parameter(torch.zeros(width)) for _ in range(layers)) if output_bias else None
         self.ln_final = nn.LayerNorm(width)
         self.unembed = nn.Linear(width, vocab, bias=False)
         for weight in [*self.w_qkv, *self.w_out]:
@@ -78,22 +97,49 @@ class EdgeTransformer(nn.Module):
             raise ValueError(f"mask must have one entry per edge ({len(self.graph)}), got shape {tuple(mask.shape)}")
         positions = torch.arange(tokens.shape[-1], device=tokens.device)
         outputs = [self.embed(tokens) + self.position(positions)]  # the sources so far, in stream order
-        stream = outputs[0]
+        stream, biases = outputs[0], None  # biases: the output biases so far (always on; GPT-2 only)
+
+        def masked(weights: torch.Tensor) -> torch.Tensor:
+            summed = _weighted_sum(outputs, weights)
+            return summed if biases is None else summed + biases
+
         for layer, (qkv_edges, mlp_edges) in enumerate(self._layer_edges):
             if mask is None:
                 qkv_in = stream[:, :, None, None, :].expand(-1, -1, 3, self.heads, -1).contiguous()
             else:
-                weights = mask[qkv_edges].view(self.heads, 3, len(outputs)).transpose(0, 1)
-                qkv_in = _weighted_sum(outputs, weights)
+                qkv_in = masked(mask[qkv_edges].view(self.heads, 3, len(outputs)).transpose(0, 1))
             head_outputs = self._attention(layer, qkv_in)
             for i in range(self.heads):
                 outputs.append(head_outputs[:, :, i])
                 stream = stream + head_outputs[:, :, i]
-            mlp_in = stream if mask is None else _weighted_sum(outputs, mask[mlp_edges])
+            if self.b_out is not None:
+                stream = stream + self.b_out[layer]
+                biases = self.b_out[layer] if biases is None else biases + self.b_out[layer]
+            mlp_in = stream if mask is None else masked(mask[mlp_edges])
             outputs.append(self.mlp[layer](self.ln_mlp[layer](mlp_in)))
             stream = stream + outputs[-1]
-        final = stream if mask is None else _weighted_sum(outputs, mask[self._logit_edges])
+        final = stream if mask is None else masked(mask[self._logit_edges])
         return self.unembed(self.ln_final(final))
+
+    @classmethod
+    def from_state(cls, state: dict) -> EdgeTransformer:
+        """The model a state dict was saved from, its sizes read off the tensors' shapes (a GPT-2 conversion has
+        output biases, and with them GPT-2's tanh GELU)."""
+        layers = len({k.split(".")[1] for k in state if k.startswith("w_qkv.")})
+        _, heads, width, _ = state["w_qkv.0"].shape
+        bias = "b_out.0" in state
+        net = cls(
+            *state["embed.weight"].shape[:1],
+            state["position.weight"].shape[0],
+            layers,
+            heads,
+            width,
+            state["mlp.0.0.weight"].shape[0],
+            output_bias=bias,
+            gelu_tanh=bias,
+        )
+        net.load_state_dict({k: torch.as_tensor(v) for k, v in state.items()})
+        return net
 
     def _attention(self, layer: int, qkv_in: torch.Tensor) -> torch.Tensor:
         """Every head of ``layer`` from its own query, key and value inputs (batch, pos, 3, heads, width);

@@ -21,10 +21,10 @@ def _architecture(spec: dict, names: int):
     return Architecture(names=names, **spec)
 
 
-def _held_out(size: int, names: int, seed: int):
+def _held_out(size: int, language, seed: int):
     from .data import ioi
 
-    return ioi(size, names, np.random.default_rng(seed + 1))
+    return ioi(size, language, np.random.default_rng(seed + 1))
 
 
 def _objective(spec: dict):
@@ -34,22 +34,29 @@ def _objective(spec: dict):
 
 
 def load_model(path: str, architecture: dict, names: int, device: str = "cpu"):
-    """The model from an npz of its state dict (ours, or the user's checkpoint at paper scale), on
-    ``device`` (a config value: auto | cpu | cuda); one clear error naming the file when it does not match
-    the configured architecture."""
+    """The model from an npz of its state dict (ours, the user's checkpoint of this architecture, or a converted
+    GPT-2, whose sizes the npz itself gives) on ``device`` (a config value: auto | cpu | cuda), and the IOI
+    language it reads (stored beside a GPT-2's weights; ours from ``names`` otherwise). One clear error naming
+    the file when it does not match the configured architecture."""
     import torch
 
     from ..common.device import resolve_device
+    from .data import Language
+    from .model import EdgeTransformer
 
-    net = _architecture(architecture, names).build()
     try:
         arrays = read_npz(path)
-        net.load_state_dict({k: torch.from_numpy(v) for k, v in arrays.items()})
+        state = {k: torch.from_numpy(v) for k, v in arrays.items() if not k.startswith("ioi.")}
+        if "b_out.0" in state:  # a GPT-2 read from its Hugging Face folder by the model rule
+            net, language = EdgeTransformer.from_state(state), Language.from_arrays(arrays)
+        else:
+            net, language = _architecture(architecture, names).build(), Language.ours(names)
+            net.load_state_dict(state)
     except (OSError, ValueError, KeyError, RuntimeError) as error:
         summary = " ".join(str(error).split())[:300]
         raise ValueError(f"{path}: not a state dict of the configured {architecture} model ({summary})") from None
     net.eval()
-    return net.to(resolve_device(device))
+    return net.to(resolve_device(device)), language
 
 
 def model(
@@ -64,21 +71,33 @@ def model(
     seed: int,
     device: str,
 ) -> None:
-    """Train the IOI model from scratch (``checkpoint`` empty), or take the user's checkpoint (one npz state
-    dict of the configured architecture) and only measure it."""
+    """Train the IOI model from scratch (``checkpoint`` empty), or take the user's checkpoint and only measure it:
+    an npz state dict of the configured architecture, or a Hugging Face GPT-2 folder (the paper's model,
+    :mod:`.gpt2`), stored converted with the IOI language of its tokenizer beside the weights."""
+    from pathlib import Path
+
     from ..common.device import resolve_device
+    from .data import Language
     from .train import accuracy, train
 
-    held = _held_out(held_out, names, seed)
+    language = Language.ours(names)
+    if checkpoint and Path(checkpoint[0]).is_dir():
+        from .gpt2 import edge_model
+
+        net, language = edge_model(checkpoint[0])
+        net = net.to(resolve_device(device))
+    elif checkpoint:
+        net, language = load_model(checkpoint[0], architecture, names, device)
+    held = _held_out(held_out, language, seed)
     if checkpoint:
-        net = load_model(checkpoint[0], architecture, names, device)
         curve = [{"step": 0, "loss": float("nan"), "accuracy": accuracy(net, held)}]
         print(f"{checkpoint[0]}: held-out accuracy {curve[0]['accuracy']:.3f}", flush=True)
     else:
         net, curve = train(
             _architecture(architecture, names), held_out=held, seed=seed, device=resolve_device(device), **training
         )
-    write_npz(weights, **{k: v.detach().cpu().numpy() for k, v in net.state_dict().items()})
+    stored = {k: v.detach().cpu().numpy() for k, v in net.state_dict().items()}
+    write_npz(weights, **stored, **(language.arrays() if net.b_out is not None else {}))
     write_csv(training_table, pd.DataFrame(curve, columns=["step", "loss", "accuracy"]))
 
 
@@ -103,10 +122,10 @@ def discover(
     sentences of the circuit each run keeps then; each run's seconds go to ``timing``."""
     from .discover import repelled_runs
 
-    net = load_model(weights, architecture, names, device)
-    held = _held_out(held_out, names, seed)
+    net, language = load_model(weights, architecture, names, device)
+    held = _held_out(held_out, language, seed)
     found = repelled_runs(
-        net, _objective(discovery), runs=runs, names=names, seed=seed, every=curve_every, held_out=held
+        net, _objective(discovery), runs=runs, language=language, seed=seed, every=curve_every, held_out=held
     )
     write_npz(circuits, edges=np.stack([c.edges for c in found]), logits=np.stack([c.logits for c in found]))
     points = [{"method": method, "run": k, **row} for k, c in enumerate(found) for row in c.curve]
@@ -140,8 +159,8 @@ def baselines(
 
     from .metrics import acdc_lite, attribution_scores, top_edges
 
-    net = load_model(weights, architecture, names, device)
-    held = _held_out(held_out, names, seed)
+    net, language = load_model(weights, architecture, names, device)
+    held = _held_out(held_out, language, seed)
     size = round(float(read_npz(oasr, "edges")["edges"].sum(axis=1).mean()))
     start = time.perf_counter()
     scores = attribution_scores(net, held)
@@ -186,8 +205,8 @@ def minimal(
     from .minimal import closed_circuits, indispensable_edges
     from .tables import minimal_table as table
 
-    net = load_model(weights, architecture, names, device)
-    held = _held_out(held_out, names, seed)
+    net, language = load_model(weights, architecture, names, device)
+    held = _held_out(held_out, language, seed)
     pool = top_edges(attribution_scores(net, held), candidates)
     found = closed_circuits(net, held, pool, size)
     if not found:
@@ -223,8 +242,8 @@ def tables(
     from .tables import circuit_table
     from .tables import overlap_table as overlaps
 
-    net = load_model(weights, architecture, names, device)
-    held = _held_out(held_out, names, seed)
+    net, language = load_model(weights, architecture, names, device)
+    held = _held_out(held_out, language, seed)
     found = {
         method: list(read_npz(path, "edges")["edges"])
         for method, path in (("oasr", oasr), ("independent", independent))
@@ -265,8 +284,8 @@ def timing(
     from .data import ioi
     from .train import tensors
 
-    net = load_model(weights, architecture, names, device)
-    tokens, _, _ = tensors(ioi(batch_size, names, np.random.default_rng(seed)), net.device)
+    net, language = load_model(weights, architecture, names, device)
+    tokens, _, _ = tensors(ioi(batch_size, language, np.random.default_rng(seed)), net.device)
     mask = (torch.rand(len(net.graph), generator=torch.Generator().manual_seed(seed)) < 0.5).float().to(net.device)
 
     def timed(*args):

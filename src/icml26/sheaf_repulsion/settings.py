@@ -21,5 +21,8 @@ def problems(cfg: dict) -> Iterator[str]:
     if cfg["baselines"]["acdc_sentences"] > cfg["held_out"]:
         yield f"baselines.acdc_sentences: {cfg['baselines']['acdc_sentences']} exceeds held_out ({cfg['held_out']})"
     checkpoint = cfg["model"]["checkpoint"]
-    if checkpoint is not None and not Path(checkpoint).is_file():
-        yield f"model.checkpoint: {checkpoint} is not a file (an .npz state dict of the configured architecture)"
+    if checkpoint is not None and not (Path(checkpoint).is_file() or (Path(checkpoint) / "config.json").is_file()):
+        yield (
+            f"model.checkpoint: {checkpoint} is neither a file (an .npz state dict of the configured architecture) "
+            "nor a model folder (a Hugging Face GPT-2: config.json, safetensors, tokenizer)"
+        )

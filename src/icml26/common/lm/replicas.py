@@ -161,14 +161,18 @@ CORPUS = ("a photo of a {} .", "write a template : acc7", "A<B pos(E)=2 OK malfo
 def sources(slug: str, folder: str | os.PathLike, root: Path | None = None) -> Path:
     """``folder/<name>``: a replica of every entry of ``slug``'s ``fetch:`` list (paper scale), for
     ``make fetch PAPER=<slug> FROM=<folder>``. An entry whose repository has no replica here is an error."""
+    import importlib
+
     from ..fetch import entries
 
     folder = Path(folder)
+    # a paper whose code needs words to be single tokens says so (e.g. sheaf_repulsion's IOI names)
+    corpus = (*CORPUS, *getattr(importlib.import_module(f"icml26.{slug}"), "REPLICA_CORPUS", ()))
     for entry in entries(slug, root=root) if root else entries(slug):
         flavour = next((f for prefix, f in BY_HUB.items() if entry.hub.startswith(prefix)), None)
         if flavour is None:
             raise ValueError(f"{slug}: no replica of {entry.hub} (icml26.common.lm.replicas.BY_HUB)")
-        tokenizer = bpe_tokenizer(CORPUS, flavour)
+        tokenizer = bpe_tokenizer(corpus, flavour, merges=40 + 20 * (len(corpus) - len(CORPUS)))
         build = {"gpt2": gpt2, "qwen2": qwen2, "clip": clip}[flavour]
         build(folder / entry.name, tokenizer)
     return folder
