@@ -31,6 +31,10 @@ def test_committed_quick_results_are_current(paper, repo):
     stale = [name for name in compared if (repo / name).read_bytes() != (ROOT / name).read_bytes()]
     assert stale == [], f"rerun `make run PAPER={paper}` and commit: {stale}"
     assert (repo / f"results/quick/{paper}/provenance.json").exists()
+    # a report of what is built works beside the other papers' committed verdicts (a fresh clone's state)
+    report = snakemake(repo, "--cores", "1", "--report", "results/quick/report.html")
+    assert (repo / "results/quick/report.html").stat().st_size > 0
+    assert "the report leaves out what is not built" in report.stderr
     verified = subprocess.run(
         [sys.executable, "-m", "icml26.common.verify", paper, "--against", str(ROOT)],
         cwd=repo,

@@ -205,21 +205,29 @@ def figure_outputs(paper, *names, captions=None, measured=False):
     return outputs
 
 
-def built_only(*targets):
-    """The targets; when Snakemake only writes a report (`--report` without a target), just those already
-    built, so a report works after building any subset of papers. A paper counts as built once its
-    claims.json exists; a paper built halfway is reported by Snakemake with the missing file named."""
+def built_only(summary, *papers):
+    """The summary and the papers' targets; when Snakemake only writes a report (`--report` without a target),
+    just those already built, so a report works after building any subset of papers. A paper counts as built
+    when every file its target lists exists: its claims.json alone does not tell, since git carries the quick ones
+    (a fresh clone has all of them and none of their tables); a paper built halfway is left out with one line
+    naming a missing file. The summary reads every paper's verdict, so it is reported only when all are built."""
     if not any(arg == "--report" or arg.startswith("--report=") for arg in sys.argv):
-        return list(targets)
+        return [summary, *papers]
 
-    def built(target):
+    def missing(target):
         if callable(target):  # an input function (deleted_intermediates): it names files only when needed
-            return True
+            return []
         files = [target] if isinstance(target, str) else [f for f in target if isinstance(f, str)]
-        claims = [f for f in files if Path(f).name == "claims.json"]
-        return all(Path(f).exists() for f in (claims or files))
+        return [f for f in files if not Path(f).exists()]
 
-    return [t for t in targets if built(t)]
+    kept, left = [], []
+    for paper, target in zip(PAPERS, papers):
+        (left if missing(target) else kept).append((paper, target))
+    if left:
+        shown = ", ".join(f"{p} ({missing(t)[0]})" for p, t in left[:3])
+        more = f" and {len(left) - 3} more" if len(left) > 3 else ""
+        print(f"icml26: the report leaves out what is not built: {shown}{more}", file=sys.stderr)
+    return ([summary] if not left and not missing(summary) else []) + [t for _, t in kept]
 
 
 def summary_page():
