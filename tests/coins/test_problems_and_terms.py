@@ -115,3 +115,31 @@ def test_coq_types_print_and_parse_back():
     assert to_coq([], parse_type("list Z")) == "(@nil Z)"
     with pytest.raises(ValueError, match="is not a value of type"):
         to_coq(True, parse_type("Z"))  # a bool is not an integer, though Python says True == 1
+
+
+def test_a_users_spec_folder_is_read_only_inside_itself(tmp_path):
+    """The user's folder of specs (candidates_dir) is untrusted input: a system folder, a folder with no specs and
+    a link out of the folder (to /etc/passwd, which was once copied into specs.csv) are one line before any job,
+    and the reader refuses such a link even if asked."""
+    from icml26.coins.candidates import user_candidates
+    from icml26.coins.settings import problems
+    from icml26.common.config import paper_section
+    from icml26.common.sources import SourceError
+    from tests.conftest import ROOT
+
+    cfg = paper_section(ROOT / "config" / "papers" / "coins.yaml", "quick")
+    folder = tmp_path / "specs"
+    (folder / "HumanEval_53").mkdir(parents=True)
+    (folder / "HumanEval_53" / "mine.v").write_text("Definition spec (x y : Z) (result : Z) : Prop := True.\n")
+
+    def said(candidates_dir):
+        return [p for p in problems({**cfg, "candidates_dir": str(candidates_dir)}) if p.startswith("candidates_dir")]
+
+    assert said(folder) == [] and len(user_candidates(folder, 53)) == 1
+    assert said("/etc") == ["candidates_dir: /etc is a system folder (/etc), not a folder of your own inputs"]
+    assert said(tmp_path) == [f"candidates_dir: {tmp_path} holds no specs (<dir>/HumanEval_<n>/<name>.v)"]
+    (folder / "HumanEval_53" / "passwd.v").symlink_to("/etc/passwd")
+    (escape,) = said(folder)
+    assert escape.startswith(f"candidates_dir: {folder}/HumanEval_53/passwd.v leads out of {folder} (to /etc/passwd)")
+    with pytest.raises(SourceError, match=r"passwd.v: leads out of .* links out of an input folder are refused"):
+        user_candidates(folder, 53)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
+from ..common.sources import within
 from . import equivalents, mutants
 from .evaluate import Candidate
 
@@ -33,6 +34,7 @@ def user_candidates(folder: str | Path, number: int) -> list[Candidate]:
     problem_dir = Path(folder) / f"HumanEval_{number}"
     found = []
     for path in sorted(problem_dir.glob("*.v")) if problem_dir.is_dir() else []:
+        within(folder, path)  # a link out of the user's folder is refused, never read
         try:
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError:

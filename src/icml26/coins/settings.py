@@ -15,7 +15,16 @@ def problems(cfg: dict) -> Iterator[str]:
         )
     if cfg["source"] is not None and not Path(cfg["source"]).is_file():
         yield f"source: {cfg['source']} is not a file (a HumanEval .jsonl or .jsonl.gz)"
-    if cfg["candidates_dir"] is not None and not Path(cfg["candidates_dir"]).is_dir():
-        yield f"candidates_dir: {cfg['candidates_dir']} is not a folder (<dir>/HumanEval_<n>/<name>.v)"
+    folder = cfg["candidates_dir"]
+    if folder is not None and not Path(folder).is_dir():
+        yield f"candidates_dir: {folder} is not a folder (<dir>/HumanEval_<n>/<name>.v)"
+    elif folder is not None:
+        from ..common.sources import user_folder_problem
+
+        unsafe = user_folder_problem(folder)
+        if unsafe:
+            yield f"candidates_dir: {unsafe}"
+        elif not any(Path(folder).glob("HumanEval_*/*.v")):
+            yield f"candidates_dir: {folder} holds no specs (<dir>/HumanEval_<n>/<name>.v)"
     if cfg["limits"]["file_timeout_s"] <= 2 * cfg["limits"]["tactic_timeout_s"]:
         yield "limits.file_timeout_s must exceed twice limits.tactic_timeout_s (one obligation's two searches)"

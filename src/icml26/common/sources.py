@@ -29,6 +29,29 @@ def fail(path: str | os.PathLike, problem: str) -> NoReturn:
     raise SourceError(f"{path}: {problem}")
 
 
+SYSTEM_FOLDERS = ("/bin", "/boot", "/dev", "/etc", "/lib", "/lib64", "/proc", "/sbin", "/sys", "/usr")  # never inputs
+
+
+def user_folder_problem(folder: str | os.PathLike) -> str | None:
+    """Why a folder of the user's own inputs cannot be read, or None: a system folder (resolved, links followed),
+    or a file in it that is a link leading out of it (copied in as if it were the user's, it would let a config
+    read any file on the machine)."""
+    root = Path(folder).resolve()
+    if any(root == Path(s) or root.is_relative_to(s) for s in SYSTEM_FOLDERS) or root == Path("/"):
+        return f"{folder} is a system folder ({root}), not a folder of your own inputs"
+    for path in sorted(Path(folder).rglob("*")):
+        if not path.resolve().is_relative_to(root):
+            return f"{path} leads out of {folder} (to {path.resolve()}): links out of an input folder are refused"
+    return None
+
+
+def within(folder: str | os.PathLike, path: str | os.PathLike) -> Path:
+    """``path``, which must lie inside ``folder`` once links are followed (else one line naming it)."""
+    if not Path(path).resolve().is_relative_to(Path(folder).resolve()):
+        fail(path, f"leads out of {folder} (to {Path(path).resolve()}): links out of an input folder are refused")
+    return Path(path)
+
+
 def arrays(path: str | os.PathLike) -> dict:
     """Every array of an ``.npz`` input (ours or the user's); a missing or unreadable file fails naming it."""
     from .io import read_npz
