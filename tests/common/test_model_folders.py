@@ -199,3 +199,17 @@ def test_the_focus_loader_names_missing_and_unexpected_tensors(tmp_path):
     )
     with pytest.raises(SourceError, match=rf"1 tensor\(s\) missing \(e.g. {dropped}\); 1 tensor\(s\) unexpected"):
         load(folder)
+
+
+def test_pickled_weights_are_refused_by_name(tmp_path):
+    """A Hugging Face folder whose weights are a pickle (pytorch_model.bin, as older hub snapshots ship) is one
+    line saying that only safetensors are read (it was a raw UnpicklingError); with safetensors beside, it loads."""
+    from safetensors.torch import load_file
+
+    folder = causal_lm(tmp_path / "pickled")
+    state = load_file(folder / "model.safetensors")
+    torch.save(state, folder / "pytorch_model.bin")
+    lm.load_model(folder)  # safetensors present: read, the pickle ignored
+    (folder / "model.safetensors").unlink()
+    with pytest.raises(SourceError, match=r"pickled: holds pickled weights \(pytorch_model.bin\); only safetensors"):
+        lm.load_model(folder)

@@ -23,6 +23,9 @@ from typing import Any
 from .sources import fail
 
 
+PICKLES = (".bin", ".pt", ".pth", ".pkl", ".ckpt")  # weights formats read by unpickling, refused
+
+
 def read_errors() -> tuple[type[BaseException], ...]:
     """What reading a weights or config file raises when the file is damaged (safetensors has its own type)."""
     from safetensors import SafetensorError
@@ -70,6 +73,13 @@ def load_pretrained(model_class, folder: str | os.PathLike, *, model_types: Coll
     from transformers.utils import logging as hf_logging
 
     kind = model_type(folder, what)
+    pickles = sorted(p.name for p in Path(folder).iterdir() if p.suffix in PICKLES)
+    if pickles and not any(Path(folder).glob("*.safetensors")):
+        fail(
+            folder,
+            f"holds pickled weights ({', '.join(pickles[:2])}); only safetensors are read (unpickling can run "
+            "code): save them again with save_pretrained(safe_serialization=True), or fetch the safetensors",
+        )
     if kind not in model_types:
         expected = ", ".join(sorted(model_types)) if len(model_types) <= 4 else f"one of the {len(model_types)} known"
         fail(folder, f"not a {what} (config.json says model_type {kind!r}; expected {expected})")
