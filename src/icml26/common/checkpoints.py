@@ -22,7 +22,6 @@ from typing import Any
 
 from .sources import fail
 
-
 PICKLES = (".bin", ".pt", ".pth", ".pkl", ".ckpt")  # weights formats read by unpickling, refused
 
 
