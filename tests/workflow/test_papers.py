@@ -144,7 +144,8 @@ def test_papers_registered_with_timing_write_it(smoke_runs, paper):
 
 @per_half
 def test_summary_lists_every_paper_s_verdicts(smoke_runs):
-    summary = (smoke_runs[0] / "results" / "smoke" / "summary.md").read_text()
+    summary = (smoke_runs[0] / "results" / "smoke" / "subset" / "summary.md").read_text()  # a subset run's own
+    assert not (smoke_runs[0] / "results" / "smoke" / "summary.md").exists()  # the all-papers one left alone
     assert all(f"## {paper}\n" not in summary for paper in HALVES[1 - smoke_runs[2]])  # the subset only
     for paper in HALVES[smoke_runs[2]]:
         claims = json.loads((smoke_runs[0] / "results" / "smoke" / paper / "claims.json").read_text())
@@ -152,6 +153,9 @@ def test_summary_lists_every_paper_s_verdicts(smoke_runs):
         assert f"| [{paper}](#{paper}) | {kind} | {len(claims)} |" in summary and f"## {paper}\n" in summary, paper
         assert all(f"| {claim['id']} | " in summary for claim in claims)
     assert "{" not in summary  # headlines, not JSON
+    folder = smoke_runs[0] / "results" / "smoke" / "subset"
+    links = re.findall(r"\]\(([^)#][^)]*)\)", summary)
+    assert links and all((folder / link).exists() for link in links)  # evidence links from one folder down
 
 
 def _downstream(jobs: list[dict], rules: set[str]) -> set[str]:

@@ -230,10 +230,17 @@ def built_only(summary, *papers):
     return ([summary] if not left and not missing(summary) else []) + [t for _, t in kept]
 
 
+def summary_folder():
+    """Where the summary of this run's verdicts goes: results/<scale>/ for every registered paper, and
+    results/<scale>/subset/ for a run of a subset (the config's `papers`), so a subset run never overwrites the
+    summary of all papers (the committed quick one)."""
+    return f"results/{SCALE}" if set(selected_papers()) == set(REGISTERED) else f"results/{SCALE}/subset"
+
+
 def summary_page():
     """The HTML report's first page: the rst summary of verdicts once `rule summary` has written it (a
     report is made after a run), else the workflow's description."""
-    page = Path(f"results/{SCALE}/summary.rst")
+    page = Path(f"{summary_folder()}/summary.rst")
     return str(page) if page.exists() else "workflow/report/workflow.rst"
 
 

@@ -25,18 +25,19 @@ rule provenance:
 
 
 rule summary:
-    """results/<scale>/summary.md (and .rst, the report's first page): verdict counts, then each claim's headline."""
+    """results/<scale>/summary.md (a subset run's in results/<scale>/subset/; and .rst, the report's first page): verdict
+    counts, then each claim's headline."""
     input:
         claims=expand("results/{scale}/{slug}/claims.json", scale=SCALE, slug=PAPERS),
         timing_claims=[r.output.claims for r in workflow.rules if r.name in {f"{s}_timing_verdict" for s in PAPERS}],
     output:
         summary=report(
-            f"results/{SCALE}/summary.md",
+            f"{summary_folder()}/summary.md",
             caption="../report/summary.rst",
             category="summary",
         ),
-        report_page=f"results/{SCALE}/summary.rst",
-        timing_summary=f"results/{SCALE}/timing/summary.md",
+        report_page=f"{summary_folder()}/summary.rst",
+        timing_summary=f"{summary_folder()}/timing/summary.md",
     log:
         f"logs/{SCALE}/summary.log",
     benchmark:
@@ -44,5 +45,6 @@ rule summary:
     params:
         func="icml26.common.summary:build_summary",
         scale=SCALE,
+        up=int(summary_folder() != f"results/{SCALE}"),  # the subset's summary links one folder up
     script:
         CALL

@@ -179,6 +179,7 @@ def build_summary(
     timing_claims: list[str | os.PathLike] = (),
     timing_summary: str | os.PathLike | None = None,
     link=run_link,
+    up: int = 0,
 ) -> None:
     """Write ``summary.md`` (and ``report_page``, the same in reStructuredText): a count of verdicts per
     paper, then per paper each claim's headline, verdict and evidence.
@@ -187,8 +188,14 @@ def build_summary(
     (``timing/claims.json``, docs/ARCHITECTURE.md "Measured outputs") go to ``timing_summary`` instead,
     marked with the machine they were measured on, so that ``summary.md`` stays byte-identical.
     ``link(paper, path)`` says where an evidence file is linked (None: named without a link); the committed
-    summary links the committed copies (:func:`icml26.common.docs.committed_link`).
+    summary links the committed copies (:func:`icml26.common.docs.committed_link`). ``up``: how many folders
+    below ``results/<scale>/`` the summary lies (a subset run's: one), for the run's own links.
     """
+    if up and link is run_link:
+
+        def link(paper: str, path: str) -> str:
+            return "../" * up + run_link(paper, path)
+
     papers = {_paper(path): read_claims(path) for path in sorted(claims, key=_paper)}
     totals = tuple(sum(col) for col in zip(*(_counts(r) for r in papers.values()))) or (0,) * len(COUNT_HEADER[1:])
     timing_note = (
@@ -201,10 +208,10 @@ def build_summary(
     if report_page is not None:
         write_text(report_page, _rst(papers, scale, totals, timing_note))
     if timing_summary is not None:
-        write_text(timing_summary, _timing_table(timing_claims, scale))
+        write_text(timing_summary, _timing_table(timing_claims, scale, up))
 
 
-def _timing_table(timing_claims, scale: str) -> str:
+def _timing_table(timing_claims, scale: str, up: int = 0) -> str:
     from .timing import describe
 
     lines = [
@@ -217,7 +224,7 @@ def _timing_table(timing_claims, scale: str) -> str:
         paper = _paper(path)
         for claim in read_claims(path):
             machine = claim.details.get("machine", {})
-            links = ", ".join(f"[{Path(e).name}](../{paper}/{e})" for e in claim.evidence) or "—"
+            links = ", ".join(f"[{Path(e).name}]({'../' * (up + 1)}{paper}/{e})" for e in claim.evidence) or "—"
             cells = (
                 paper,
                 claim.id,
