@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import math
 import os
 from collections.abc import Iterator
 from numbers import Real
@@ -112,7 +113,10 @@ def paper_section(path: str | os.PathLike, scale: str, overrides: dict[str, Any]
 
 def range_problems(section: Any, path: tuple = ()) -> Iterator[str]:
     """Every ``{low, high[, points]}`` mapping in ``section`` must have low < high and at least two points
-    (the constraint JSON Schema cannot state between two keys)."""
+    (the constraint JSON Schema cannot state between two keys), and every number must be finite (YAML's ``.nan``
+    and ``.inf`` pass a schema's ``type: number`` and its bounds, since a comparison with NaN is false)."""
+    if isinstance(section, float) and not math.isfinite(section):
+        yield f"{_key(path)}: {section} is not a finite number"
     if isinstance(section, dict):
         low, high = section.get("low"), section.get("high")
         if isinstance(low, Real) and isinstance(high, Real) and not low < high:
