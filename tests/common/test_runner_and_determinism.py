@@ -117,3 +117,23 @@ def test_a_recorded_call_replays_to_the_same_bytes_elsewhere(tmp_path, monkeypat
     monkeypatch.chdir(second)
     assert replay(calls) == 1
     assert (second / "out" / "summary.md").read_bytes() == (first / "out" / "summary.md").read_bytes()
+
+
+def test_a_failed_job_removes_its_papers_verdict_and_says_so(tmp_path, capsys, monkeypatch):
+    """A verdict left from an earlier run would read as this run's (issue 67): a job of the paper that fails takes
+    the paper's claims.json with it, naming it; a job that succeeds, or shared code, leaves it."""
+    monkeypatch.chdir(tmp_path)
+    verdict = tmp_path / "results" / "smoke" / "ski_rental" / "claims.json"
+    verdict.parent.mkdir(parents=True)
+    verdict.write_text("[]")
+    failing = job(log=tmp_path / "r.log", input={}, output={}, params={"func": "icml26.ski_rental.rules:verdict"})
+    failing.config = {"scale": "smoke"}
+    shared = job(log=tmp_path / "s.log", input={}, output={}, params={"func": "icml26.common.runner:resolve"})
+    shared.config = {"scale": "smoke"}
+    with pytest.raises(SystemExit):
+        runner.call_rule_function(shared)  # shared code failing: no paper's verdict to remove
+    assert verdict.exists()
+    with pytest.raises(SystemExit):
+        runner.call_rule_function(failing)  # missing arguments: the paper's job fails
+    assert not verdict.exists()
+    assert "icml26: removed results/smoke/ski_rental/claims.json: this run failed" in capsys.readouterr().err

@@ -57,6 +57,16 @@ def console_line(rule: str, error: BaseException, log: Path | None) -> str:
     return f"icml26: {rule} failed: {message}" + (f" (traceback: {log})" if log else "")
 
 
+def stale_verdict(snakemake: Any) -> Path | None:
+    """The verdict a failed job leaves unsupported: its paper's ``results/<scale>/<slug>/claims.json`` (jobs run in
+    the repository root), or None for shared code or a job without a scale."""
+    parts = snakemake.params.func.partition(":")[0].split(".")
+    scale = (getattr(snakemake, "config", None) or {}).get("scale")
+    if len(parts) < 3 or parts[0] != "icml26" or parts[1] == "common" or not scale:
+        return None
+    return Path("results", scale, parts[1], "claims.json")
+
+
 def run_job(snakemake: Any) -> None:
     """The job script's one call: the rule function here, or in the fork server that ``$ICML26_FORKSERVER``
     names (icml26.common.forkserver), exiting with the job's status."""
@@ -97,6 +107,11 @@ def call_rule_function(snakemake: Any) -> None:
             if not log:
                 raise
             print(console_line(snakemake.rule, error, log), file=console, flush=True)  # ... its gist on screen ...
+            verdict = stale_verdict(snakemake)
+            if verdict is not None and verdict.exists():  # never a verdict this run no longer supports
+                verdict.unlink()
+                print(f"icml26: removed {verdict}: this run failed before it (git checkout restores a committed one)",
+                      file=console, flush=True)  # fmt: skip
             raise SystemExit(1) from None  # ... and the job fails, its traceback not printed a second time
         record(snakemake.params.func, kwargs, int(snakemake.threads), [str(o) for o in snakemake.output])
         print(f"[{snakemake.rule}] done in {time.perf_counter() - start:.2f} s", flush=True)
