@@ -70,6 +70,9 @@ def test_a_failing_job_says_why_in_one_console_line_and_leaves_nothing(with_own_
     assert proc.returncode != 0 and len(lines) == 1, proc.stderr[-3000:]
     assert lines[0].startswith("icml26: cox_subgroups_dataset failed: ../shared/data/metabric/metabric.h5: ")
     assert "contents differ from the file this project was built on" in lines[0]
+    assert lines[0].endswith("removed results/quick/cox_subgroups/claims.json, which this run no longer supports "
+                             "(git checkout restores a committed one)")  # fmt: skip
+    assert not (with_own_data / "results" / "quick" / "cox_subgroups" / "claims.json").exists()
     assert not out.exists() and not leftover.exists()  # Snakemake removed the stale output, the job its leftover
 
 

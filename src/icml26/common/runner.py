@@ -106,12 +106,14 @@ def call_rule_function(snakemake: Any) -> None:
             traceback.print_exc(file=stream)  # the full story in the log ...
             if not log:
                 raise
-            print(console_line(snakemake.rule, error, log), file=console, flush=True)  # ... its gist on screen ...
+            line = console_line(snakemake.rule, error, log)
             verdict = stale_verdict(snakemake)
             if verdict is not None and verdict.exists():  # never a verdict this run no longer supports
                 verdict.unlink()
-                print(f"icml26: removed {verdict}: this run failed before it (git checkout restores a committed one)",
-                      file=console, flush=True)  # fmt: skip
+                line += (
+                    f"; removed {verdict}, which this run no longer supports (git checkout restores a committed one)"
+                )
+            print(line, file=console, flush=True)  # ... its gist on screen, one line ...
             raise SystemExit(1) from None  # ... and the job fails, its traceback not printed a second time
         record(snakemake.params.func, kwargs, int(snakemake.threads), [str(o) for o in snakemake.output])
         print(f"[{snakemake.rule}] done in {time.perf_counter() - start:.2f} s", flush=True)
