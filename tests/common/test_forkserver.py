@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import textwrap
@@ -197,3 +198,40 @@ def test_a_job_script_pointed_at_no_server_stops_with_one_line_naming_the_rule(j
     with pytest.raises(SystemExit, match=rf"^icml26: r: no fork server at {tmp_path}/absent .*unset {ENV}"):
         run_job(job("report", tmp_path / "out.json"))
     assert not (tmp_path / "out.json").exists()
+
+
+def test_a_linked_venv_is_the_same_environment(address, jobs, tmp_path, monkeypatch):
+    """A .venv reached through a link (issue 67: the server refused every job) is the server's own."""
+    link = tmp_path / "venv-link"
+    link.symlink_to(sys.prefix, target_is_directory=True)
+    monkeypatch.setattr(sys, "prefix", str(link))
+    assert submit(job("report", tmp_path / "out.json"), address) == 0 and (tmp_path / "out.json").exists()
+
+
+def test_a_server_that_goes_away_during_a_job_is_one_clear_error(jobs, tmp_path):
+    """A fork server killed while a job runs resets the connection: one clear error, not a bare
+    ConnectionResetError (issue 67). A stand-in server accepts the job and resets the connection."""
+    import struct
+    import tempfile
+    import threading
+
+    where = tempfile.mkdtemp(prefix="icml26-reset-")  # a socket path has at most 107 bytes
+    address = os.path.join(where, "socket")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(address)
+    listener.listen(1)
+
+    def accept_and_reset():
+        conn, _ = listener.accept()
+        conn.recv(1 << 16)
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # close with a reset
+        conn.close()
+
+    thread = threading.Thread(target=accept_and_reset)
+    thread.start()
+    try:
+        with pytest.raises(ForkServerError, match=r"went away during the job \(Connection\w*Error\); run again"):
+            submit(job("report", tmp_path / "out.json"), address)
+    finally:
+        thread.join()
+        listener.close()

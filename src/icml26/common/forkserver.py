@@ -81,8 +81,8 @@ def submit(job: Any, address: str) -> int:
             "env": dict(os.environ),
             "path": list(sys.path),
             "argv": list(sys.argv),
-            "environment": (sys.prefix, sys.version),
-            "package": icml26.__file__,
+            "environment": (os.path.realpath(sys.prefix), sys.version),  # links resolved: a linked .venv is the same
+            "package": os.path.realpath(icml26.__file__),
         }
     )
     sys.stdout.flush()
@@ -95,9 +95,15 @@ def submit(job: Any, address: str) -> int:
                 f"no fork server at {address} (${ENV}): {error.strerror}; "
                 f"unset {ENV} to run jobs in their own processes"
             ) from None
-        socket.send_fds(conn, [len(request).to_bytes(_SIZE, "big")], list(_STDOUT_STDERR))
-        conn.sendall(request)
-        reply = _receive(conn, 4)
+        try:
+            socket.send_fds(conn, [len(request).to_bytes(_SIZE, "big")], list(_STDOUT_STDERR))
+            conn.sendall(request)
+            reply = _receive(conn, 4)
+        except ConnectionError as error:  # the server was killed: say so, not a bare ConnectionResetError
+            raise ForkServerError(
+                f"the fork server at {address} went away during the job ({type(error).__name__}); run again, "
+                f"or unset {ENV} to run jobs in their own processes"
+            ) from None
     if len(reply) < 4:
         raise ForkServerError(f"the fork server at {address} closed the connection before the job ended")
     return int.from_bytes(reply, "big", signed=True)
@@ -191,12 +197,12 @@ def _mismatch(request: dict[str, Any]) -> str | None:
     """Why this server cannot stand in for the job's own interpreter, if it cannot."""
     import icml26
 
-    if request["environment"] != (sys.prefix, sys.version):
+    if request["environment"] != (os.path.realpath(sys.prefix), sys.version):
         return (
             f"it runs Python {sys.version.split()[0]} in {sys.prefix}, the job "
             f"Python {request['environment'][1].split()[0]} in {request['environment'][0]}"
         )
-    if request["package"] != icml26.__file__:
+    if request["package"] != os.path.realpath(icml26.__file__):
         return f"it imports icml26 from {icml26.__file__}, the job from {request['package']}"
     return None
 
