@@ -25,28 +25,11 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))
+from tests.conftest import copy_repository, fetch_replicas  # noqa: E402  (as benchmarks/measure.py does)
 
 REPLICA_PAPERS = ("text_feedback_rl", "generalization_spectrum", "crl_bpt", "complex_mcp", "sheaf_repulsion")
 DEVICE_PAPERS = ("focus_dllm", "netdiff", "optifluence", "prism_moe", "manifold_microscope")  # no fetch: list yet
-
-
-def copy_repository(dest: Path) -> Path:
-    """The work tree's files that git tracks or would track, and a link to ../shared beside the copy."""
-    listed = subprocess.run(
-        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
-        cwd=ROOT,
-        capture_output=True,
-        check=True,
-    ).stdout.split(b"\0")
-    for name in filter(None, (n.decode() for n in listed)):
-        if (ROOT / name).is_file():
-            (dest / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / name, dest / name)
-    shared = ROOT.parent / "shared"
-    if shared.is_dir() and not (dest.parent / "shared").exists():
-        (dest.parent / "shared").symlink_to(shared)
-    return dest
 
 
 def device() -> tuple[str, str]:
@@ -72,17 +55,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--papers", nargs="+", default=[*REPLICA_PAPERS, *DEVICE_PAPERS])
     parser.add_argument("--cores", type=int, default=2)
     args = parser.parse_args(argv)
-    from icml26.common import fetch
     from icml26.common.lm import replicas
 
     setting, shown = device()
     where = Path(tempfile.mkdtemp(prefix="icml26-gpu-check-"))
     try:
-        repo = copy_repository(where / "icml26")
+        repo = fetch_replicas(copy_repository(where / "icml26"))
         overlay: dict = {}
         for slug in (p for p in args.papers if p in REPLICA_PAPERS):
-            source = replicas.sources(slug, where / "hub" / slug, root=repo)
-            list(fetch.run(slug, source=source, root=repo, dvc=False))
             overlay |= replicas.overlay(slug, root=repo)
         (repo / "replicas.yaml").write_text(yaml.safe_dump(overlay))
         print(f"gpu-check on {shown}: {', '.join(args.papers)} (smoke size; replicas of the papers' own models)")
@@ -115,8 +95,9 @@ def main(argv: list[str] | None = None) -> int:
         for slug in args.papers:
             claims = json.loads((repo / "results" / "smoke" / slug / "claims.json").read_text())
             states = ", ".join(f"{n} {s}" for s, n in sorted(Counter(c["state"] for c in claims).items()))
-            # float32 throughout: no paper has a mixed-precision option yet (issue 68, item 2)
-            print(f"| {slug} | {setting} | float32 | {seconds_of_jobs(repo, slug):.1f} | {states} |")
+            # the paper section's training precision (bfloat16 autocast: weights float32, forward passes bf16)
+            dtype = overlay.get(slug, {}).get("model", {}).get("precision", "float32")
+            print(f"| {slug} | {setting} | {dtype} | {seconds_of_jobs(repo, slug):.1f} | {states} |")
         print(f"\ngpu-check passed in {elapsed:.0f} s")
         return 0
     finally:

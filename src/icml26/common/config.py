@@ -144,20 +144,23 @@ def check_settings(slug: str, section: dict[str, Any]) -> None:
         raise ConfigError(_invalid(problems))
 
 
-def unfetched_problems(slug: str, section: dict[str, Any], keys: tuple[str, ...] = ()) -> Iterator[str]:
+def unfetched_problems(slug: str, section: dict[str, Any]) -> Iterator[str]:
     """A setting that names a folder of the section's ``fetch:`` list before ``make fetch`` brought it in: one line
     saying how to get it (:mod:`.fetch`), rather than a missing folder."""
     targets = {entry["into"]: name for name, entry in section.get("fetch", {}).items()}
-    for key, value in section.items():
-        if key == "fetch":
-            continue
-        if isinstance(value, dict):
-            yield from unfetched_problems(slug, {**value, "fetch": section.get("fetch", {})}, (*keys, key))
-        elif isinstance(value, str) and value in targets and not Path(value).is_dir():
-            yield (
-                f"{'.'.join((slug, *keys, key))}: {value} ({targets[value]}) has not been fetched: run `make fetch "
-                f"PAPER={slug}` (needs the Hugging Face hub; offline: FROM=<folder>), or set the key to a local copy"
-            )
+
+    def named(block: dict, keys: tuple[str, ...]) -> Iterator[str]:
+        for key, value in block.items():
+            if isinstance(value, dict) and key != "fetch":
+                yield from named(value, (*keys, key))
+            elif isinstance(value, str) and value in targets and not Path(value).is_dir():
+                yield (
+                    f"{'.'.join((slug, *keys, key))}: {value} ({targets[value]}) has not been fetched: run `make "
+                    f"fetch PAPER={slug}` (needs the Hugging Face hub; offline: FROM=<folder>), or set the key to a "
+                    "local copy"
+                )
+
+    yield from named(section, ())
 
 
 def settings_from(cls, block: dict[str, Any], key: str):

@@ -156,6 +156,7 @@ def agent(
     from . import agent as prior
 
     seed_everything(seed)
+    trained_as = ModelSettings.from_config(model)  # a bad key is one line before any model is loaded
     templates = _human(human["count"], human["seed"])
     if checkpoint:
         tok = load_tokenizer(checkpoint[0])
@@ -164,15 +165,15 @@ def agent(
         net = load_model(checkpoint[0], resolve_device(device))
     else:
         tok = prior.tokenizer()
-        net = build_model(ModelSettings.from_config(model), tok, seed).to(resolve_device(device))
+        net = build_model(trained_as, tok, seed).to(resolve_device(device))
     settings = SFTSettings.from_config(sft, key="sft")
     examples = prior.sft_examples(
         tok, templates, settings.steps * settings.batch_size, search["references"], np.random.default_rng(seed)
     )
     print(f"agent: SFT of {parameter_count(net):,} parameters on {len(templates)} human templates", flush=True)
-    net = prepare_for_training(net, ModelSettings.from_config(model))
+    net = prepare_for_training(net, trained_as)
     trainable = sum(p.numel() for p in net.parameters() if p.requires_grad)
-    print(f"agent: training {trainable:,} parameters ({ModelSettings.from_config(model).precision})", flush=True)
+    print(f"agent: training {trainable:,} parameters ({trained_as.precision})", flush=True)
     losses, _ = sft_with_progress(net, examples, settings, seed=seed, pad_id=pad_id(tok), label="agent")
     save_checkpoint(trained_weights(net).cpu(), tok, model_folder)
     steps, means = window_means(losses, settings.log_every)

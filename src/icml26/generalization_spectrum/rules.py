@@ -122,9 +122,10 @@ def base(
         tok, corpus, pretraining["demonstration_share"], pretraining["related_share"], np.random.default_rng(seed + 2)
     )
     settings = SFTSettings.from_config(pretraining["training"], key="pretraining.training")
-    net = build_model(ModelSettings.from_config(model), tok, seed).to(resolve_device(device))
+    trained_as = ModelSettings.from_config(model)
+    net = build_model(trained_as, tok, seed).to(resolve_device(device))
     print(f"pretraining {parameter_count(net):,} parameters on {len(examples)} examples", flush=True)
-    net = prepare_for_training(net, ModelSettings.from_config(model))  # as `model` says: off below paper scale
+    net = prepare_for_training(net, trained_as)  # as `model` says: off below paper scale
     losses, seconds = sft_with_progress(net, examples, settings, seed=seed, pad_id=pad_id(tok))
     tokens = settings.steps * settings.batch_size * float(np.mean([len(p) + len(a) for p, a in examples]))
     save_checkpoint(trained_weights(net).cpu(), tok, model_folder)

@@ -87,6 +87,7 @@ def warmstart(
     from . import warmstart as warm
 
     seed_everything(seed)
+    trained_as = ModelSettings.from_config(model)  # a bad key is one line before any model is loaded
     maker = _task(task, task_settings)
     if checkpoint:
         tok = load_tokenizer(checkpoint[0])
@@ -94,11 +95,11 @@ def warmstart(
         net = load_model(checkpoint[0], resolve_device(device))
     else:
         tok = dialogue.tokenizer(maker)
-        net = build_model(ModelSettings.from_config(model), tok, seed).to(resolve_device(device))
+        net = build_model(trained_as, tok, seed).to(resolve_device(device))
     examples = warm.examples(tok, maker, _problems(problems_file, "train"), np.random.default_rng(seed + 1))
     settings = SFTSettings.from_config(sft, key="sft")
     print(f"{task}: warm start of {parameter_count(net):,} parameters on {len(examples)} examples", flush=True)
-    net = prepare_for_training(net, ModelSettings.from_config(model))  # as `model` says: off below paper scale
+    net = prepare_for_training(net, trained_as)  # as `model` says: off below paper scale
     losses, _ = sft_with_progress(net, examples, settings, seed=seed, pad_id=pad_id(tok), label=task)
     save_checkpoint(trained_weights(net).cpu(), tok, model_folder)
     steps, means = window_means(losses, settings.log_every)

@@ -163,12 +163,12 @@ def sources(slug: str, folder: str | os.PathLike, root: Path | None = None) -> P
     ``make fetch PAPER=<slug> FROM=<folder>``. An entry whose repository has no replica here is an error."""
     import importlib
 
-    from ..fetch import entries
+    from ..fetch import ROOT, entries
 
     folder = Path(folder)
     # a paper whose code needs words to be single tokens says so (e.g. sheaf_repulsion's IOI names)
     corpus = (*CORPUS, *getattr(importlib.import_module(f"icml26.{slug}"), "REPLICA_CORPUS", ()))
-    for entry in entries(slug, root=root) if root else entries(slug):
+    for entry in entries(slug, root=root or ROOT):
         flavour = next((f for prefix, f in BY_HUB.items() if entry.hub.startswith(prefix)), None)
         if flavour is None:
             raise ValueError(f"{slug}: no replica of {entry.hub} (icml26.common.lm.replicas.BY_HUB)")
