@@ -11,6 +11,8 @@ PAPER ?=
 OVERLAYS ?=
 # The target (PAPER) goes before CONFIG: --configfile takes every word after it as a config file
 CONFIG := --configfile config/$(SCALE).yaml $(OVERLAYS)
+# With PAPER, only that paper is registered: another paper's unfetched model (paper scale) does not stop the run
+ONLY := $(if $(PAPER),--config 'papers=[$(PAPER)]',)
 STAGES ?= $(if $(PAPER),$(PAPER)@$(SCALE),)
 # WARM=1: jobs start from a fork server that has numpy, pandas, matplotlib, scikit-learn and torch imported
 # (icml26.common.forkserver): seconds less per job, the same outputs
@@ -42,8 +44,8 @@ verify:  ## this work tree's results (make run) against the committed ones, with
 
 run:  ## every registered paper at SCALE (default quick), the summary and the HTML report (OVERLAYS=my.yaml ...)
 	$(BIN)/python -m icml26.common.config $(CONFIG)
-	$(SNAKEMAKE) $(PAPER) --cores $(CORES) $(CONFIG)
-	$(BIN)/snakemake $(PAPER) --cores 1 $(CONFIG) --report results/$(SCALE)/report.html
+	$(SNAKEMAKE) $(PAPER) --cores $(CORES) $(CONFIG) $(ONLY)
+	$(BIN)/snakemake $(PAPER) --cores 1 $(CONFIG) $(ONLY) --report results/$(SCALE)/report.html
 
 smoke:  ## every registered paper at smoke scale: a quick tour, through the fork server (WARM=0: cold)
 	$(MAKE) run SCALE=smoke WARM=$(or $(WARM),1)
@@ -75,13 +77,13 @@ fetch:  ## the paper's own models and data for paper scale (PAPER=<slug>; FROM=<
 
 pull:  ## fetch DVC-tracked data/results, then mark them up to date for Snakemake
 	$(BIN)/dvc pull $(STAGES)
-	$(BIN)/snakemake $(PAPER) --cores 1 $(CONFIG) --touch
+	$(BIN)/snakemake $(PAPER) --cores 1 $(CONFIG) $(ONLY) --touch
 
 push:
 	$(BIN)/dvc push $(STAGES)
 
 slurm:  ## the same DAG through SLURM (workflow/profiles/slurm)
-	$(BIN)/snakemake $(PAPER) --profile workflow/profiles/slurm $(CONFIG)
+	$(BIN)/snakemake $(PAPER) --profile workflow/profiles/slurm $(CONFIG) $(ONLY)
 
 docs:  ## README's papers table and measured figures, the docs pages' figures (from the quick results)
 	$(BIN)/python -m icml26.common.docs

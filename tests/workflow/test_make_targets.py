@@ -2,6 +2,8 @@
 config file (`make run PAPER=<slug>` read the slug as a config file until 2026-12-04), and `make fetch` needs a
 paper."""
 
+import shutil
+
 import pytest
 
 from tests.conftest import ROOT, run
@@ -27,3 +29,21 @@ def test_fetch_names_what_it_needs():
     found = run(["make", "fetch"], ROOT, check=False)
     assert found.returncode != 0 and "make fetch PAPER=<slug>" in found.stdout
     assert "--from /somewhere" in run(["make", "-n", "fetch", "PAPER=crl_bpt", "FROM=/somewhere"], ROOT).stdout
+
+
+def test_a_paper_alone_is_registered_alone(tmp_path):
+    """`make paper PAPER=crl_bpt` after fetching crl_bpt's models alone must not stop on another paper's
+    unfetched model: with PAPER, only that paper is registered (its summary goes to results/<scale>/subset/)."""
+    for target in ("run", "slurm", "pull"):
+        commands = run(["make", "-n", target, "PAPER=crl_bpt", "SCALE=paper"], ROOT).stdout
+        calls = [line for line in commands.splitlines() if "snakemake" in line and "--configfile" in line]
+        assert calls and all("--config 'papers=[crl_bpt]'" in line for line in calls), commands
+    from tests.conftest import copy_repository, fetch_replicas, snakemake
+
+    repo = copy_repository(tmp_path / "icml26")
+    fetch_replicas(repo)
+    shutil.rmtree(repo / "external" / "complex_mcp")  # another paper's model not fetched
+    alone = snakemake(repo, "crl_bpt", "-n", "--configfile", "config/paper.yaml", "--config", "papers=[crl_bpt]")
+    assert alone.returncode == 0
+    every = snakemake(repo, "crl_bpt", "-n", "--configfile", "config/paper.yaml", check=False)
+    assert every.returncode != 0 and "complex_mcp.llm.checkpoint" in every.stdout + every.stderr

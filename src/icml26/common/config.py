@@ -156,8 +156,8 @@ def unfetched_problems(slug: str, section: dict[str, Any]) -> Iterator[str]:
             elif isinstance(value, str) and value in targets and not Path(value).is_dir():
                 yield (
                     f"{'.'.join((slug, *keys, key))}: {value} ({targets[value]}) has not been fetched: run `make "
-                    f"fetch PAPER={slug}` (needs the Hugging Face hub; offline: FROM=<folder>), or set the key to a "
-                    "local copy"
+                    f"fetch PAPER={slug}` (needs the Hugging Face hub; offline: FROM=<folder>), set the key to a "
+                    f"local copy, or run other papers alone (make PAPER=<paper>, or --config 'papers=[<paper>]')"
                 )
 
     yield from named(section, ())
