@@ -22,6 +22,12 @@ in one buffer per block (prefix, settled rows, this step's rows), so a step writ
 concatenating the prefix again; the rotary tables are computed once per row set, not per layer. Every step is a
 fixed number of tensor operations whatever the batch size (no loop over sequences), so the wall-clock comparison
 of FOCUS and dense decoding measures the rows saved, not Python overhead.
+
+Any model with the interface of :class:`.model.BlockDiffusionLM` decodes here (the paper's SDAR models,
+:mod:`.sdar`): key and value buffers hold the model's key-value heads (grouped-query attention; FOCUS's importance
+reads each query head against its group's key head), in the model's dtype. Prompts of different lengths come
+left-padded to whole blocks with ``valid`` marking the real tokens: padding is never attended to (a padding row
+sees itself only) and each sequence's positions start at its first real token, as if it were decoded alone.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from dataclasses import dataclass, field
 import torch
 
 from . import selection
-from .model import KV, BlockDiffusionLM, block_causal_mask, extend_cache, rotary
+from .model import KV, BlockDiffusionLM, block_causal_mask, extend_cache
 
 FOCUS_LAYERS = 2  # layers 0 and 1 see every row; FOCUS compacts from layer 2 on
 
@@ -94,18 +100,18 @@ class _Block:
     ``[prefix | the block's settled rows by position | this step's rows]``, so a layer writes only its step's rows
     instead of concatenating the whole prefix again (the prefix is copied in once per block)."""
 
-    def __init__(self, model: BlockDiffusionLM, batch: int, start: int, cache: list[KV] | None):
-        c = model.config
+    def __init__(self, model: BlockDiffusionLM, start: int, cache: list[KV] | None, prefix_valid: torch.Tensor, offset):
+        c, (batch, self.prefix) = model.config, prefix_valid.shape
         self.model, self.start, self.size = model, start, c.block_size
+        self.prefix_valid, self.offset = prefix_valid, offset  # real prefix positions; each sequence's padding
         self.device = device = model.embed.weight.device
         self.tokens = torch.full((batch, c.block_size), c.mask_token_id, dtype=torch.long, device=device)
         self.settled = torch.zeros((batch, c.block_size), dtype=torch.bool, device=device)
         self.progress = selection.Progress(batch, device)  # FOCUS's block progress
         self.padding = 0  # padding rows computed so far (DecodeStats.padding)
-        self.prefix = 0 if cache is None else cache[0][0].shape[2]
-        shape = (batch, c.heads, self.prefix + 2 * c.block_size, c.head_dim)
-        self.key_buffers = [torch.zeros(shape, device=device) for _ in range(c.layers)]
-        self.value_buffers = [torch.zeros(shape, device=device) for _ in range(c.layers)]
+        shape, dtype = (batch, c.kv_heads, self.prefix + 2 * c.block_size, c.head_dim), model.embed.weight.dtype
+        self.key_buffers = [torch.zeros(shape, device=device, dtype=dtype) for _ in range(c.layers)]
+        self.value_buffers = [torch.zeros(shape, device=device, dtype=dtype) for _ in range(c.layers)]
         for layer, (k, v) in enumerate(cache or []):
             self.key_buffers[layer][:, :, : self.prefix] = k
             self.value_buffers[layer][:, :, : self.prefix] = v
@@ -128,9 +134,8 @@ class _Block:
         the MLP, where nearly all the compute is; only attention, which reads each sequence's own keys, sees
         them padded to the batch's widest row set (:class:`_Packed`). Padding thus costs a few copies and some
         attention scores, not layers of matrix products."""
-        c = self.model.config
         rows_now = _Packed(*selection.front(rows))
-        tables = rotary((self.start + rows_now.positions)[None], c)
+        tables = self._rotary(rows_now)
         x = self.model.embed(self.tokens[rows_now.sequence, rows_now.positions])[None]  # [1, rows, hidden]
         saved, processed = [], 0
         mask = self._mask(rows_now.valid)
@@ -140,7 +145,7 @@ class _Block:
                 if keep is not None:
                     x = x[:, keep[rows_now.sequence, rows_now.positions]]  # packed order is kept: by sequence, position
                     rows_now = _Packed(*selection.front(keep))
-                    tables = rotary((self.start + rows_now.positions)[None], c)
+                    tables = self._rotary(rows_now)
                     mask = self._mask(rows_now.valid)
             q, k, v = (rows_now.pad(t) for t in layer.project(x, tables))
             if keep_from_focus is not None and i < FOCUS_LAYERS:
@@ -154,11 +159,14 @@ class _Block:
             self.padding += rows_now.valid.numel() - rows_now.count
         return rows_now.unpack(x), rows_now.index, rows_now.valid, saved, processed
 
+    def _rotary(self, rows: _Packed):
+        """The rotary tables of the packed rows, at their sequences' own positions."""
+        return self.model.rotary((self.start + rows.positions - self.offset[rows.sequence])[None])
+
     def _mask(self, valid: torch.Tensor) -> torch.Tensor:
-        """``[batch, 1, 1, keys]``: the prefix, the settled rows and this step's real rows (every row sees the
+        """``[batch, 1, 1, keys]``: the real prefix, the settled rows and this step's real rows (every row sees the
         same keys)."""
-        prefix = torch.ones((valid.shape[0], self.prefix), dtype=torch.bool, device=self.device)
-        return torch.cat([prefix, self.settled, valid], dim=1)[:, None, None, :]
+        return torch.cat([self.prefix_valid, self.settled, valid], dim=1)[:, None, None, :]
 
     def _keys(self, layer: int, k: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """The keys and values this step's rows attend to: the layer's buffers with ``k``, ``v`` written after
@@ -204,7 +212,8 @@ class _Focus:
         if not self.observing:
             return
         row_masked = _gather(self.block.masked, index) & valid
-        found = selection.importance(q, k, row_masked, q.shape[-1] ** -0.5)
+        k = k.repeat_interleave(q.shape[1] // k.shape[1], dim=1)  # each query head against its group's key head
+        found = selection.importance(q.float(), k.float(), row_masked, q.shape[-1] ** -0.5)
         self.importance[layer] = torch.zeros(self.block.masked.shape, device=found.device).scatter_(1, index, found)
 
     def __call__(self, index, valid) -> torch.Tensor | None:
@@ -244,23 +253,39 @@ def _observation(focus: _Focus, b: int, block: int, index, valid, masked, confid
 
 
 @torch.no_grad()
-def decode(model: BlockDiffusionLM, prompts: torch.Tensor, blocks: int, settings: DecodeSettings):
+def decode(
+    model: BlockDiffusionLM,
+    prompts: torch.Tensor,
+    blocks: int,
+    settings: DecodeSettings,
+    prompt_valid: torch.Tensor | None = None,
+):
     """Generate ``blocks`` blocks after ``prompts`` ``[batch, P]`` (P a multiple of the block size) on the model's
-    device. Returns the generated tokens ``[batch, blocks·block_size]`` (on the CPU) and :class:`DecodeStats`."""
+    device; ``prompt_valid`` ``[batch, P]`` marks the real tokens of left-padded prompts (default: all real).
+    Returns the generated tokens ``[batch, blocks·block_size]`` (on the CPU) and :class:`DecodeStats`."""
     c, device = model.config, model.embed.weight.device
     prompts = prompts.to(device)
     if prompts.shape[1] % c.block_size:
         raise ValueError(f"prompt length {prompts.shape[1]} is not a multiple of the block size {c.block_size}")
-    batch = prompts.shape[0]
+    batch, length = prompts.shape
     limit = settings.max_steps_per_block or c.block_size
     stats = DecodeStats()
-    positions = torch.arange(prompts.shape[1], device=device).expand(batch, -1)
-    _, cache = model(prompts, positions, mask=block_causal_mask(prompts.shape[1], c.block_size, device))
-    stats.rows += batch * prompts.shape[1] * c.layers
+    mask = block_causal_mask(length, c.block_size, device)
+    if prompt_valid is None:
+        prompt_valid = torch.ones_like(prompts, dtype=torch.bool)
+        clean = None  # every cached position and every row (forward's default)
+    else:
+        prompt_valid = prompt_valid.to(device)
+        mask = mask & (prompt_valid[:, None, None, :] | torch.eye(length, dtype=torch.bool, device=device))
+        clean = torch.ones((batch, c.block_size), dtype=torch.bool, device=device)
+    offset = (~prompt_valid).sum(dim=1)  # left padding: each sequence's positions start at its first real token
+    positions = (torch.arange(length, device=device) - offset[:, None]).clamp(min=0)
+    _, cache = model(prompts, positions, mask=mask)
+    stats.rows += batch * length * c.layers
     out = []
     rate = selection.DecodeRate(batch)
     for n in range(blocks):
-        block = _Block(model, batch, prompts.shape[1] + n * c.block_size, cache)
+        block = _Block(model, length + n * c.block_size, cache, prompt_valid, offset)
         for step in range(limit + 1):
             masked = block.masked
             if not masked.any():
@@ -304,9 +329,11 @@ def decode(model: BlockDiffusionLM, prompts: torch.Tensor, blocks: int, settings
                 ]
             stats.steps += 1
             block.settle(saved, decoded_before)
-        positions = (block.start + torch.arange(c.block_size, device=device)).expand(batch, -1)
+        positions = block.start + torch.arange(c.block_size, device=device) - offset[:, None]
         stats.padding += block.padding
-        _, own = model(block.tokens, positions, cache)
+        keys = None if clean is None else torch.cat([prompt_valid, clean], dim=1)[:, None, None, :]
+        _, own = model(block.tokens, positions, cache, mask=keys)
+        prompt_valid = torch.cat([prompt_valid, torch.ones_like(block.settled)], dim=1)
         stats.rows += batch * c.block_size * c.layers
         cache = extend_cache(cache, own)
         out.append(block.tokens)

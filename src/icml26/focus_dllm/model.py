@@ -3,9 +3,10 @@ block-causal — full inside a block, causal across blocks — with an exact pre
 
 No library ships block diffusion, so the module is ours (torch and ``scaled_dot_product_attention``). Its interface
 stays close to a Hugging Face causal LM (a config object, ``forward(input_ids, positions, past_key_values)``
-returning logits and the new keys and values) so a user's model could be wrapped at ``paper`` scale. Each layer
-also exposes its three parts (:meth:`Layer.project`, :meth:`Layer.attend`, :meth:`Layer.feed_forward`) so the
-FOCUS decoder can read a layer's queries and keys and run later layers on a subset of the rows.
+returning logits and the new keys and values). Each layer also exposes its parts (:meth:`Layer.project`,
+:meth:`Layer.attention`, ``out``, :meth:`Layer.feed_forward`) so the FOCUS decoder can read a layer's queries and
+keys and run later layers on a subset of the rows. That is the decoder's whole interface to a model
+(:mod:`.decoding`): the paper's SDAR models (:mod:`.sdar`) expose the same parts over their own weights.
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ class BlockDiffusionConfig:
     def head_dim(self) -> int:
         return self.hidden_size // self.heads
 
+    @property
+    def kv_heads(self) -> int:
+        return self.heads  # one key and value head per query head (the SDAR models group them)
+
 
 Rotary = tuple[torch.Tensor, torch.Tensor]  # cos, sin: [batch, 1, n, head_dim / 2]
 
@@ -52,7 +57,7 @@ def rotary(positions: torch.Tensor, config: BlockDiffusionConfig) -> Rotary:
 
 def _rope(x: torch.Tensor, tables: Rotary) -> torch.Tensor:
     """Rotary position embedding of ``x`` ``[..., batch, heads, n, d]`` by its rows' ``tables``."""
-    cos, sin = tables
+    cos, sin = (t.to(x.dtype) for t in tables)
     even, odd = x[..., 0::2], x[..., 1::2]
     return torch.stack((even * cos - odd * sin, even * sin + odd * cos), dim=-1).flatten(-2)
 
@@ -84,11 +89,6 @@ class Layer(nn.Module):
         ``[batch or 1, 1, n, keys]`` bool, True where a row attends. ``[batch, heads, n, d]``."""
         return nn.functional.scaled_dot_product_attention(q, keys, values, attn_mask=mask)
 
-    def attend(self, x, q, keys, values, mask) -> torch.Tensor:
-        """The attention sublayer's output (residual included) for rows ``x`` ``[batch, n, hidden]``."""
-        b, n, _ = x.shape
-        return x + self.out(self.attention(q, keys, values, mask).transpose(1, 2).reshape(b, n, -1))
-
     def feed_forward(self, x: torch.Tensor) -> torch.Tensor:
         gate, up = self.gate_up(self.mlp_norm(x)).chunk(2, dim=-1)
         return x + self.down(nn.functional.silu(gate) * up)
@@ -113,6 +113,9 @@ class BlockDiffusionLM(nn.Module):
     def logits(self, x: torch.Tensor) -> torch.Tensor:
         return self.head(self.norm(x))
 
+    def rotary(self, positions: torch.Tensor) -> Rotary:
+        return rotary(positions, self.config)
+
     def forward(
         self,
         input_ids: torch.Tensor,
@@ -124,17 +127,24 @@ class BlockDiffusionLM(nn.Module):
         ``past_key_values`` (one ``(keys, values)`` per layer) and to each other under ``mask`` ``[.., n, past +
         n]`` (default: every cached position and every row, i.e. one block after its prefix). Returns the logits
         and this call's own keys and values per layer (what a cache appends once the block is final)."""
-        x = self.embed(input_ids)
-        tables = rotary(positions, self.config)
-        own = []
-        for i, layer in enumerate(self.layers):
-            q, k, v = layer.project(x, tables)
-            own.append((k, v))
-            if past_key_values is not None:
-                k = torch.cat([past_key_values[i][0], k], dim=2)
-                v = torch.cat([past_key_values[i][1], v], dim=2)
-            x = layer.feed_forward(layer.attend(x, q, k, v, mask))
-        return self.logits(x), own
+        return run_layers(self, input_ids, positions, past_key_values, mask)
+
+
+def run_layers(model, input_ids, positions, past_key_values, mask) -> tuple[torch.Tensor, list[KV]]:
+    """``model``'s forward pass through the decoder's interface (``embed``, ``rotary``, each layer's ``project``,
+    ``attention``, ``out``, ``feed_forward``, ``logits``): the one forward every architecture here shares."""
+    x = model.embed(input_ids)
+    tables = model.rotary(positions)
+    own = []
+    for i, layer in enumerate(model.layers):
+        q, k, v = layer.project(x, tables)
+        own.append((k, v))
+        if past_key_values is not None:
+            k = torch.cat([past_key_values[i][0], k], dim=2)
+            v = torch.cat([past_key_values[i][1], v], dim=2)
+        read = layer.attention(q, k, v, mask)
+        x = layer.feed_forward(x + layer.out(read.transpose(1, 2).reshape(*x.shape[:2], -1)))
+    return model.logits(x), own
 
 
 def block_causal_mask(length: int, block_size: int, device=None) -> torch.Tensor:

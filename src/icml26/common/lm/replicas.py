@@ -9,6 +9,8 @@ with the real special-token conventions. A replica goes through :func:`icml26.co
 
 - GPT-2: ``<|endoftext|>`` is begin, end and unknown token; no pad, no separator.
 - Qwen2 (Qwen2.5): no begin token; ``<|im_end|>`` ends an answer; ``<|endoftext|>`` pads.
+- SDAR (focus_dllm): Qwen3's weights under ``model_type`` ``sdar``; the Qwen2.5 tokens plus ``<|MASK|>`` as the
+  mask token, and a chat template in Qwen's format (the prompts go through it, as SDAR's own ``generate.py``'s do).
 - CLIP: ``CLIPModel`` with ``<|startoftext|>`` / ``<|endoftext|>`` around every text (its merges are byte-level
   here, where the real tokenizer lower-cases and marks word ends: the special tokens and classes are the real ones).
 
@@ -27,7 +29,11 @@ from pathlib import Path
 
 import torch
 
-FLAVOURS = ("gpt2", "qwen2", "clip")
+FLAVOURS = ("gpt2", "qwen2", "sdar", "clip")
+CHAT_TEMPLATE = (  # Qwen's chat format, as the SDAR tokenizers carry it (their system prompt left out)
+    "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}"
+    "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+)
 BYTES = 256
 
 
@@ -41,6 +47,7 @@ def bpe_tokenizer(corpus: Iterable[str], flavour: str = "gpt2", merges: int = 40
     specials = {
         "gpt2": ["<|endoftext|>"],
         "qwen2": ["<|endoftext|>", "<|im_start|>", "<|im_end|>"],
+        "sdar": ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|MASK|>"],
         "clip": ["<|startoftext|>", "<|endoftext|>"],
     }[flavour]
     core = Tokenizer(models.BPE())
@@ -71,6 +78,17 @@ def bpe_tokenizer(corpus: Iterable[str], flavour: str = "gpt2", merges: int = 40
         )
     from transformers import Qwen2TokenizerFast
 
+    if flavour == "sdar":
+        tokenizer = Qwen2TokenizerFast(
+            tokenizer_object=core,
+            bos_token=None,
+            eos_token="<|im_end|>",
+            pad_token="<|endoftext|>",
+            mask_token="<|MASK|>",
+            unk_token=None,
+        )
+        tokenizer.chat_template = CHAT_TEMPLATE
+        return tokenizer
     return Qwen2TokenizerFast(
         tokenizer_object=core, bos_token=None, eos_token="<|im_end|>", pad_token="<|endoftext|>", unk_token=None
     )
@@ -126,6 +144,50 @@ def qwen2(
         pad_token_id=tokenizer.pad_token_id,
     )
     return _save(Qwen2ForCausalLM, config, tokenizer, folder)
+
+
+def sdar(
+    folder: str | os.PathLike,
+    tokenizer,
+    *,
+    layers: int = 2,
+    width: int = 32,
+    heads: int = 4,
+    kv_heads: int = 2,
+    tied: bool = True,
+    max_shard_size: str | None = None,
+):
+    """An SDAR folder as ``JetLM/SDAR-*-Chat`` ships one: Qwen3's weights (grouped-query attention, per-head q/k
+    norms; random weights under seed 0) saved with ``save_pretrained``, ``config.json`` naming ``model_type``
+    ``sdar`` and ``SDARForCausalLM``; ``max_shard_size`` splits the weights into shards with an index, as the 8B
+    model's are. ``tied``: the 1.7B model ties its output matrix to the embedding, the 8B does not."""
+    import json
+
+    from transformers import Qwen3Config, Qwen3ForCausalLM
+
+    config = Qwen3Config(
+        vocab_size=len(tokenizer),
+        hidden_size=width,
+        intermediate_size=2 * width,
+        num_hidden_layers=layers,
+        num_attention_heads=heads,
+        num_key_value_heads=kv_heads,
+        head_dim=width // heads * 2,  # Qwen3's head size is not hidden / heads (8B: 4096 / 32 heads of 128)
+        tie_word_embeddings=tied,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id,
+    )
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(0)
+        model = Qwen3ForCausalLM(config)
+    folder = Path(folder)
+    shards = {"max_shard_size": max_shard_size} if max_shard_size else {}
+    model.save_pretrained(folder, safe_serialization=True, **shards)
+    tokenizer.save_pretrained(folder)
+    path = folder / "config.json"
+    written = json.loads(path.read_text())
+    path.write_text(json.dumps(written | {"model_type": "sdar", "architectures": ["SDARForCausalLM"]}, indent=2))
+    return folder
 
 
 def clip(folder: str | os.PathLike, tokenizer, *, width: int = 32, layers: int = 1, image_size: int = 32):
