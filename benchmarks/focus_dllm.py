@@ -65,8 +65,8 @@ def main() -> None:
     pin_threads(args.threads)
     lines = []
     if (TRAINED / "model").is_dir():
-        model = rules._model(str(TRAINED / "model"), "cpu")
-        prompts = rules._mixed_prompts(rules._codec(LAYOUT), str(TRAINED / "examples.json"))  # the tasks in turn
+        model = rules._model(str(TRAINED / "model"), "cpu", LAYOUT)
+        prompts, _ = rules._mixed_prompts(rules._codec(LAYOUT), str(TRAINED / "examples.json"))  # the tasks in turn
         for batch, dense, focus in _pair(measure, model, prompts, 1, 0.9, BATCHES, args.repeats):
             lines.append(_line("trained (quick seed 0)", model.config.layers, batch, dense, focus))
             print(lines[-1], flush=True)

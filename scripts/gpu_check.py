@@ -28,8 +28,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from tests.conftest import copy_repository, fetch_replicas  # noqa: E402  (as benchmarks/measure.py does)
 
-REPLICA_PAPERS = ("text_feedback_rl", "generalization_spectrum", "crl_bpt", "complex_mcp", "sheaf_repulsion")
-DEVICE_PAPERS = ("focus_dllm", "netdiff", "optifluence", "prism_moe", "manifold_microscope")  # no fetch: list yet
+REPLICA_PAPERS = (
+    "text_feedback_rl",
+    "generalization_spectrum",
+    "crl_bpt",
+    "complex_mcp",
+    "sheaf_repulsion",
+    "focus_dllm",
+)
+DEVICE_PAPERS = ("netdiff", "optifluence", "prism_moe", "manifold_microscope")  # no fetch: list yet
 
 
 def device() -> tuple[str, str]:

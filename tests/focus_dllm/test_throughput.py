@@ -23,9 +23,9 @@ def test_rows_are_tokens_over_the_clock_s_median_and_count_generated_tokens_only
     decoders = {"dense": DecodeSettings(threshold=1.0), "focus": DecodeSettings(threshold=1.0, alpha=1.0)}
     now, calls = [0.0], {"dense": 0, "focus": 0}
 
-    def timed_decode(model, batch, blocks, settings):
+    def timed_decode(model, batch, blocks, settings, valid=None):
         name = "focus" if settings.alpha else "dense"
-        out = decode(model, batch, blocks, settings)
+        out = decode(model, batch, blocks, settings, valid)
         phase = calls[name] % 5  # per batch size: a warm-up, the three timed repeats, the peak-memory run
         calls[name] += 1
         now[0] += DURATIONS[name][phase - 1] if 1 <= phase <= 3 else 0.0

@@ -21,7 +21,7 @@ from icml26.common.lm import replicas
 from tests.conftest import copy_repository, run, snakemake
 
 pytestmark = pytest.mark.workflow
-PAPERS = ["text_feedback_rl", "generalization_spectrum", "crl_bpt", "complex_mcp", "sheaf_repulsion"]
+PAPERS = ["text_feedback_rl", "generalization_spectrum", "crl_bpt", "complex_mcp", "sheaf_repulsion", "focus_dllm"]
 
 
 @pytest.fixture(scope="module")
@@ -102,3 +102,18 @@ def test_paper_scale_replica_complex_mcp(built):
     claims(built, "complex_mcp")
     episodes = pd.read_csv(built / "data" / "smoke" / "complex_mcp" / "episodes_agents.csv")
     assert (episodes["agent"] == "llm").sum() > 0  # the fetched LLM replica played beside the scripted agents
+
+
+def test_paper_scale_replica_focus_dllm(built):
+    found = claims(built, "focus_dllm")
+    assert all("model.checkpoint = external/focus_dllm/sdar" in c["substitution"] for c in found)
+    data = built / "data" / "smoke" / "focus_dllm" / "seed0"
+    source = json.loads((data / "model" / "source.json").read_text())
+    assert source == {"checkpoint": "external/focus_dllm/sdar", "model": "sdar", "layers": 3}  # the fetched folder
+    assert model_type(built / "external" / "focus_dllm" / "sdar") == "sdar"
+    test = json.loads((data / "examples.json").read_text())["test"]
+    assert {e["task"] for e in test} == {"gsm8k", "math"} and len(test) == 12  # every problem of both replica sets
+    assert test[0]["answer"] == "5" and "\\boxed{}" in test[0]["prompt"]  # GSM8K's '#### 5', SDAR's instruction
+    summary = pd.read_csv(built / "results" / "smoke" / "focus_dllm" / "tables" / "summary.csv")
+    rows = summary.groupby("decoder")["rows_per_token"].first()
+    assert rows["focus_a1.5"] < rows["dense_t0.9"]  # FOCUS compacted the replica's layer 2 rows

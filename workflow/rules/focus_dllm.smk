@@ -1,6 +1,7 @@
 # focus_dllm: FOCUS token eviction for block-diffusion LM decoding against dense threshold decoding
 # (spec: shared/papers/focus_dllm.md).
-# Per seed: examples -> train (a small block-diffusion LM, or the user's model folder) -> decode_{decoder}
+# Per seed: examples (at paper scale the paper's evaluation sets) -> train (a small block-diffusion LM, the user's
+# model folder, or a pointer to the paper's SDAR model) -> decode_{decoder}
 # (quality and compute) and observe (the correlation analysis); over the seeds -> tables -> figures, verdict;
 # timing (throughput, the first seed's model) -> timing_verdict, and with depth (FOCUS against dense over depth)
 # -> timing_figures beside. Each rule calls one function of icml26.focus_dllm.rules (see docs/ARCHITECTURE.md).
@@ -23,11 +24,14 @@ rule focus_dllm:
 
 
 rule focus_dllm_examples:
+    input:
+        benchmark_sets=list(FD.cfg.get("benchmarks", {}).values()),  # the paper's evaluation sets (paper scale)
     output:
         examples_file=f"{FD_RUN}/examples.json",
     params:
         func="icml26.focus_dllm.rules:examples",
         tasks=FD.cfg["tasks"],
+        benchmarks=FD.cfg.get("benchmarks", {}),
         lengths=FD.cfg["lengths"],
         counts=FD.cfg["examples"],
         layout=FD.cfg["layout"],

@@ -152,7 +152,7 @@ class _Block:
                 keep_from_focus.record(i, q, k, rows_now.index, rows_now.valid)
             saved.append((rows_now.index, rows_now.valid, k, v))
             keys, values = self._keys(i, k, v)
-            read = rows_now.pack(layer.attention(q, keys, values, mask))  # [1, heads, rows, d]
+            read = rows_now.pack(layer.attend(q, keys, values, mask))  # [1, heads, rows, d]
             x = x + layer.out(read.transpose(1, 2).reshape(1, rows_now.count, -1))
             x = layer.feed_forward(x)
             processed += rows_now.count

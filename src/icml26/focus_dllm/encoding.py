@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
-from .tasks import MASK, SPECIAL, Example, vocabulary
+from .tasks import MASK, SPECIAL, Example, correct, vocabulary
 
 
 class Codec:
@@ -54,6 +54,17 @@ class Codec:
     def batch(self, examples: Sequence[Example], part: str = "sequence") -> torch.Tensor:
         encode = self.sequence if part == "sequence" else self.prompt
         return torch.tensor(np.asarray([encode(e) for e in examples]), dtype=torch.long)
+
+    def prompts(self, examples: Sequence[Example]) -> tuple[torch.Tensor, None]:
+        """The decoder's prompts ``(ids, valid)``: whole blocks already, every token real (valid None)."""
+        return self.batch(examples, "prompt"), None
+
+    def correct(self, example: Example, ids: Sequence[int]) -> bool:
+        return correct(example, self.answer(ids))
+
+    def answer_span(self, example: Example, ids: Sequence[int]) -> int:
+        """The answer's positions (later ones are ``<eos>`` padding): the reference answer's length."""
+        return len(example.answer)
 
     def answer(self, ids: Sequence[int]) -> list[str]:
         """Generated ids up to the first ``<eos>`` as words (a mask left in is kept, and is never right)."""

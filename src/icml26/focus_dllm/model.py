@@ -4,7 +4,7 @@ block-causal — full inside a block, causal across blocks — with an exact pre
 No library ships block diffusion, so the module is ours (torch and ``scaled_dot_product_attention``). Its interface
 stays close to a Hugging Face causal LM (a config object, ``forward(input_ids, positions, past_key_values)``
 returning logits and the new keys and values). Each layer also exposes its parts (:meth:`Layer.project`,
-:meth:`Layer.attention`, ``out``, :meth:`Layer.feed_forward`) so the FOCUS decoder can read a layer's queries and
+:meth:`Layer.attend`, ``out``, :meth:`Layer.feed_forward`) so the FOCUS decoder can read a layer's queries and
 keys and run later layers on a subset of the rows. That is the decoder's whole interface to a model
 (:mod:`.decoding`): the paper's SDAR models (:mod:`.sdar`) expose the same parts over their own weights.
 """
@@ -84,7 +84,7 @@ class Layer(nn.Module):
         return q, k, qkv[2]
 
     @staticmethod
-    def attention(q, keys, values, mask) -> torch.Tensor:
+    def attend(q, keys, values, mask) -> torch.Tensor:
         """What the queries ``q`` ``[batch, heads, n, d]`` read from the keys and values they may see; ``mask``
         ``[batch or 1, 1, n, keys]`` bool, True where a row attends. ``[batch, heads, n, d]``."""
         return nn.functional.scaled_dot_product_attention(q, keys, values, attn_mask=mask)
@@ -116,6 +116,12 @@ class BlockDiffusionLM(nn.Module):
     def rotary(self, positions: torch.Tensor) -> Rotary:
         return rotary(positions, self.config)
 
+    def with_layers(self, layers: int) -> BlockDiffusionLM:
+        """A model of this one's width at depth ``layers``, random weights (the depth measurement)."""
+        import dataclasses
+
+        return BlockDiffusionLM(dataclasses.replace(self.config, layers=layers))
+
     def forward(
         self,
         input_ids: torch.Tensor,
@@ -132,7 +138,7 @@ class BlockDiffusionLM(nn.Module):
 
 def run_layers(model, input_ids, positions, past_key_values, mask) -> tuple[torch.Tensor, list[KV]]:
     """``model``'s forward pass through the decoder's interface (``embed``, ``rotary``, each layer's ``project``,
-    ``attention``, ``out``, ``feed_forward``, ``logits``): the one forward every architecture here shares."""
+    ``attend``, ``out``, ``feed_forward``, ``logits``): the one forward every architecture here shares."""
     x = model.embed(input_ids)
     tables = model.rotary(positions)
     own = []
@@ -142,7 +148,7 @@ def run_layers(model, input_ids, positions, past_key_values, mask) -> tuple[torc
         if past_key_values is not None:
             k = torch.cat([past_key_values[i][0], k], dim=2)
             v = torch.cat([past_key_values[i][1], v], dim=2)
-        read = layer.attention(q, k, v, mask)
+        read = layer.attend(q, k, v, mask)
         x = layer.feed_forward(x + layer.out(read.transpose(1, 2).reshape(*x.shape[:2], -1)))
     return model.logits(x), own
 

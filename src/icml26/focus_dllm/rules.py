@@ -1,10 +1,12 @@
 """Rule functions of the focus_dllm pipeline: paths and plain parameters in, files out.
 
-DAG (workflow/rules/focus_dllm.smk), per seed: examples (the task mixture, train and test) -> train (the
-block-diffusion LM, or the user's model folder) -> decode_{decoder} (quality, steps and rows per token on the test
-prompts) and observe (a dense decoder's per-token importances, confidences and fates: the correlation analysis);
-then over every seed -> tables -> figures, verdict; throughput (timing, the first seed's model) -> its verdict and
-figure beside. A seed redraws the examples, the initialisation and the training: the claims are judged over all.
+DAG (workflow/rules/focus_dllm.smk), per seed: examples (the task mixture, train and test; at paper scale the
+paper's evaluation sets, :mod:`.benchmarks`) -> train (the block-diffusion LM, the user's model folder, or a
+pointer to the paper's model, :mod:`.sdar` or :mod:`.llada2`, decoded where it was fetched) -> decode_{decoder}
+(quality, steps and rows per token on the test prompts) and observe (a dense decoder's per-token importances,
+confidences and fates: the correlation analysis); then over every seed -> tables -> figures, verdict; throughput
+(timing, the first seed's model) -> its verdict and figure beside. A seed redraws the examples, the initialisation
+and the training: the claims are judged over all.
 """
 
 from __future__ import annotations
@@ -21,33 +23,89 @@ def _codec(layout: dict):
     return Codec(layout["block_size"], layout["prompt_blocks"], layout["answer_blocks"])
 
 
-def _model(model_folder: str, device: str):
-    """The saved model on the config's ``device`` (``auto``: a GPU when torch sees one)."""
+SOURCE = "source.json"  # in a model folder: the Hugging Face folder of the paper's model it stands for
+
+
+def _source(model_folder: str) -> str | None:
+    from pathlib import Path
+
+    path = Path(model_folder) / SOURCE
+    return read_json(path)["checkpoint"] if path.is_file() else None
+
+
+def _model(model_folder: str, device: str, layout: dict):
+    """The run's model on the config's ``device`` (``auto``: a GPU when torch sees one): the one saved in
+    ``model_folder``, or the paper's model (SDAR, LLaDA 2.0) its ``source.json`` names, at the layout's block
+    size."""
     from ..common.device import resolve_device
+    from .hub import architecture
     from .model import load
 
-    return load(model_folder).to(resolve_device(device))
+    source = _source(model_folder)
+    if source is None:
+        return load(model_folder).to(resolve_device(device))
+    reader = architecture(source)
+    print(f"{source}: {reader.__name__.rsplit('.', 1)[1]}, block size {layout['block_size']}", flush=True)
+    return reader.load(source, block_size=layout["block_size"]).to(resolve_device(device))
+
+
+def _reader(layout: dict, model_folder: str):
+    """What turns examples into the decoder's prompts and grades its output: the task codec, or the chat template
+    of the paper's model's tokenizer (:class:`.benchmarks.ChatPrompts`)."""
+    source = _source(model_folder)
+    if source is None:
+        return _codec(layout)
+    from .benchmarks import ChatPrompts
+
+    return ChatPrompts(source, layout["block_size"])
 
 
 def _examples(examples_file: str, part: str) -> list:
+    from .benchmarks import Problem
     from .tasks import Example
 
-    return [Example(r["task"], tuple(r["prompt"]), tuple(r["answer"])) for r in read_json(examples_file)[part]]
+    return [
+        Problem(r["task"], r["prompt"], r["answer"])
+        if isinstance(r["prompt"], str)
+        else Example(r["task"], tuple(r["prompt"]), tuple(r["answer"]))
+        for r in read_json(examples_file)[part]
+    ]
 
 
-def _mixed_prompts(codec, examples_file: str):
-    """The test prompts with the tasks in turn, so that a batch of any size mixes them."""
+def _mixed_prompts(reader, examples_file: str):
+    """The test prompts ``(ids, valid)`` with the tasks in turn, so that a batch of any size mixes them."""
     test = _examples(examples_file, "test")
     by_task = [[e for e in test if e.task == t] for t in sorted({e.task for e in test})]
     mixed = [group[i] for i in range(max(map(len, by_task))) for group in by_task if i < len(group)]
-    return codec.batch(mixed, "prompt")
+    return reader.prompts(mixed)
 
 
-def examples(examples_file: str, *, tasks: list[str], lengths: dict, counts: dict, layout: dict, seed: int) -> None:
+def examples(
+    examples_file: str,
+    *,
+    tasks: list[str],
+    lengths: dict,
+    counts: dict,
+    layout: dict,
+    seed: int,
+    benchmarks: dict | None = None,
+    benchmark_sets: list[str] = (),
+) -> None:
     """``counts['train']`` training and ``counts['test']`` test examples per task (drawn from one seeded stream,
-    test first), each checked to fit the layout."""
+    test first), each checked to fit the layout; for the paper's evaluation sets (``benchmarks``: task -> file or
+    folder, the rule's ``benchmark_sets``) ``counts['test']`` problems of each, drawn by ``seed``, and nothing to
+    train on."""
+    from . import benchmarks as sets
     from . import tasks as mixture
 
+    if any(t in sets.TASKS for t in tasks):
+        missing = [t for t in tasks if t not in (benchmarks or {})]
+        if missing:
+            raise ValueError(f"focus_dllm.benchmarks: no file for {', '.join(missing)} (tasks: {', '.join(tasks)})")
+        test = [vars(p) for t in tasks for p in sets.read(t, benchmarks[t], counts["test"], seed)]
+        print(f"{len(test)} test problems from {', '.join(f'{t} ({benchmarks[t]})' for t in tasks)}", flush=True)
+        write_json(examples_file, {"test": test, "train": []})
+        return
     codec, rng = _codec(layout), np.random.default_rng(seed)
     drawn = {"test": [], "train": []}
     for part in ("test", "train"):
@@ -73,7 +131,9 @@ def train(
     device: str = "cpu",
 ) -> None:
     """Train the block-diffusion LM on the training examples (on ``device``: the config's ``device``), or take the
-    user's model folder unchanged."""
+    user's model folder unchanged: a folder of this architecture is copied; the paper's model (SDAR or LLaDA 2.0, a
+    Hugging Face folder of billions of weights) is checked and named in ``source.json``, and decoded where it
+    lies."""
     import time
 
     import torch
@@ -82,8 +142,20 @@ def train(
     from ..common.device import resolve_device
     from . import model as bd
     from . import training as trainer
+    from .hub import architecture
 
     seed_everything(seed)
+    hub = architecture(checkpoint[0]) if checkpoint else None
+    if hub is not None:
+        from pathlib import Path
+
+        name = hub.__name__.rsplit(".", 1)[1]
+        config = hub.Config.from_folder(checkpoint[0], block_size=layout["block_size"])  # checked, not loaded
+        Path(model_folder).mkdir(parents=True, exist_ok=True)
+        write_json(Path(model_folder) / SOURCE, {"checkpoint": checkpoint[0], "model": name, "layers": config.layers})
+        print(f"{checkpoint[0]}: the paper's model ({name}, {config.layers} layers), used as it is", flush=True)
+        write_csv(loss_file, pd.DataFrame(columns=["step", "loss"]))
+        return
     if checkpoint:
         net = bd.load(checkpoint[0])
         print(f"{checkpoint[0]}: the user's model, used as it is", flush=True)
@@ -128,18 +200,20 @@ def decode_quality(
     device: str = "cpu",
 ) -> None:
     """Decode every test prompt of ``seed``'s run with ``decoder`` (``threshold``, ``alpha``: None for dense) in
-    batches: per example whether the answer is right; per batch the steps and rows."""
-    from . import tasks as mixture
+    batches: per example whether the answer is right (empty where the set has no reference); per batch the steps
+    and rows."""
     from .decoding import DecodeSettings, decode
 
-    codec, net = _codec(layout), _model(model_folder, device)
+    reader, net = _reader(layout, model_folder), _model(model_folder, device, layout)
     test = _examples(examples_file, "test")
     settings = DecodeSettings(threshold=decoder["threshold"], alpha=decoder["alpha"])
     rows = []
     for start in range(0, len(test), batch_size):
         chunk = test[start : start + batch_size]
-        tokens, stats = decode(net, codec.batch(chunk, "prompt"), layout["answer_blocks"], settings)
+        prompts, valid = reader.prompts(chunk)
+        tokens, stats = decode(net, prompts, layout["answer_blocks"], settings, valid)
         for i, (example, ids) in enumerate(zip(chunk, tokens.tolist())):
+            right = reader.correct(example, ids)
             rows.append(
                 {
                     "decoder": decoder["name"],
@@ -147,7 +221,7 @@ def decode_quality(
                     "example": start + i,
                     "batch": start // batch_size,
                     "task": example.task,
-                    "correct": int(mixture.correct(example, codec.answer(ids))),
+                    "correct": right if right is None else int(right),
                     "batch_steps": stats.steps,
                     "batch_rows": stats.rows,
                     "batch_tokens": tokens.numel(),
@@ -175,7 +249,7 @@ def observe(
     from . import analysis
     from .decoding import DecodeSettings, decode
 
-    codec, net = _codec(layout), _model(model_folder, device)
+    reader, net = _reader(layout, model_folder), _model(model_folder, device, layout)
     test = _examples(examples_file, "test")
     by_task: dict[str, list] = {}
     for task in sorted({e.task for e in test}):
@@ -183,13 +257,11 @@ def observe(
         steps = []
         for start in range(0, len(chunk), batch_size):
             part = chunk[start : start + batch_size]
-            _, stats = decode(
-                net,
-                codec.batch(part, "prompt"),
-                layout["answer_blocks"],
-                DecodeSettings(threshold=threshold, observe=True),
-            )
-            steps += analysis.mark_answers(stats.observed, [len(e.answer) for e in part], layout["block_size"])
+            prompts, valid = reader.prompts(part)
+            settings = DecodeSettings(threshold=threshold, observe=True)
+            tokens, stats = decode(net, prompts, layout["answer_blocks"], settings, valid)
+            lengths = [reader.answer_span(e, ids) for e, ids in zip(part, tokens.tolist())]
+            steps += analysis.mark_answers(stats.observed, lengths, layout["block_size"])
         by_task[task] = steps
     correlation = [{"seed": seed, "task": t, **analysis.correlation(s)} for t, s in by_task.items()]
     recall = [
@@ -220,9 +292,10 @@ def throughput(
     from .decoding import DecodeSettings
     from .throughput import measure
 
-    net, prompts = _model(model_folder, device), _mixed_prompts(_codec(layout), examples_file)
+    net = _model(model_folder, device, layout)
+    prompts, valid = _mixed_prompts(_reader(layout, model_folder), examples_file)
     settings = {d["name"]: DecodeSettings(threshold=d["threshold"], alpha=d["alpha"]) for d in decoders}
-    rows = measure(net, prompts, layout["answer_blocks"], settings, batch_sizes, repeats)
+    rows = measure(net, prompts, layout["answer_blocks"], settings, batch_sizes, repeats, valid)
     for row in rows:
         print(f"batch {row['batch']} {row['decoder']}: {row['tokens_per_s']:.0f} tokens/s", flush=True)
     write_csv(throughput_table, pd.DataFrame(rows))
@@ -246,22 +319,19 @@ def depth(
     the trained one's width at each depth of ``layers``, random weights, one token decoded per step (threshold 1),
     so FOCUS's retain target is small and compaction has room; ``trained`` rows: the trained model as the verdict
     decodes it (``focus``'s threshold). A measured output (docs/ARCHITECTURE.md, "Measured outputs")."""
-    import dataclasses
-
     import torch
 
     from .decoding import DecodeSettings
-    from .model import BlockDiffusionLM
     from .throughput import measure
 
-    trained = _model(model_folder, device)
-    prompts = _mixed_prompts(_codec(layout), examples_file)
+    trained = _model(model_folder, device, layout)
+    prompts, valid = _mixed_prompts(_reader(layout, model_folder), examples_file)
     thresholds = {"forced eviction": 1.0, "trained": focus["threshold"]}
     models = [("trained", trained)]
+    weights = trained.embed.weight
     for count in layers:
         torch.manual_seed(count)
-        config = dataclasses.replace(trained.config, layers=count)
-        models.append(("forced eviction", BlockDiffusionLM(config).to(trained.embed.weight.device).eval()))
+        models.append(("forced eviction", trained.with_layers(count).to(weights.device, weights.dtype).eval()))
     rows = []
     for setting, model in models:
         threshold = thresholds[setting]
@@ -269,7 +339,7 @@ def depth(
             "dense": DecodeSettings(threshold=threshold),
             "focus": DecodeSettings(threshold=threshold, alpha=focus["alpha"]),
         }
-        for row in measure(model, prompts, layout["answer_blocks"], decoders, [batch_size], repeats):
+        for row in measure(model, prompts, layout["answer_blocks"], decoders, [batch_size], repeats, valid):
             rows.append({"setting": setting, "layers": model.config.layers, **row})
             print(f"{setting}, {model.config.layers} layers, {row['decoder']}: {row['tokens_per_s']:.0f} tokens/s")
     write_csv(depth_table, pd.DataFrame(rows))

@@ -11,14 +11,13 @@ decoding setting the model was trained for (``-b32``: 32; the plain Chat models:
 ``layout.block_size``.
 
 The module exposes the parts the FOCUS decoder calls (:mod:`.decoding`; the same interface as
-:class:`.model.BlockDiffusionLM`): ``embed``, ``rotary``, per layer ``project`` / ``attention`` / ``out`` /
+:class:`.model.BlockDiffusionLM`): ``embed``, ``rotary``, per layer ``project`` / ``attend`` / ``out`` /
 ``feed_forward``, and ``logits``. Equal to ``transformers``' ``Qwen3ForCausalLM`` when the block size is 1 (then the
 block-causal mask is the causal one): the test oracle, on a replica saved with ``save_pretrained``.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +25,7 @@ from pathlib import Path
 import torch
 from torch import nn
 
+from .hub import RMSNorm, SwiGLU, load_into, mask_token_id, read_config, rope, rope_theta, rotary_tables
 from .model import KV, Rotary, run_layers
 
 MODEL_TYPES = ("sdar", "qwen3")  # SDAR's own config, or the Qwen3 layout it shares (the replicas say sdar too)
@@ -65,17 +65,11 @@ class SDARConfig:
         """The folder's ``config.json`` (as SDAR ships it, or as ``transformers`` 5 writes a Qwen3 config) and its
         tokenizer's mask token; anything this module does not compute (another RoPE type, biases, another
         activation) is one line naming the file."""
-        from ..common.checkpoints import model_type
         from ..common.sources import fail
 
-        kind = model_type(folder, "SDAR model")
+        raw = read_config(folder, MODEL_TYPES, "an SDAR model")
         path = Path(folder) / "config.json"
-        if kind not in MODEL_TYPES:
-            fail(folder, f"not an SDAR model (config.json says model_type {kind!r}; expected one of {MODEL_TYPES})")
-        raw = json.loads(path.read_text())
-        rope = raw.get("rope_parameters") or raw.get("rope_scaling") or {}
-        if rope.get("rope_type", rope.get("type", "default")) != "default":
-            fail(path, f"RoPE scaling {rope.get('rope_type', rope.get('type'))!r} is not supported (default only)")
+        theta = rope_theta(raw, path)
         if raw.get("attention_bias") or raw.get("hidden_act", "silu") != "silu":
             fail(path, "expected SDAR's attention without biases and SiLU activations")
         try:
@@ -88,32 +82,12 @@ class SDARConfig:
                 num_key_value_heads=raw.get("num_key_value_heads", raw["num_attention_heads"]),
                 head_dim=raw.get("head_dim") or raw["hidden_size"] // raw["num_attention_heads"],
                 rms_norm_eps=raw.get("rms_norm_eps", 1e-6),
-                rope_theta=raw.get("rope_theta", rope.get("rope_theta", 10000.0)),
+                rope_theta=theta,
                 tie_word_embeddings=raw.get("tie_word_embeddings", False),
             )
         except KeyError as error:
             fail(path, f"names no {error.args[0]}: not an SDAR config")
-        return cls(**sizes, block_size=block_size, mask_token_id=mask_token_id(folder))
-
-
-class SDARRMSNorm(nn.Module):
-    """RMSNorm computed in float32 and cast back, as Qwen3's is (so bf16 weights give Qwen3's numbers)."""
-
-    def __init__(self, size: int, eps: float):
-        super().__init__()
-        self.weight = nn.Parameter(torch.ones(size))
-        self.eps = eps
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        dtype = x.dtype
-        x = x.float()
-        x = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps)
-        return self.weight * x.to(dtype)
-
-
-def rotate_half(x: torch.Tensor) -> torch.Tensor:
-    half = x.shape[-1] // 2
-    return torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+        return cls(**sizes, block_size=block_size, mask_token_id=mask_token_id(folder, MASK_TOKEN))
 
 
 class SDARAttention(nn.Module):
@@ -125,19 +99,8 @@ class SDARAttention(nn.Module):
         self.k_proj = nn.Linear(c.hidden_size, c.num_key_value_heads * d, bias=False)
         self.v_proj = nn.Linear(c.hidden_size, c.num_key_value_heads * d, bias=False)
         self.o_proj = nn.Linear(c.num_attention_heads * d, c.hidden_size, bias=False)
-        self.q_norm = SDARRMSNorm(d, c.rms_norm_eps)  # per head, before RoPE
-        self.k_norm = SDARRMSNorm(d, c.rms_norm_eps)
-
-
-class SDARMLP(nn.Module):
-    def __init__(self, config: SDARConfig):
-        super().__init__()
-        self.gate_proj = nn.Linear(config.hidden_size, config.intermediate_size, bias=False)
-        self.up_proj = nn.Linear(config.hidden_size, config.intermediate_size, bias=False)
-        self.down_proj = nn.Linear(config.intermediate_size, config.hidden_size, bias=False)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.down_proj(nn.functional.silu(self.gate_proj(x)) * self.up_proj(x))
+        self.q_norm = RMSNorm(d, c.rms_norm_eps)  # per head, before RoPE
+        self.k_norm = RMSNorm(d, c.rms_norm_eps)
 
 
 class SDARDecoderLayer(nn.Module):
@@ -145,9 +108,9 @@ class SDARDecoderLayer(nn.Module):
         super().__init__()
         self.config = config
         self.self_attn = SDARAttention(config)
-        self.mlp = SDARMLP(config)
-        self.input_layernorm = SDARRMSNorm(config.hidden_size, config.rms_norm_eps)
-        self.post_attention_layernorm = SDARRMSNorm(config.hidden_size, config.rms_norm_eps)
+        self.mlp = SwiGLU(config.hidden_size, config.intermediate_size)
+        self.input_layernorm = RMSNorm(config.hidden_size, config.rms_norm_eps)
+        self.post_attention_layernorm = RMSNorm(config.hidden_size, config.rms_norm_eps)
 
     def project(self, x: torch.Tensor, tables: Rotary) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """Queries ``[batch, heads, n, d]``, keys and values ``[batch, kv_heads, n, d]`` of the rows ``x``."""
@@ -157,11 +120,10 @@ class SDARDecoderLayer(nn.Module):
         q = attn.q_norm(attn.q_proj(h).view(b, n, -1, d)).transpose(1, 2)
         k = attn.k_norm(attn.k_proj(h).view(b, n, -1, d)).transpose(1, 2)
         v = attn.v_proj(h).view(b, n, -1, d).transpose(1, 2)
-        cos, sin = (t.to(q.dtype) for t in tables)
-        return q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin, v
+        return rope(q, tables), rope(k, tables), v
 
     @staticmethod
-    def attention(q, keys, values, mask) -> torch.Tensor:
+    def attend(q, keys, values, mask) -> torch.Tensor:
         """Grouped-query attention: each key and value head serves ``heads / kv_heads`` query heads."""
         return nn.functional.scaled_dot_product_attention(q, keys, values, attn_mask=mask, enable_gqa=True)
 
@@ -177,7 +139,7 @@ class SDARModel(nn.Module):
         super().__init__()
         self.embed_tokens = nn.Embedding(config.vocab_size, config.hidden_size)
         self.layers = nn.ModuleList(SDARDecoderLayer(config) for _ in range(config.num_hidden_layers))
-        self.norm = SDARRMSNorm(config.hidden_size, config.rms_norm_eps)
+        self.norm = RMSNorm(config.hidden_size, config.rms_norm_eps)
 
 
 class SDARForCausalLM(nn.Module):
@@ -200,11 +162,13 @@ class SDARForCausalLM(nn.Module):
 
     def rotary(self, positions: torch.Tensor) -> Rotary:
         """cos, sin ``[batch, 1, n, head_dim]`` in float32 (rotate-half layout: each frequency twice)."""
-        d = self.config.head_dim
-        freqs = self.config.rope_theta ** (-torch.arange(0, d, 2, dtype=torch.float32, device=positions.device) / d)
-        angles = positions.to(torch.float32)[:, None, :, None] * freqs
-        angles = torch.cat((angles, angles), dim=-1)
-        return angles.cos(), angles.sin()
+        return rotary_tables(positions, self.config.head_dim, self.config.rope_theta)
+
+    def with_layers(self, layers: int) -> SDARForCausalLM:
+        """A model of this one's width at depth ``layers``, random weights (the depth measurement)."""
+        import dataclasses
+
+        return SDARForCausalLM(dataclasses.replace(self.config, num_hidden_layers=layers))
 
     def logits(self, x: torch.Tensor) -> torch.Tensor:
         x = self.model.norm(x)
@@ -223,59 +187,12 @@ class SDARForCausalLM(nn.Module):
         return run_layers(self, input_ids, positions, past_key_values, mask)
 
 
-def read_weights(folder: str | os.PathLike) -> dict[str, torch.Tensor]:
-    """Every tensor of the folder's safetensors: ``model.safetensors``, or the shards its
-    ``model.safetensors.index.json`` lists (the 8B model ships four). A missing shard names the index."""
-    from ..common.checkpoints import read_safetensors
-    from ..common.sources import fail
-
-    folder = Path(folder)
-    index = folder / "model.safetensors.index.json"
-    if not index.is_file():
-        return read_safetensors(folder / "model.safetensors")
-    try:
-        shards = sorted(set(json.loads(index.read_text())["weight_map"].values()))
-    except (ValueError, KeyError, AttributeError):
-        fail(index, "not a safetensors index (no weight_map)")
-    tensors = {}
-    for shard in shards:
-        if not (folder / shard).is_file():
-            fail(index, f"lists {shard}, which the folder lacks")
-        tensors |= read_safetensors(folder / shard)
-    return tensors
-
-
-def mask_token_id(folder: str | os.PathLike) -> int:
-    """The id of the tokenizer's ``<|MASK|>`` (SDAR's ``mask_token``); a tokenizer without it names the folder."""
-    from ..common.lm.tokenizer import load_tokenizer
-    from ..common.sources import fail
-
-    tokenizer = load_tokenizer(folder)
-    if tokenizer.mask_token_id is not None:
-        return int(tokenizer.mask_token_id)
-    found = tokenizer.convert_tokens_to_ids(MASK_TOKEN)
-    if found is None or found == tokenizer.unk_token_id:
-        fail(folder, f"the tokenizer has no mask token ({MASK_TOKEN}): not an SDAR tokenizer")
-    return int(found)
-
-
 def load(folder: str | os.PathLike, *, block_size: int, dtype: torch.dtype | None = None) -> SDARForCausalLM:
     """An SDAR model from its Hugging Face folder (config.json, safetensors, tokenizer), in the weights' own dtype
-    unless ``dtype`` is given. Built on the meta device and given the file's tensors, so no time goes into a random
-    initialisation of billions of weights; weights that do not cover the model exactly are one line naming the
-    folder (:func:`..common.checkpoints.check_coverage`)."""
-    from ..common.checkpoints import check_coverage
-
+    unless ``dtype`` is given (:func:`.hub.load_into`: built on the meta device, weights checked to cover it)."""
     config = SDARConfig.from_folder(folder, block_size=block_size)
-    tensors = read_weights(folder)
-    if config.tie_word_embeddings:
-        tensors.pop("lm_head.weight", None)  # some tied checkpoints store the shared matrix twice
-    with torch.device("meta"):
-        model = SDARForCausalLM(config)
-    expected = {k: tuple(v.shape) for k, v in model.state_dict().items()}
-    mismatched = [k for k in expected.keys() & tensors.keys() if tuple(tensors[k].shape) != expected[k]]
-    check_coverage(folder, expected.keys() - tensors.keys(), tensors.keys() - expected.keys(), mismatched)
-    if dtype is not None:
-        tensors = {k: v.to(dtype) for k, v in tensors.items()}
-    model.load_state_dict(tensors, assign=True)
-    return model.eval()
+    drop = ("lm_head.weight",) if config.tie_word_embeddings else ()  # some tied checkpoints store it twice
+    return load_into(SDARForCausalLM, config, folder, dtype, drop)
+
+
+Config = SDARConfig  # the name every hub model module gives its config (.rules reads any of them)

@@ -3,6 +3,21 @@
 from collections.abc import Iterator
 from pathlib import Path
 
+BENCHMARKS = ("gsm8k", "math", "sharegpt")  # tasks read from files (.benchmarks.TASKS; kept light here)
+
+
+def _benchmark_problems(cfg: dict, read: list[str]) -> Iterator[str]:
+    """The paper's evaluation sets: each read from a file, with a model that reads text (a checkpoint), never mixed
+    with the procedural tasks (a model trained here has no words for them)."""
+    others = [t for t in cfg["tasks"] if t not in BENCHMARKS]
+    if others:
+        yield f"tasks: {', '.join(read)} (read from files) and {', '.join(others)} (procedural) cannot run together"
+    missing = [t for t in read if t not in cfg.get("benchmarks", {})]
+    if missing:
+        yield f"benchmarks: no file or folder for {', '.join(missing)}"
+    if cfg["model"]["checkpoint"] is None:
+        yield f"model.checkpoint: {', '.join(read)} need a model that reads text (the paper's SDAR folder)"
+
 
 def problems(cfg: dict) -> Iterator[str]:
     names = [d["name"] for d in cfg["decoders"]]
@@ -20,6 +35,10 @@ def problems(cfg: dict) -> Iterator[str]:
         yield f"throughput.decoders: {', '.join(missing)} not among the decoders"
     if cfg["analysis"]["verdict_alpha"] not in cfg["analysis"]["alphas"]:
         yield f"analysis.verdict_alpha: {cfg['analysis']['verdict_alpha']} is not among analysis.alphas"
+    read = [t for t in cfg["tasks"] if t in BENCHMARKS]
+    if read:
+        yield from _benchmark_problems(cfg, read)
+        return
     missing = [t for t in cfg["tasks"] if t not in cfg["lengths"]]
     if missing:
         yield f"lengths: no length for {', '.join(missing)}"

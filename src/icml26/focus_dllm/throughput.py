@@ -25,19 +25,23 @@ def measure(
     decoders: dict[str, DecodeSettings],
     batch_sizes: Sequence[int],
     repeats: int,
+    valid: torch.Tensor | None = None,
 ) -> list[dict]:
     """One row per batch size and decoder: median seconds, tokens per second, rows per generated token. The
-    batch of size ``b`` is the first ``b`` prompts (cycled when there are fewer): order them as the batches
-    should mix them (the throughput rule takes the tasks in turn)."""
+    batch of size ``b`` is the first ``b`` prompts (cycled when there are fewer; ``valid``: their real tokens
+    when left-padded): order them as the batches should mix them (the throughput rule takes the tasks in turn).
+    Every sequence generates ``blocks`` whole blocks, an end of text or not (a fixed output length, as serving
+    benchmarks measure throughput)."""
     rows, device = [], str(next(model.parameters()).device)
     for size in batch_sizes:
-        batch = prompts[torch.arange(size) % len(prompts)]
+        chosen = torch.arange(size) % len(prompts)
+        batch, real = prompts[chosen], None if valid is None else valid[chosen]
         tokens = size * blocks * model.config.block_size
         stats = {}
 
         def run(name: str):
             def once():
-                stats[name] = decode(model, batch, blocks, decoders[name])[1]
+                stats[name] = decode(model, batch, blocks, decoders[name], real)[1]
                 if device.startswith("cuda"):
                     torch.cuda.synchronize()  # a GPU's queued work belongs to the decode that queued it
 

@@ -9,6 +9,8 @@ with the real special-token conventions. A replica goes through :func:`icml26.co
 
 - GPT-2: ``<|endoftext|>`` is begin, end and unknown token; no pad, no separator.
 - Qwen2 (Qwen2.5): no begin token; ``<|im_end|>`` ends an answer; ``<|endoftext|>`` pads.
+- LLaDA 2.0 (focus_dllm): the ``llada2_moe`` config and tensor names of ``inclusionAI/LLaDA2.0-mini``, written by
+  name (no ``transformers`` class exists for it); ``<|mask|>`` and the Bailing role markers.
 - SDAR (focus_dllm): Qwen3's weights under ``model_type`` ``sdar``; the Qwen2.5 tokens plus ``<|MASK|>`` as the
   mask token, and a chat template in Qwen's format (the prompts go through it, as SDAR's own ``generate.py``'s do).
 - CLIP: ``CLIPModel`` with ``<|startoftext|>`` / ``<|endoftext|>`` around every text (its merges are byte-level
@@ -29,7 +31,11 @@ from pathlib import Path
 
 import torch
 
-FLAVOURS = ("gpt2", "qwen2", "sdar", "clip")
+FLAVOURS = ("gpt2", "qwen2", "sdar", "llada2", "clip")
+LLADA2_CHAT_TEMPLATE = (  # the Bailing chat format's role markers, as the LLaDA 2.0 tokenizer's template writes them
+    "{% for m in messages %}<role>{{ m['role'] | upper }}</role>{{ m['content'] }}<|role_end|>{% endfor %}"
+    "{% if add_generation_prompt %}<role>ASSISTANT</role>{% endif %}"
+)
 CHAT_TEMPLATE = (  # Qwen's chat format, as the SDAR tokenizers carry it (their system prompt left out)
     "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}"
     "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
@@ -48,6 +54,7 @@ def bpe_tokenizer(corpus: Iterable[str], flavour: str = "gpt2", merges: int = 40
         "gpt2": ["<|endoftext|>"],
         "qwen2": ["<|endoftext|>", "<|im_start|>", "<|im_end|>"],
         "sdar": ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|MASK|>"],
+        "llada2": ["<|endoftext|>", "<role>", "</role>", "<|role_end|>", "<|mask|>"],
         "clip": ["<|startoftext|>", "<|endoftext|>"],
     }[flavour]
     core = Tokenizer(models.BPE())
@@ -78,6 +85,14 @@ def bpe_tokenizer(corpus: Iterable[str], flavour: str = "gpt2", merges: int = 40
         )
     from transformers import Qwen2TokenizerFast
 
+    if flavour == "llada2":
+        from transformers import PreTrainedTokenizerFast
+
+        tokenizer = PreTrainedTokenizerFast(
+            tokenizer_object=core, eos_token="<|endoftext|>", pad_token="<|endoftext|>", mask_token="<|mask|>"
+        )
+        tokenizer.chat_template = LLADA2_CHAT_TEMPLATE
+        return tokenizer
     if flavour == "sdar":
         tokenizer = Qwen2TokenizerFast(
             tokenizer_object=core,
@@ -150,7 +165,7 @@ def sdar(
     folder: str | os.PathLike,
     tokenizer,
     *,
-    layers: int = 2,
+    layers: int = 3,  # FOCUS compacts from layer 2 on
     width: int = 32,
     heads: int = 4,
     kv_heads: int = 2,
@@ -190,6 +205,93 @@ def sdar(
     return folder
 
 
+def llada2(
+    folder: str | os.PathLike,
+    tokenizer,
+    *,
+    layers: int = 3,
+    width: int = 32,
+    heads: int = 4,
+    kv_heads: int = 2,
+    experts: int = 8,
+    groups: int = 4,
+):
+    """A LLaDA 2.0 folder as ``inclusionAI/LLaDA2.0-mini`` ships one, in miniature: ``config.json`` with its keys
+    (``model_type`` ``llada2_moe``; the first layer dense, the others sparse: ``experts`` experts in ``groups``
+    groups, 2 per row from 2 groups, one shared expert; half of each head rotated) and ``model.safetensors`` with
+    random weights (seed 0) under the checkpoint's tensor names, written here by name, not by our module."""
+    import json
+
+    from safetensors.torch import save_file
+
+    head = 2 * width // heads
+    config = {
+        "architectures": ["LLaDA2MoeModelLM"],
+        "model_type": "llada2_moe",
+        "vocab_size": len(tokenizer),
+        "hidden_size": width,
+        "intermediate_size": 2 * width,
+        "moe_intermediate_size": width // 2,
+        "num_hidden_layers": layers,
+        "num_attention_heads": heads,
+        "num_key_value_heads": kv_heads,
+        "head_dim": head,
+        "num_experts": experts,
+        "num_shared_experts": 1,
+        "num_experts_per_tok": 2,
+        "n_group": groups,
+        "topk_group": 2,
+        "routed_scaling_factor": 2.5,
+        "score_function": "sigmoid",
+        "first_k_dense_replace": 1,
+        "partial_rotary_factor": 0.5,
+        "rope_theta": 600000.0,
+        "rms_norm_eps": 1e-6,
+        "use_qkv_bias": False,
+        "use_bias": False,
+        "tie_word_embeddings": False,
+        "hidden_act": "silu",
+        "torch_dtype": "float32",
+    }
+    generator = torch.Generator().manual_seed(0)
+
+    def normal(*shape):
+        return (0.02 * torch.randn(*shape, generator=generator)).contiguous()
+
+    def swiglu(prefix: str, inner: int) -> dict:
+        return {
+            f"{prefix}.gate_proj.weight": normal(inner, width),
+            f"{prefix}.up_proj.weight": normal(inner, width),
+            f"{prefix}.down_proj.weight": normal(width, inner),
+        }
+
+    tensors = {"model.word_embeddings.weight": normal(len(tokenizer), width)}
+    for i in range(layers):
+        at = f"model.layers.{i}"
+        tensors |= {
+            f"{at}.attention.query_key_value.weight": normal((heads + 2 * kv_heads) * head, width),
+            f"{at}.attention.query_layernorm.weight": 1 + normal(head),
+            f"{at}.attention.key_layernorm.weight": 1 + normal(head),
+            f"{at}.attention.dense.weight": normal(width, heads * head),
+            f"{at}.input_layernorm.weight": 1 + normal(width),
+            f"{at}.post_attention_layernorm.weight": 1 + normal(width),
+        }
+        if i < config["first_k_dense_replace"]:
+            tensors |= swiglu(f"{at}.mlp", config["intermediate_size"])
+            continue
+        tensors |= {f"{at}.mlp.gate.weight": normal(experts, width), f"{at}.mlp.gate.expert_bias": normal(experts)}
+        tensors |= swiglu(f"{at}.mlp.shared_experts", config["moe_intermediate_size"])
+        for e in range(experts):
+            tensors |= swiglu(f"{at}.mlp.experts.{e}", config["moe_intermediate_size"])
+    tensors |= {"model.norm.weight": 1 + normal(width), "lm_head.weight": normal(len(tokenizer), width)}
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    save_file(tensors, str(folder / "model.safetensors"), metadata={"format": "pt"})
+    (folder / "config.json").write_text(json.dumps(config, indent=2))
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
 def clip(folder: str | os.PathLike, tokenizer, *, width: int = 32, layers: int = 1, image_size: int = 32):
     """A ``CLIPModel`` folder (ViT vision tower with patches of 8, text transformer; random weights under seed 0)."""
     from transformers import CLIPConfig, CLIPModel
@@ -216,26 +318,37 @@ def clip(folder: str | os.PathLike, tokenizer, *, width: int = 32, layers: int =
 
 
 # Which replica stands in for a hub repository, by the start of its id.
-BY_HUB = {"Qwen/": "qwen2", "openai-community/gpt2": "gpt2", "openai/clip-": "clip"}
+BY_HUB = {
+    "Qwen/": "qwen2",
+    "openai-community/gpt2": "gpt2",
+    "openai/clip-": "clip",
+    "JetLM/SDAR": "sdar",
+    "inclusionAI/LLaDA2": "llada2",
+}
 CORPUS = ("a photo of a {} .", "write a template : acc7", "A<B pos(E)=2 OK malformed feedback", "( map x ( add 3 ) )")
 
 
 def sources(slug: str, folder: str | os.PathLike, root: Path | None = None) -> Path:
     """``folder/<name>``: a replica of every entry of ``slug``'s ``fetch:`` list (paper scale), for
-    ``make fetch PAPER=<slug> FROM=<folder>``. An entry whose repository has no replica here is an error."""
+    ``make fetch PAPER=<slug> FROM=<folder>``; a data set's replica comes from the paper's own ``replica_data``
+    (focus_dllm's evaluation sets). An entry with no replica here is an error."""
     import importlib
 
     from ..fetch import ROOT, entries
 
     folder = Path(folder)
+    paper = importlib.import_module(f"icml26.{slug}")
     # a paper whose code needs words to be single tokens says so (e.g. sheaf_repulsion's IOI names)
-    corpus = (*CORPUS, *getattr(importlib.import_module(f"icml26.{slug}"), "REPLICA_CORPUS", ()))
+    corpus = (*CORPUS, *getattr(paper, "REPLICA_CORPUS", ()))
     for entry in entries(slug, root=root or ROOT):
+        if entry.kind == "dataset":
+            paper.replica_data(entry.hub, folder / entry.name)
+            continue
         flavour = next((f for prefix, f in BY_HUB.items() if entry.hub.startswith(prefix)), None)
         if flavour is None:
             raise ValueError(f"{slug}: no replica of {entry.hub} (icml26.common.lm.replicas.BY_HUB)")
         tokenizer = bpe_tokenizer(corpus, flavour, merges=40 + 20 * (len(corpus) - len(CORPUS)))
-        build = {"gpt2": gpt2, "qwen2": qwen2, "clip": clip}[flavour]
+        build = {"gpt2": gpt2, "qwen2": qwen2, "sdar": sdar, "llada2": llada2, "clip": clip}[flavour]
         build(folder / entry.name, tokenizer)
     return folder
 
@@ -246,20 +359,23 @@ MODEL_PATH_KEYS = {"max_new_tokens", "precision", "lora", "gradient_checkpointin
 def overlay(slug: str, root: Path | None = None) -> dict:
     """The config overlay that runs ``slug``'s paper-scale model path at smoke size: the settings of its ``paper:``
     section that read a fetched folder, its generation budgets and how its model trains (:data:`MODEL_PATH_KEYS`),
-    under ``<slug>:``; with
+    and the keys the paper names in ``REPLICA_KEYS`` (focus_dllm's task list), under ``<slug>:``; with
     ``--configfile config/smoke.yaml <overlay>`` the smoke DAG reads the replicas `make fetch FROM=` put in place."""
+    import importlib
+
     from ..config import paper_section
     from ..fetch import ROOT
 
     section = paper_section((root or ROOT) / "config" / "papers" / f"{slug}.yaml", "paper")
     targets = {entry["into"] for entry in section.get("fetch", {}).values()}
+    kept = MODEL_PATH_KEYS | set(getattr(importlib.import_module(f"icml26.{slug}"), "REPLICA_KEYS", ()))
 
     def keep(block: dict) -> dict:
         found = {}
         for key, value in block.items():
             if key == "fetch":
                 continue
-            if key in MODEL_PATH_KEYS:
+            if key in kept:
                 found[key] = value
             elif isinstance(value, dict):
                 value = keep(value)
