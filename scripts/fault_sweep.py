@@ -35,7 +35,7 @@ from tests.conftest import copy_repository, copy_with_own_data, tool_env, tree_d
 SMOKE = ("--configfile", "config/smoke.yaml")
 QUICK = ("--configfile", "config/quick.yaml")
 METABRIC = "data/quick/cox_subgroups/datasets/metabric.csv"
-CMAPSS = "data/quick/cox_subgroups/datasets/cmapss_fd001.csv"
+CMAPSS = "data/quick/cox_subgroups/datasets/cmapss.csv"
 STATS = "data/quick/seizure_benchmark/seizure_statistics.csv"
 SZCORE = "data/quick/seizure_benchmark/szcore/results.json"
 VERTEBRAL = "data/quick/dvm_ad/datasets/39_vertebral.npz"

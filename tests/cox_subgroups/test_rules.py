@@ -53,7 +53,10 @@ def test_pipeline_functions_end_to_end(tmp_path):
             s="s.csv", r="r.csv", c="claims.json", m="m.json", t="time.csv", cs="case.csv", cmapss="fd001.csv"
         ).items()
     }
-    rules.cmapss_dataset(**CMAPSS, table=f["cmapss"], snapshot_every=50, test_engines="censored")
+    rules.cmapss_dataset(
+        **{k: [v] for k, v in CMAPSS.items()}, table=f["cmapss"], subsets=["FD001"], snapshot_every=50,
+        test_engines="censored",
+    )  # fmt: skip
     case_runs = [str(tmp_path / "case_run.csv")]
     timings.append(str(tmp_path / "case_t.csv"))
     rules.case_study_run(
@@ -119,18 +122,41 @@ def test_pipeline_functions_end_to_end(tmp_path):
     assert 1350 < float(low[0]) < 1450 and 45 < float(low[1]) < 49
 
 
-def test_cmapss_rows_split_by_engine_and_censor_test_engines():
+def _fd001(*paths, snapshot_every=1, test_engines="censored"):
     from icml26.cox_subgroups import cmapss
 
-    frame = cmapss.load_fd001(*CMAPSS.values(), 1)
-    train = frame[frame["engine"].str.startswith("train_")]
-    assert train["event"].all() and not frame[frame["engine"].str.startswith("test_")]["event"].any()
+    train, test, rul = paths or CMAPSS.values()
+    return cmapss.load([train], [test], [rul], ["FD001"], snapshot_every, test_engines)
+
+
+def test_cmapss_rows_split_by_engine_and_censor_test_engines():
+    frame = _fd001()
+    train = frame[frame["engine"].str.startswith("FD001_train_")]
+    assert train["event"].all() and not frame[frame["engine"].str.startswith("FD001_test_")]["event"].any()
     # a training engine's last cycle has one cycle left to run; its first has its whole life
-    one = train[train["engine"] == "train_1"]
+    one = train[train["engine"] == "FD001_train_1"]
     assert one["time"].min() == 1 and one["time"].max() == one["cycle"].max()
-    with_rul = cmapss.load_fd001(*CMAPSS.values(), 1, "failures_from_rul")
+    with_rul = _fd001(test_engines="failures_from_rul")
     assert with_rul["event"].all() and (with_rul["time"] >= frame["time"]).all()
-    assert frame["engine"].nunique() == 200 and len(cmapss.load_fd001(*CMAPSS.values(), 50)) == 769
+    assert frame["engine"].nunique() == 200 and len(_fd001(snapshot_every=50)) == 769
+    assert set(frame["subset"]) == {"FD001"}
+
+
+def test_subsets_combine_and_a_file_of_another_subset_or_an_unknown_subset_is_named(tmp_path):
+    from icml26.common.sources import SourceError
+    from icml26.cox_subgroups import cmapss
+
+    folder = cmapss.write_replica(tmp_path / "cmapss", engines=4, cycles=(60, 90))
+    files = {n: [str(folder / f"{n}_{s}.txt") for s in cmapss.SUBSETS] for n in ("train", "test", "RUL")}
+    frame = cmapss.load(files["train"], files["test"], files["RUL"], list(cmapss.SUBSETS), 10)
+    assert frame.groupby("subset")["op_setting_1"].agg(lambda a: a.round().nunique()).to_dict() == cmapss.CONDITIONS
+    assert frame["engine"].nunique() == 4 * 2 * 4 and frame["engine"].str.startswith("FD004_test_").any()
+    first = (folder / "train_FD002.txt").read_text().split("\n", 1)[0]
+    assert not first.split()[0].isalpha() and first.endswith("  ")  # NASA's own layout: no header, trailing spaces
+    with pytest.raises(SourceError, match=r"train_FD002.txt: 6 operating conditions, where FD001 has 1"):
+        cmapss.load([files["train"][1]], [files["test"][0]], [files["RUL"][0]], ["FD001"], 10)
+    with pytest.raises(ValueError, match="FD005: not a C-MAPSS subset"):
+        cmapss.load(files["train"][:1], files["test"][:1], files["RUL"][:1], ["FD005"], 10)
 
 
 def _damaged(tmp_path, name, damage):
@@ -146,14 +172,19 @@ def _damaged(tmp_path, name, damage):
     "name,damage,message",
     [
         ("train", lambda t: t[: len(t) // 3 + 17], r"line \d+ does not have 26 numeric fields"),  # truncated mid-line
-        ("train", lambda t: "\n".join(t.splitlines()[:8001]) + "\n", r"expected engines 1..100 in order, found 41"),
+        (
+            "test",
+            lambda t: "\n".join(t.splitlines()[:8001]) + "\n",
+            r"62 test engines, but RUL_FD001.txt holds 100 remaining-life values",
+        ),
+        ("train", lambda t: t.replace("\n2 1 ", "\n3 1 ", 1), r"expected engines 1..N in order, found 100 engines"),
         ("test", lambda t: t.replace(" 518.67 ", " 5x8.67 ", 1), r"line 2 does not have 26 numeric fields"),
         (
             "train",
             lambda t: "\n".join(line for i, line in enumerate(t.splitlines()) if i != 50) + "\n",
             r"line 51: cycles of an engine must run 1, 2, 3",
         ),
-        ("rul", lambda t: "\n".join(t.splitlines()[:-1]), r"expected 100 non-negative remaining-life values"),
+        ("rul", lambda t: t.replace("112", "x12", 1), r"expected non-negative remaining-life values, 1 are not"),
         (
             "train",
             lambda t: "\x00\x01 garbage \x02" * 50,
@@ -163,18 +194,16 @@ def _damaged(tmp_path, name, damage):
 )
 def test_a_damaged_cmapss_file_stops_the_run_naming_it(tmp_path, name, damage, message):
     from icml26.common.sources import SourceError
-    from icml26.cox_subgroups import cmapss
 
     paths = _damaged(tmp_path, name, damage)
     with pytest.raises(SourceError, match=message) as err:
-        cmapss.load_fd001(*paths.values(), 10)
+        _fd001(*paths.values(), snapshot_every=10)
     assert str(err.value).startswith(paths[name])
 
 
 def test_a_changed_shared_file_is_caught_by_its_checksum(tmp_path, monkeypatch):
     """The same bytes under ../shared/data pass; one changed byte there fails, naming the file."""
     from icml26.common import sources
-    from icml26.cox_subgroups import cmapss
 
     data = tmp_path / "shared" / "data"
     (data / "cmapss").mkdir(parents=True)
@@ -183,13 +212,13 @@ def test_a_changed_shared_file_is_caught_by_its_checksum(tmp_path, monkeypatch):
     (tmp_path / "repo").mkdir()
     monkeypatch.chdir(tmp_path / "repo")
     local = [f"../shared/data/cmapss/{Path(p).name}" for p in CMAPSS.values()]
-    assert len(cmapss.load_fd001(*local, 50)) == 769
+    assert len(_fd001(*local, snapshot_every=50)) == 769
     rul = data / "cmapss" / "RUL_FD001.txt"
     rul.write_text(rul.read_text().replace("112", "113", 1))  # still a valid file, different data
     with pytest.raises(sources.SourceError, match=r"^\.\./shared/data/cmapss/RUL_FD001.txt: contents differ"):
-        cmapss.load_fd001(*local, 50)
+        _fd001(*local, snapshot_every=50)
     with pytest.raises(sources.SourceError, match="source file not found"):
-        cmapss.load_fd001(str(tmp_path / "missing.txt"), *local[1:], 50)
+        _fd001(str(tmp_path / "missing.txt"), *local[1:], snapshot_every=50)
 
 
 def test_metabric_loads_from_the_provided_file():

@@ -14,7 +14,7 @@ PAPERS = papers(ROOT)
 QUICK = ("--configfile", "config/quick.yaml")
 READERS = {  # one file of each offline folder -> a file made by the rule that reads it (quick scale)
     "metabric/metabric.h5": "data/quick/cox_subgroups/datasets/metabric.csv",
-    "cmapss/RUL_FD001.txt": "data/quick/cox_subgroups/datasets/cmapss_fd001.csv",
+    "cmapss/RUL_FD001.txt": "data/quick/cox_subgroups/datasets/cmapss.csv",
     "adbench_classical/39_vertebral.npz": "data/quick/dvm_ad/datasets/39_vertebral.npz",
     "eeg_annotations/Seizures-list-PN00.txt": "data/quick/seizure_benchmark/seizure_statistics.csv",
     "szcore/results.json": "data/quick/seizure_benchmark/szcore/results.json",

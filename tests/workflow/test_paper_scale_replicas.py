@@ -1,4 +1,5 @@
-"""The paper-scale model path of the LM papers, end to end on tiny replicas (icml26.common.lm.replicas).
+"""The paper-scale model and data paths, end to end on tiny replicas (icml26.common.lm.replicas; the papers' own
+``replica_data`` for data sets: focus_dllm's evaluation sets, cox_subgroups' C-MAPSS files).
 
 In a repository copy with git and DVC, `make fetch PAPER=<slug> FROM=<folder>` brings in a replica of every model
 the paper's `paper:` section names (Qwen2.5 and CLIP folders written with `save_pretrained`, byte-level BPE
@@ -21,7 +22,15 @@ from icml26.common.lm import replicas
 from tests.conftest import copy_repository, run, snakemake
 
 pytestmark = pytest.mark.workflow
-PAPERS = ["text_feedback_rl", "generalization_spectrum", "crl_bpt", "complex_mcp", "sheaf_repulsion", "focus_dllm"]
+PAPERS = [
+    "text_feedback_rl",
+    "generalization_spectrum",
+    "crl_bpt",
+    "complex_mcp",
+    "sheaf_repulsion",
+    "focus_dllm",
+    "cox_subgroups",
+]
 
 
 @pytest.fixture(scope="module")
@@ -117,3 +126,14 @@ def test_paper_scale_replica_focus_dllm(built):
     summary = pd.read_csv(built / "results" / "smoke" / "focus_dllm" / "tables" / "summary.csv")
     rows = summary.groupby("decoder")["rows_per_token"].first()
     assert rows["focus_a1.5"] < rows["dense_t0.9"]  # FOCUS compacted the replica's layer 2 rows
+
+
+def test_paper_scale_replica_cox_subgroups(built):
+    claims(built, "cox_subgroups")
+    engines = pd.read_csv(built / "data" / "smoke" / "cox_subgroups" / "datasets" / "cmapss.csv")
+    altitudes = engines.groupby("subset")["op_setting_1"].agg(lambda a: a.round().nunique())
+    assert altitudes.to_dict() == {"FD001": 1, "FD002": 6, "FD003": 1, "FD004": 6}  # FD001-FD004 combined
+    record = json.loads((built / "external" / "cox_subgroups" / "cmapss.fetch.json").read_text())
+    assert sorted(record["files"]) == sorted(f"{n}_FD00{k}.txt" for n in ("train", "test", "RUL") for k in range(1, 5))
+    case = pd.read_csv(built / "results" / "smoke" / "cox_subgroups" / "tables" / "case_study.csv")
+    assert set(case["dataset"]) >= {"speeds_by_op_setting"}  # the paper's pairing, on the altitude subgroups

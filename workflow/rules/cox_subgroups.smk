@@ -93,11 +93,15 @@ rule cox_subgroups_real:
 
 rule cox_subgroups_cmapss_dataset:
     input:
-        **{name.lower(): f"{CS_CASE['source_dir']}/{name}_FD001.txt" for name in ("train", "test", "RUL")},
+        **{
+            name.lower(): [f"{CS_CASE['source_dir']}/{name}_{subset}.txt" for subset in CS_CASE["subsets"]]
+            for name in ("train", "test", "RUL")
+        },
     output:
-        table=f"{CS.data}/datasets/cmapss_fd001.csv",
+        table=f"{CS.data}/datasets/cmapss.csv",
     params:
         func="icml26.cox_subgroups.rules:cmapss_dataset",
+        subsets=CS_CASE["subsets"],
         snapshot_every=CS_CASE["snapshot_every"],
         test_engines=CS_CASE["test_engines"],
     script:

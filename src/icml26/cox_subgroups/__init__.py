@@ -15,3 +15,13 @@ Modules:
     realdata   -- bundled and provided survival datasets
     rules      -- the functions the Snakemake rules call
 """
+
+# what the paper-scale replica needs (icml26.common.lm.replicas.sources / overlay): the subsets the fetched
+# folder is read for, and C-MAPSS files in NASA's layout in place of the fetched ones
+REPLICA_KEYS = ("subsets",)
+
+
+def replica_data(hub: str, folder) -> None:
+    from .cmapss import write_replica
+
+    write_replica(folder)

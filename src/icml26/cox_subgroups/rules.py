@@ -70,12 +70,27 @@ def real_run(
     _write_run(table, timing, out, seconds, dataset=name, seed=seed)
 
 
-def cmapss_dataset(train: str, test: str, rul: str, table: str, *, snapshot_every: int, test_engines: str) -> None:
-    """Copy C-MAPSS FD001 into the project as survival snapshot rows (DVC-tracked), after checking the files."""
+def cmapss_dataset(
+    train: list[str],
+    test: list[str],
+    rul: list[str],
+    table: str,
+    *,
+    subsets: list[str],
+    snapshot_every: int,
+    test_engines: str,
+) -> None:
+    """Copy the C-MAPSS ``subsets`` (files in their order) into the project as survival snapshot rows, after
+    checking every file."""
     from . import cmapss
 
-    frame = cmapss.load_fd001(train, test, rul, snapshot_every, test_engines)
-    print(f"C-MAPSS FD001: {frame['engine'].nunique()} engines, {len(frame)} rows", flush=True)
+    frame = cmapss.load(train, test, rul, subsets, snapshot_every, test_engines)
+    conditions = frame["op_setting_1"].round().nunique()
+    print(
+        f"C-MAPSS {'+'.join(subsets)}: {frame['engine'].nunique()} engines, {len(frame)} rows, "
+        f"{conditions} operating altitudes",
+        flush=True,
+    )
     write_csv(table, frame)
 
 
