@@ -90,10 +90,31 @@ def test_the_hub_is_asked_for_the_repository_at_its_revision_and_the_commit_is_r
     assert record["received"] == "0123abcd" * 5 and ".cache" not in str(record["files"])
 
 
-@pytest.mark.parametrize("slug", ["text_feedback_rl", "generalization_spectrum", "crl_bpt", "complex_mcp"])
+def test_data_that_is_not_on_the_hub_comes_in_from_a_folder_or_says_where_to_get_it(tmp_path):
+    entry = fetch.Entry("eeg", None, "dataset", "as downloaded", "external/paper/eeg", "EEG", source="PhysioNet")
+    with pytest.raises(SourceError, match=r"eeg: eeg is not on the Hugging Face hub: download it from PhysioNet, then"):
+        fetch.fetch(entry, root=tmp_path / "repo", log=lambda line: None)
+    (tmp_path / "from" / "eeg").mkdir(parents=True)
+    (tmp_path / "from" / "eeg" / "a.edf").write_bytes(b"0")
+    record = fetch.fetch(entry, source=tmp_path / "from", root=tmp_path / "repo", log=lambda line: None)
+    assert record["hub"] == "PhysioNet" and list(record["files"]) == ["a.edf"]
+
+
+PAPERS_THAT_FETCH = [
+    "text_feedback_rl",
+    "generalization_spectrum",
+    "crl_bpt",
+    "complex_mcp",
+    "focus_dllm",
+    "cox_subgroups",
+    "seizure_benchmark",
+]
+
+
+@pytest.mark.parametrize("slug", PAPERS_THAT_FETCH)
 def test_the_papers_paper_section_names_its_model_and_reads_what_it_fetches(slug):
     entries = fetch.entries(slug)
-    assert entries and all(e.into.startswith(f"external/{slug}/") and "/" in e.hub for e in entries)
+    assert entries and all(e.into.startswith(f"external/{slug}/") and "/" in e.origin for e in entries)
     section = paper_section(ROOT / "config" / "papers" / f"{slug}.yaml", "paper")
     read = {e.into for e in entries} & set(json.dumps(section).replace('"', " ").split())
     assert read == {e.into for e in entries}  # every fetched folder is read by a config key

@@ -1,5 +1,6 @@
 """The paper-scale model and data paths, end to end on tiny replicas (icml26.common.lm.replicas; the papers' own
-``replica_data`` for data sets: focus_dllm's evaluation sets, cox_subgroups' C-MAPSS files).
+``replica_data`` for data sets: focus_dllm's evaluation sets, cox_subgroups' C-MAPSS files, seizure_benchmark's
+EEG in BIDS).
 
 In a repository copy with git and DVC, `make fetch PAPER=<slug> FROM=<folder>` brings in a replica of every model
 the paper's `paper:` section names (Qwen2.5 and CLIP folders written with `save_pretrained`, byte-level BPE
@@ -30,6 +31,7 @@ PAPERS = [
     "sheaf_repulsion",
     "focus_dllm",
     "cox_subgroups",
+    "seizure_benchmark",
 ]
 
 
@@ -137,3 +139,16 @@ def test_paper_scale_replica_cox_subgroups(built):
     assert sorted(record["files"]) == sorted(f"{n}_FD00{k}.txt" for n in ("train", "test", "RUL") for k in range(1, 5))
     case = pd.read_csv(built / "results" / "smoke" / "cox_subgroups" / "tables" / "case_study.csv")
     assert set(case["dataset"]) >= {"speeds_by_op_setting"}  # the paper's pairing, on the altitude subgroups
+
+
+def test_paper_scale_replica_seizure_benchmark(built):
+    claims(built, "seizure_benchmark")
+    log = (built / "logs" / "smoke" / "seizure_benchmark" / "subject" / "01.log").read_text()
+    assert "run-01 <- external/seizure_benchmark/eeg/sub-01/ses-01/eeg/" in log  # the fetched BIDS recordings
+    from icml26.seizure_benchmark import bids
+
+    corpus = built / "data" / "smoke" / "seizure_benchmark" / "corpus" / "sub-01"
+    x, fs = bids.read_edf(corpus / f"{bids.stem('01', 1)}_eeg.edf")
+    assert x.shape == (19, 300 * 256) and fs == 256  # 19 electrodes picked from 20 channels, 200 Hz resampled
+    events = pd.read_csv(built / "data" / "smoke" / "seizure_benchmark" / "events" / "sub-01.csv")
+    assert events["onset"].tolist() == [90.0, 100.0]  # the replica's annotations, one seizure a run

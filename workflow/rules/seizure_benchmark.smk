@@ -9,7 +9,19 @@ from icml26.seizure_benchmark.seizure_lists import list_files as seizure_list_fi
 
 SB = register("seizure_benchmark")
 SB_CORPUS = SB.cfg["corpus"]
-SB_SUBJECTS = [f"{i:02d}" for i in range(1, SB_CORPUS["subjects"] + 1)]
+SB_EEG = SB.cfg["eeg"]  # a BIDS root of real EEG (paper scale), else the simulated corpus
+if SB_EEG:
+    from icml26.seizure_benchmark.bids import events_file, has_seizure, recordings
+
+    SB_RECORDINGS = {s: [str(p) for p in paths] for s, paths in recordings(SB_EEG).items()}
+    SB_SUBJECTS = sorted(SB_RECORDINGS)
+    SB_RUNS = {s: len(paths) for s, paths in SB_RECORDINGS.items()}
+    # the EEG figure's subject: the first with a seizure
+    SB_EXAMPLE = next((s for s in SB_SUBJECTS if has_seizure(SB_RECORDINGS[s])), SB_SUBJECTS[0])
+else:
+    SB_SUBJECTS = [f"{i:02d}" for i in range(1, SB_CORPUS["subjects"] + 1)]
+    SB_RUNS = {s: SB_CORPUS["runs"] for s in SB_SUBJECTS}
+    SB_EXAMPLE = "01"  # subject 01 always has seizures
 SB_ALGORITHMS = SB.cfg["algorithms"]
 SB_DETECTORS = sorted({SB.cfg["algorithm_settings"][a]["detector"] for a in SB_ALGORITHMS})
 SB_ANNOTATIONS = f"{SB.cfg['source_dir']}/eeg_annotations"
@@ -64,23 +76,43 @@ rule seizure_benchmark_profiles:
         CALL
 
 
-rule seizure_benchmark_subject:
-    input:
-        statistics=rules.seizure_benchmark_statistics.output.table,
-        profiles=rules.seizure_benchmark_profiles.output.table,
-    output:
-        corpus=SB_KEEP_EDF(f"{SB.data}/corpus/sub-{{subject}}"),
-    wildcard_constraints:
-        subject="|".join(SB_SUBJECTS),
-    params:
-        func="icml26.seizure_benchmark.rules:subject_recordings",
-        subject=lambda w: w.subject,
-        runs=SB_CORPUS["runs"],
-        duration_s=SB_CORPUS["duration_s"],
-        fs=SB_CORPUS["fs"],
-        seed=SB.cfg["seed"],
-    script:
-        CALL
+if SB_EEG:
+
+    rule seizure_benchmark_subject:
+        """A subject's real recordings at the montage's 19 electrodes and the corpus's sampling rate."""
+        input:
+            recordings=lambda w: SB_RECORDINGS[w.subject],
+            annotations=lambda w: [str(events_file(p)) for p in SB_RECORDINGS[w.subject]],
+        output:
+            corpus=SB_KEEP_EDF(f"{SB.data}/corpus/sub-{{subject}}"),
+        wildcard_constraints:
+            subject="|".join(SB_SUBJECTS),
+        params:
+            func="icml26.seizure_benchmark.rules:subject_import",
+            subject=lambda w: w.subject,
+            fs=SB_CORPUS["fs"],
+        script:
+            CALL
+
+else:
+
+    rule seizure_benchmark_subject:
+        input:
+            statistics=rules.seizure_benchmark_statistics.output.table,
+            profiles=rules.seizure_benchmark_profiles.output.table,
+        output:
+            corpus=SB_KEEP_EDF(f"{SB.data}/corpus/sub-{{subject}}"),
+        wildcard_constraints:
+            subject="|".join(SB_SUBJECTS),
+        params:
+            func="icml26.seizure_benchmark.rules:subject_recordings",
+            subject=lambda w: w.subject,
+            runs=SB_CORPUS["runs"],
+            duration_s=SB_CORPUS["duration_s"],
+            fs=SB_CORPUS["fs"],
+            seed=SB.cfg["seed"],
+        script:
+            CALL
 
 
 rule seizure_benchmark_features:
@@ -94,7 +126,7 @@ rule seizure_benchmark_features:
     params:
         func="icml26.seizure_benchmark.rules:subject_features",
         subject=lambda w: w.subject,
-        runs=SB_CORPUS["runs"],
+        runs=lambda w: SB_RUNS[w.subject],
         window_s=SB.cfg["features"]["window_s"],
         gotman=SB.cfg["features"]["gotman"],
     script:
@@ -212,13 +244,13 @@ rule seizure_benchmark_figures:
         subjects=rules.seizure_benchmark_tables.output.subjects,
         bootstrap=rules.seizure_benchmark_tables.output.bootstrap,
         gap=rules.seizure_benchmark_tables.output.gap,
-        corpus=f"{SB.data}/corpus/sub-01",  # subject 01 always has seizures
+        corpus=f"{SB.data}/corpus/sub-{SB_EXAMPLE}",
         datasets=rules.seizure_benchmark_published.output.datasets,
     output:
         **figure_outputs(SB, *SB_FIGURES),
     params:
         func="icml26.seizure_benchmark.rules:figures",
-        subject="01",
+        subject=SB_EXAMPLE,
         seconds=SB.cfg["example_seconds"],
         gap_min=SB.cfg["verdict"]["gap_min"],
     script:
@@ -245,7 +277,7 @@ rule seizure_benchmark_verdict:
         func="icml26.seizure_benchmark.rules:verdict",
         substitution=substitution(SB),
         gap_min=SB.cfg["verdict"]["gap_min"],
-        runs=SB_CORPUS["runs"],
+        runs=min(SB_RUNS.values()),
         folds=SB.cfg["training"]["folds"],
     script:
         CALL

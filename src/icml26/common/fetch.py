@@ -17,6 +17,8 @@ downloading; a changed or missing file is one line naming it. Where the reposito
 
 Offline (no hub, as on a cluster without internet): ``--from FOLDER`` (``make fetch FROM=...``) copies each entry
 from ``FOLDER/<name>`` instead, e.g. a copy of the model's repository made elsewhere; the manifest then says so.
+Data that is not on the hub (an entry with ``source:``, where to download it, instead of ``hub:``) comes in that way
+only: without ``FROM`` its fetch is one line saying where to get it.
 """
 
 from __future__ import annotations
@@ -41,15 +43,21 @@ MANIFEST = ".fetch.json"  # <into>.fetch.json: the manifest beside each fetched 
 
 @dataclass(frozen=True)
 class Entry:
-    """One folder a paper's paper-scale run reads: a Hugging Face repository (model or data set) at a revision."""
+    """One folder a paper's paper-scale run reads: a Hugging Face repository (model or data set) at a revision, or
+    data from elsewhere (``source``: where to download it; ``hub`` None)."""
 
     name: str
-    hub: str
+    hub: str | None
     kind: str
     revision: str
     into: str
     what: str
     files: tuple[str, ...] = ()
+    source: str | None = None
+
+    @property
+    def origin(self) -> str:
+        return self.hub or self.source
 
     @property
     def manifest(self) -> str:
@@ -63,7 +71,16 @@ def entries(slug: str, scale: str = "paper", root: Path = ROOT) -> list[Entry]:
     section = paper_section(root / "config" / "papers" / f"{slug}.yaml", scale, None)
     validate(section, root / "workflow" / "schemas" / f"{slug}.schema.yaml", prefix=slug)
     return [
-        Entry(name, e["hub"], e["kind"], e["revision"], e["into"], e["what"], tuple(e.get("files", ())))
+        Entry(
+            name,
+            e.get("hub"),
+            e["kind"],
+            e["revision"],
+            e["into"],
+            e["what"],
+            files=tuple(e.get("files", ())),
+            source=e.get("source"),
+        )  # fmt: skip
         for name, e in section.get("fetch", {}).items()
     ]
 
@@ -114,7 +131,7 @@ def _download(entry: Entry, into: Path) -> str:
 def _copy(entry: Entry, source: Path, into: Path) -> str:
     folder = source / entry.name
     if not folder.is_dir():
-        fail(folder, f"no such folder to fetch {entry.name} from ({entry.hub} at {entry.revision})")
+        fail(folder, f"no such folder to fetch {entry.name} from ({entry.origin} at {entry.revision})")
     shutil.copytree(folder, into, ignore=shutil.ignore_patterns(".cache", ".git"))
     return f"copied from {folder}"
 
@@ -128,15 +145,21 @@ def fetch(entry: Entry, *, source: Path | None = None, root: Path = ROOT, log=pr
         return record
     if folder.exists():
         fail(folder, "exists but was not fetched (no manifest beside it): move it away, or point the config at it")
+    if entry.hub is None and source is None:
+        fail(
+            folder,
+            f"{entry.name} is not on the Hugging Face hub: download it from {entry.source}, then "
+            f"make fetch FROM=<a folder holding {entry.name}/> (copied in with checksums)",
+        )
     tmp = temporary_sibling(folder)
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.parent.mkdir(parents=True, exist_ok=True)
-    log(f"{entry.name}: fetching {entry.hub} at {entry.revision} into {entry.into} ...")
+    log(f"{entry.name}: fetching {entry.origin} at {entry.revision} into {entry.into} ...")
     try:
         commit = _copy(entry, source, tmp) if source is not None else _download(entry, tmp)
         shutil.rmtree(tmp / ".cache", ignore_errors=True)
         record = {
-            "hub": entry.hub,
+            "hub": entry.origin,
             "kind": entry.kind,
             "revision": entry.revision,
             "received": commit,

@@ -17,3 +17,12 @@ corpus (a labelled substitution) written and read as real EDF files through mne:
 - ``ranking``      per-subject ranks, Kendall's W and tau, bootstrap rank intervals
 - ``challenge``    the published 2025 challenge results (leaderboard, both aggregation variants)
 """
+
+# what the paper-scale replica needs (icml26.common.lm.replicas.sources): EDF recordings in the SzCORE BIDS layout
+# in place of the real EEG a user copies in
+
+
+def replica_data(origin: str, folder) -> None:
+    from .bids import write_replica
+
+    write_replica(folder)

@@ -103,3 +103,122 @@ def read_annotations(path: str | os.PathLike) -> tuple[list[tuple[float, float]]
     seizures = frame[frame["eventType"].astype(str).str.lower() != BACKGROUND]
     events = [(float(o), float(o) + float(d)) for o, d in zip(seizures["onset"], seizures["duration"])]
     return events, float(frame["recordingDuration"].iloc[0])
+
+
+# --- real EEG in the SzCORE BIDS format (paper scale) -------------------------------------------------------
+
+NEW_NAMES = {"T7": "T3", "T8": "T4", "P7": "T5", "P8": "T6"}  # 10-10 names of the 10-20 electrodes (Siena's)
+
+
+def _electrode(name: str) -> str:
+    """An EDF channel label as the electrode it records: ``EEG Fp1-REF``, ``Fp1-Avg``, ``FP1`` and ``T7`` all
+    read as the montage's ``Fp1`` / ``T3``; a bipolar label such as ``FP1-F7`` matches nothing."""
+    label = name.strip().upper().removeprefix("EEG ").strip()
+    for reference in ("-AVG", "-REF", "-LE", "-A1", "-A2"):
+        label = label.removesuffix(reference)
+    known = {c.upper(): c for c in montage.CHANNELS} | {new.upper(): old for new, old in NEW_NAMES.items()}
+    return known.get(label, name)
+
+
+def recordings(root: str | os.PathLike) -> dict[str, list[Path]]:
+    """Each subject's EDF recordings under a BIDS root (``sub-<label>/[ses-*/]eeg/*_eeg.edf``, in path order), by
+    subject label; a folder without any is one line naming it."""
+    from ..common.sources import fail
+
+    root = Path(root)
+    if not root.is_dir():
+        fail(root, "no such BIDS folder of EEG recordings (sub-*/ses-*/eeg/*_eeg.edf with *_events.tsv beside)")
+    found: dict[str, list[Path]] = {}
+    for edf in sorted(root.glob("sub-*/**/eeg/*_eeg.edf")):
+        subject = edf.relative_to(root).parts[0].removeprefix("sub-")
+        found.setdefault(subject, []).append(edf)
+    if not found:
+        fail(root, "holds no sub-*/.../eeg/*_eeg.edf recording (the SzCORE BIDS layout)")
+    return found
+
+
+def events_file(edf: str | os.PathLike) -> Path:
+    """The SzCORE annotation file of a recording: ``*_events.tsv`` beside its ``*_eeg.edf``."""
+    edf = Path(edf)
+    return edf.with_name(edf.name.removesuffix("_eeg.edf") + "_events.tsv")
+
+
+def read_recording(path: str | os.PathLike, fs: int) -> tuple[np.ndarray, list[tuple[float, float]], float]:
+    """A real recording as the benchmark reads its own: the 19 montage electrodes (``(19, n)`` microvolts, in
+    :data:`montage.CHANNELS` order, any other channel left out) resampled to ``fs`` by mne, with its seizures and
+    duration from the ``*_events.tsv`` beside it. One line naming the file when the EDF cannot be read, lacks an
+    electrode, or has no annotation file."""
+    import mne
+
+    from ..common.sources import fail
+
+    path = Path(path)
+    annotations = events_file(path)
+    if not annotations.is_file():
+        fail(path, f"no seizure annotations beside it (expected {annotations.name}, SzCORE's events TSV)")
+    try:
+        raw = mne.io.read_raw_edf(path, preload=True, verbose="error")
+    except Exception as error:  # mne raises several types for a damaged header
+        fail(path, f"not a readable EDF file ({type(error).__name__}: {str(error).splitlines()[0][:120]})")
+    electrodes = {}
+    for name in raw.ch_names:
+        electrodes.setdefault(_electrode(name), name)
+    missing = [c for c in montage.CHANNELS if c not in electrodes]
+    if missing:
+        fail(
+            path,
+            f"lacks electrode(s) {', '.join(missing)} of the 19-channel 10-20 montage (referential channels, as the "
+            f"SzCORE format has them; found {', '.join(raw.ch_names[:6])}{', ...' if len(raw.ch_names) > 6 else ''})",
+        )
+    raw.pick([electrodes[c] for c in montage.CHANNELS])
+    if round(raw.info["sfreq"]) != fs:
+        raw.resample(fs, verbose="error")
+    try:
+        events, length = read_annotations(annotations)
+    except (ValueError, KeyError, pd.errors.ParserError) as error:
+        fail(annotations, f"not a SzCORE annotation TSV ({str(error).splitlines()[0][:160]})")
+    return raw.get_data() * 1e6, events, length
+
+
+def has_seizure(edfs: list[str | os.PathLike]) -> bool:
+    """Whether any of these recordings' annotation files lists a seizure (a missing or malformed file: no; the
+    job that reads it names what is wrong)."""
+    for edf in edfs:
+        try:
+            if read_annotations(events_file(edf))[0]:
+                return True
+        except (OSError, ValueError, KeyError, pd.errors.ParserError):
+            continue
+    return False
+
+
+def write_replica(folder: str | os.PathLike, subjects: int = 2, runs: int = 2, seconds: int = 300) -> Path:
+    """A tiny BIDS root in the SzCORE format as CHB-MIT and Siena come converted (``sub-XX/ses-01/eeg/..._eeg.edf``
+    with ``..._events.tsv``), for tests and ``make gpu-check``: referential channels named ``<electrode>-Avg``
+    with Siena's 10-10 names (T7, T8, P7, P8), in another order than the montage's, an ECG channel beside them, at
+    200 Hz (the benchmark resamples). Random background with a 5 Hz rhythmic seizure in every run (the
+    within-subject protocol trains on a subject's other runs, which must hold a seizure).
+    Not real EEG: the format, sizes aside."""
+    import mne
+
+    rng = np.random.default_rng(0)
+    fs = 200
+    renamed = {old: new for new, old in NEW_NAMES.items()}
+    names = [f"{renamed.get(c, c)}-Avg" for c in reversed(montage.CHANNELS)] + ["ECG"]
+    root = Path(folder)
+    for subject in range(1, subjects + 1):
+        for run in range(runs):
+            t = np.arange(seconds * fs) / fs
+            x = rng.normal(0, 20e-6, (len(names), len(t)))
+            events = [(0.3 * seconds + 10 * run, 0.5 * seconds + 10 * run)]
+            for start, end in events:
+                inside = (t >= start) & (t < end)
+                x[:10, inside] += 150e-6 * np.sin(2 * np.pi * 5 * t[inside])
+            info = mne.create_info(names, fs, ch_types=["eeg"] * 19 + ["ecg"], verbose="error")
+            raw = mne.io.RawArray(x, info, verbose="error")
+            raw.set_meas_date(START)
+            name = root / f"sub-{subject:02d}" / f"ses-01/eeg/sub-{subject:02d}_ses-01_task-szMonitoring_run-{run:02d}"
+            name.parent.mkdir(parents=True, exist_ok=True)
+            mne.export.export_raw(f"{name}_eeg.edf", raw, fmt="edf", physical_range="channelwise", verbose="error")
+            write_annotations(f"{name}_events.tsv", events, float(seconds))
+    return root

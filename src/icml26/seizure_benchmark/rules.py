@@ -116,6 +116,26 @@ def subject_recordings(
     tmp.replace(out)
 
 
+def subject_import(recordings: list[str], annotations: list[str], corpus: str, *, subject: str, fs: int) -> None:
+    """One subject's real recordings (paper scale), each read at the montage's 19 electrodes and resampled to ``fs``
+    (:func:`.bids.read_recording`: one line naming a file that cannot be read, lacks an electrode or has no
+    annotations), then written as the benchmark writes its own corpus (EDF + SzCORE TSV, runs 1, 2, ... in path
+    order), so every later rule reads real and simulated EEG alike."""
+    from . import bids
+
+    out = Path(corpus)
+    tmp = temporary_sibling(out)
+    shutil.rmtree(tmp, ignore_errors=True)
+    for run, path in enumerate(recordings, start=1):
+        x, events, length = bids.read_recording(path, fs)
+        name = tmp / bids.stem(subject, run)
+        bids.write_edf(f"{name}_eeg.edf", x, fs)
+        bids.write_annotations(f"{name}_events.tsv", events, length)
+        print(f"sub-{subject} run-{run:02d} <- {path}: {length / 60:.0f} min, {len(events)} seizure(s)", flush=True)
+    shutil.rmtree(out, ignore_errors=True)
+    tmp.replace(out)
+
+
 def subject_features(
     corpus: str, table: str, events: str, *, subject: str, runs: int, window_s: float, gotman: dict
 ) -> None:

@@ -342,7 +342,7 @@ def sources(slug: str, folder: str | os.PathLike, root: Path | None = None) -> P
     corpus = (*CORPUS, *getattr(paper, "REPLICA_CORPUS", ()))
     for entry in entries(slug, root=root or ROOT):
         if entry.kind == "dataset":
-            paper.replica_data(entry.hub, folder / entry.name)
+            paper.replica_data(entry.origin, folder / entry.name)
             continue
         flavour = next((f for prefix, f in BY_HUB.items() if entry.hub.startswith(prefix)), None)
         if flavour is None:
