@@ -43,7 +43,9 @@ rule cerebellar_control_base:
         },
         func="icml26.cerebellar_control.rules:train_base",
         env=lambda w: w.env,
+        algorithm=lambda w: CC.cfg["environments"][w.env]["base"].get("algorithm", "ppo"),
         ppo=CC.cfg["ppo"],
+        sac=CC.cfg["sac"],
         env_kwargs=lambda w: CC.cfg["environments"][w.env]["env_kwargs"],
         device=config["device"],
     script:

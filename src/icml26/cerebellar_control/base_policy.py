@@ -1,10 +1,11 @@
-"""The frozen base policy: trained once by the pipeline with Stable-Baselines3 PPO, then kept as arrays.
+"""The frozen base policy: trained once by the pipeline with Stable-Baselines3, then kept as arrays.
 
-Training uses SB3's PPO with observation (and reward) normalisation on ``n_envs`` in-process copies of the
-environment, for every environment (the spec suggests SAC for Humanoid-v5; we keep one trainer: a
-labelled substitution at paper scale). The checkpoint the rest of the pipeline sees is not SB3's zip but
-``FrozenPolicy``: the observation normaliser and the mean-action MLP as plain arrays (npz, DVC-tracked),
-evaluated in numpy.
+Two trainers, chosen per environment (``base.algorithm``): PPO with observation (and reward) normalisation on
+``n_envs`` in-process copies of the environment (HalfCheetah), and SAC (the spec's choice for Humanoid-v5 at paper
+scale; one environment, raw observations, SB3's squashed-Gaussian actor). The checkpoint the rest of the pipeline
+sees is not SB3's zip but ``FrozenPolicy``: the observation normaliser and the mean-action MLP as plain arrays
+(npz, DVC-tracked), evaluated in numpy; PPO's mean action is clipped to [-1, 1], SAC's is squashed by tanh into
+the action space's bounds, as SB3's ``predict(deterministic=True)`` returns it.
 That makes the base action a pure function of the observation, the thing the residual wraps and the
 "gain 0 reproduces the base bit for bit" oracle compares against, and lets consolidation rebuild the same
 network in torch.
@@ -22,7 +23,8 @@ ACTIVATIONS = {"relu": lambda x: np.maximum(x, 0.0), "tanh": np.tanh}
 
 @dataclass
 class FrozenPolicy:
-    """Deterministic action = clip(MLP(clip((obs - mean) / sqrt(var + eps), +-clip_obs)), -1, 1)."""
+    """Deterministic action = squash(MLP(clip((obs - mean) / sqrt(var + eps), +-clip_obs))): ``clip`` to [-1, 1]
+    (PPO), or ``tanh`` into ``[low, high]`` (SAC: ``low + (tanh(z) + 1) (high - low) / 2``)."""
 
     obs_mean: np.ndarray
     obs_var: np.ndarray
@@ -31,6 +33,15 @@ class FrozenPolicy:
     activation: str = "tanh"
     clip_obs: float = 10.0
     epsilon: float = 1e-8
+    squash: str = "clip"
+    low: np.ndarray | None = None  # the action bounds of a tanh-squashed policy
+    high: np.ndarray | None = None
+
+    def squashed(self, z: np.ndarray) -> np.ndarray:
+        """The action of the head's output ``z``."""
+        if self.squash == "clip":
+            return np.clip(z, -1.0, 1.0)
+        return self.low + (np.tanh(z) + 1.0) * (self.high - self.low) / 2.0
 
     def normalise(self, obs: np.ndarray) -> np.ndarray:
         z = (obs - self.obs_mean) / np.sqrt(self.obs_var + self.epsilon)
@@ -41,7 +52,7 @@ class FrozenPolicy:
         act = ACTIVATIONS[self.activation]
         for W, b in zip(self.weights[:-1], self.biases[:-1]):
             h = act(h @ W.T + b)
-        return np.clip(h @ self.weights[-1].T + self.biases[-1], -1.0, 1.0)
+        return self.squashed(h @ self.weights[-1].T + self.biases[-1])
 
     def save(self) -> dict[str, np.ndarray]:
         arrays = {
@@ -51,6 +62,8 @@ class FrozenPolicy:
             "epsilon": np.array(self.epsilon),
             "activation": np.array(self.activation),
         }
+        if self.squash != "clip":  # a clipped policy's file stays as it was
+            arrays |= {"squash": np.array(self.squash), "low": self.low, "high": self.high}
         for i, (W, b) in enumerate(zip(self.weights, self.biases)):
             arrays[f"W{i}"], arrays[f"b{i}"] = W, b
         return arrays
@@ -66,16 +79,56 @@ class FrozenPolicy:
             str(_scalar(arrays["activation"])),
             float(_scalar(arrays["clip_obs"])),
             float(_scalar(arrays["epsilon"])),
+            str(_scalar(arrays["squash"])) if "squash" in arrays else "clip",
+            np.asarray(arrays["low"]) if "low" in arrays else None,
+            np.asarray(arrays["high"]) if "high" in arrays else None,
         )
 
     def with_layers(self, weights: list[np.ndarray], biases: list[np.ndarray]) -> FrozenPolicy:
         """The same normaliser with other layer parameters (consolidation's output)."""
-        return FrozenPolicy(self.obs_mean, self.obs_var, weights, biases, self.activation, self.clip_obs, self.epsilon)
+        return FrozenPolicy(
+            self.obs_mean,
+            self.obs_var,
+            weights,
+            biases,
+            self.activation,
+            self.clip_obs,
+            self.epsilon,
+            self.squash,
+            self.low,
+            self.high,
+        )
 
 
 def _scalar(array) -> object:
     """A stored scalar (npz keeps them as one-element arrays)."""
     return np.asarray(array).reshape(-1)[0]
+
+
+def _progress(curve: list[dict], every: int = 1, print_every: int = 1):
+    """An SB3 callback that records the mean return of the last 10 episodes after a rollout, at most once every
+    ``every`` steps (SAC's rollouts are single steps), and prints every ``print_every``-th record."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    started = time.perf_counter()
+
+    class Progress(BaseCallback):
+        def _on_rollout_end(self) -> None:
+            returns = [e["r"] for e in self.model.ep_info_buffer]
+            if not returns or (curve and self.num_timesteps - curve[-1]["steps"] < every):
+                return
+            curve.append({"steps": self.num_timesteps, "return": float(np.mean(returns[-10:]))})
+            if (len(curve) - 1) % print_every == 0:
+                print(
+                    f"  {self.num_timesteps:>8d} steps  mean return (last 10 episodes) {curve[-1]['return']:8.1f}"
+                    f"  ({time.perf_counter() - started:.0f} s)",
+                    flush=True,
+                )
+
+        def _on_step(self) -> bool:
+            return True
+
+    return Progress()
 
 
 def train(
@@ -89,16 +142,26 @@ def train(
     ppo: dict,
     device: str,
     env_kwargs: dict | None = None,
+    algorithm: str = "ppo",
+    sac: dict | None = None,
 ) -> tuple[FrozenPolicy, list[dict]]:
-    """PPO with observation normalisation; returns the frozen mean-action policy and the learning curve."""
+    """The frozen mean-action policy of ``algorithm`` (``ppo``: with observation normalisation; ``sac``) and the
+    learning curve."""
+    if algorithm == "sac":
+        return _train_sac(env_id, steps, seed, n_envs, hidden, activation, sac, device, env_kwargs or {})
+    if algorithm != "ppo":
+        raise ValueError(f"base.algorithm must be ppo or sac, got {algorithm!r}")
+    return _train_ppo(env_id, steps, seed, n_envs, hidden, activation, ppo, device, env_kwargs or {})
+
+
+def _train_ppo(env_id, steps, seed, n_envs, hidden, activation, ppo, device, env_kwargs):
     import torch
     from stable_baselines3 import PPO
-    from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.env_util import make_vec_env
     from stable_baselines3.common.logger import Logger
     from stable_baselines3.common.vec_env import VecNormalize
 
-    env = VecNormalize(make_vec_env(env_id, n_envs=n_envs, seed=seed, env_kwargs=env_kwargs or {}), gamma=ppo["gamma"])
+    env = VecNormalize(make_vec_env(env_id, n_envs=n_envs, seed=seed, env_kwargs=env_kwargs), gamma=ppo["gamma"])
     torch_activation = {"relu": torch.nn.ReLU, "tanh": torch.nn.Tanh}[activation]
     model = PPO(
         "MlpPolicy",
@@ -115,23 +178,7 @@ def train(
     )
     model.set_logger(Logger(folder=None, output_formats=[]))  # SB3's default makes a log folder in /tmp
     curve: list[dict] = []
-    started = time.perf_counter()
-
-    class Progress(BaseCallback):
-        def _on_rollout_end(self) -> None:
-            returns = [e["r"] for e in self.model.ep_info_buffer]
-            if returns:
-                curve.append({"steps": self.num_timesteps, "return": float(np.mean(returns[-10:]))})
-                print(
-                    f"  {self.num_timesteps:>8d} steps  mean return (last 10 episodes) {curve[-1]['return']:8.1f}"
-                    f"  ({time.perf_counter() - started:.0f} s)",
-                    flush=True,
-                )
-
-        def _on_step(self) -> bool:
-            return True
-
-    model.learn(steps, callback=Progress())
+    model.learn(steps, callback=_progress(curve))
     policy = model.policy
     layers = [m for m in policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)] + [policy.action_net]
     frozen = FrozenPolicy(
@@ -145,3 +192,54 @@ def train(
     )
     env.close()
     return frozen, curve
+
+
+def _train_sac(env_id, steps, seed, n_envs, hidden, activation, sac, device, env_kwargs):
+    """SAC on raw observations; the frozen policy is the actor's mean action squashed into the action bounds
+    (an identity normaliser: mean 0, variance 1, epsilon 0, no clipping)."""
+    import torch
+    from stable_baselines3 import SAC
+    from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.logger import Logger
+
+    if not sac:
+        raise ValueError("base.algorithm sac needs the sac: settings")
+    env = make_vec_env(env_id, n_envs=n_envs, seed=seed, env_kwargs=env_kwargs)
+    torch_activation = {"relu": torch.nn.ReLU, "tanh": torch.nn.Tanh}[activation]
+    model = SAC(
+        "MlpPolicy",
+        env,
+        seed=seed,
+        device=device,
+        verbose=0,
+        policy_kwargs={"net_arch": list(hidden), "activation_fn": torch_activation},
+        **sac,
+    )
+    model.set_logger(Logger(folder=None, output_formats=[]))
+    curve: list[dict] = []
+    model.learn(steps, callback=_progress(curve, every=1000, print_every=10))
+    frozen = freeze_sac(model, activation)
+    env.close()
+    return frozen, curve
+
+
+def freeze_sac(model, activation: str) -> FrozenPolicy:
+    """An SB3 SAC model's deterministic action as a :class:`FrozenPolicy`: its actor's mean through the latent
+    layers and ``mu``, squashed by tanh into the action space's bounds (``predict(deterministic=True)``)."""
+    import torch
+
+    actor = model.actor
+    layers = [m for m in actor.latent_pi if isinstance(m, torch.nn.Linear)] + [actor.mu]
+    size = model.observation_space.shape[0]
+    return FrozenPolicy(
+        np.zeros(size),
+        np.ones(size),
+        [layer.weight.detach().cpu().double().numpy() for layer in layers],
+        [layer.bias.detach().cpu().double().numpy() for layer in layers],
+        activation,
+        float("inf"),
+        0.0,
+        "tanh",
+        model.action_space.low.astype(np.float64),
+        model.action_space.high.astype(np.float64),
+    )

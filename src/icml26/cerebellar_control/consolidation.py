@@ -49,12 +49,16 @@ def distil(
     x_all = torch.tensor(policy.normalise(observations), dtype=torch.float64, device=device)
     y_all = torch.tensor(targets, dtype=torch.float64, device=device)
     optimiser = torch.optim.Adam(params, lr=lr)
+    if policy.squash == "tanh":
+        low, high = (torch.tensor(b, dtype=torch.float64, device=device) for b in (policy.low, policy.high))
     for _ in range(steps):
         idx = torch.randint(len(x_all), (min(batch_size, len(x_all)),), generator=generator).to(device)
         h = x_all[idx]
         for i in range(0, len(params) - 2, 2):
             h = act(h @ params[i].T + params[i + 1])
         out = h @ params[-2].T + params[-1]
+        if policy.squash == "tanh":  # SAC's head: the targets are actions, after the squash
+            out = low + (torch.tanh(out) + 1.0) * (high - low) / 2.0
         loss = ((out - y_all[idx]) ** 2).sum(dim=1).mean()
         loss = loss + anchor * sum(((p - o) ** 2).sum() for p, o in zip(params, origin))
         optimiser.zero_grad()

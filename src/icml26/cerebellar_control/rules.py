@@ -21,14 +21,16 @@ def train_base(
     ppo: dict,
     env_kwargs: dict,
     device: str,
+    algorithm: str = "ppo",
+    sac: dict | None = None,
 ) -> None:
-    """Train the base policy once (PPO); keep it as arrays (the DVC-tracked checkpoint)."""
+    """Train the base policy once (``algorithm``: PPO or SAC); keep it as arrays (the DVC-tracked checkpoint)."""
     from ..common.determinism import seed_everything
     from ..common.device import resolve_device
     from . import base_policy
 
     seed_everything(seed)
-    print(f"training the {env} base policy: {steps} steps of PPO on {n_envs} environments", flush=True)
+    print(f"training the {env} base policy: {steps} steps of {algorithm.upper()} on {n_envs} environments", flush=True)
     frozen, rows = base_policy.train(
         env,
         steps=steps,
@@ -39,6 +41,8 @@ def train_base(
         ppo=ppo,
         device=resolve_device(device),
         env_kwargs=env_kwargs,
+        algorithm=algorithm,
+        sac=sac,
     )
     write_npz(policy, **frozen.save())
     write_csv(curve, pd.DataFrame(rows, columns=["steps", "return"]).assign(env=env))
