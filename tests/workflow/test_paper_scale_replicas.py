@@ -13,6 +13,7 @@ import json
 import re
 import sys
 
+import numpy as np
 import pandas as pd
 import pytest
 import yaml
@@ -97,6 +98,11 @@ def test_paper_scale_replica_crl_bpt(built):
     assert 0 < trained < total and "(bfloat16)" in log  # the LoRA adapters alone (base frozen), under bf16 autocast
     calls = pd.read_csv(data / "runs" / "crl_bpt_e2" / "seed0.calls.csv")
     assert (calls["role"] == "sample").any()  # the agent wrote templates through the replica's tokenizer
+    images = read_npz(data / "target_images.npz")
+    assert images["classes"].tolist() == ["red disc", "green disc", "blue disc", "yellow disc"]  # the CoOp set's
+    assert images["train"].dtype == np.uint8 and images["train"].shape == (20, 3, 32, 32)  # 5 shots of 4, CLIP's size
+    kinds = set(pd.read_csv(built / "results" / "smoke" / "crl_bpt" / "tables" / "calibration.csv")["kind"])
+    assert kinds == {"baseline", "human"}  # no procedural domain to name
 
 
 def test_paper_scale_replica_sheaf_repulsion(built):

@@ -164,6 +164,6 @@ rule crl_bpt_verdict:
         metrics=f"{CB.results}/metrics.json",
     params:
         func="icml26.crl_bpt.rules:verdict",
-        substitution=substitution(CB, "blackbox.checkpoint", "model.checkpoint"),
+        substitution=substitution(CB, "blackbox.checkpoint", "model.checkpoint", "images.coop"),
     script:
         CALL

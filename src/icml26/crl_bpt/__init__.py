@@ -18,3 +18,12 @@ Modules:
     plots       -- accuracy against calls and per method, reward variance, readability
     rules       -- the rule functions (blackbox -> calibration, agent -> run -> tables -> figures, verdict; timing)
 """
+
+# what the paper-scale replica needs (icml26.common.lm.replicas.sources): a data set in CoOp's layout in place of
+# the one a user prepares
+
+
+def replica_data(origin: str, folder) -> None:
+    from .coop import write_replica
+
+    write_replica(folder)

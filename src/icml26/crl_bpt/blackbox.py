@@ -137,9 +137,11 @@ def text_features(model: CLIPModel, ids: torch.Tensor, mask: torch.Tensor) -> to
 
 
 def pixels(model: CLIPModel, images: np.ndarray) -> torch.Tensor:
-    """Images ``[n, 3, h, w]`` in [0, 1] resized to the model's input size and normalised as CLIP expects, on the
-    model's device."""
+    """Images ``[n, 3, h, w]`` (float in [0, 1], or uint8 photos: the CoOp sets) resized to the model's input size
+    and normalised as CLIP expects, on the model's device."""
     x = torch.as_tensor(images, dtype=torch.float32, device=model.device)
+    if images.dtype == np.uint8:
+        x = x / 255.0
     size = model.config.vision_config.image_size
     if x.shape[-1] != size:
         x = torch.nn.functional.interpolate(x, size=(size, size), mode="bilinear", align_corners=False)
@@ -212,8 +214,15 @@ class Classifier:
     Everything it computes stays on the model's device; what it returns is on the CPU.
     """
 
-    def __init__(self, model: CLIPModel, tokenizer: PreTrainedTokenizerBase, images: np.ndarray, labels: np.ndarray):
-        self.model, self.tokenizer = model.eval(), tokenizer
+    def __init__(
+        self,
+        model: CLIPModel,
+        tokenizer: PreTrainedTokenizerBase,
+        images: np.ndarray,
+        labels: np.ndarray,
+        classes: Sequence[str] = CLASSES,
+    ):
+        self.model, self.tokenizer, self.classes = model.eval(), tokenizer, list(classes)
         self.labels = torch.as_tensor(labels, device=model.device)
         with torch.no_grad():
             self.images = image_features(model, images)
@@ -223,7 +232,7 @@ class Classifier:
         if template not in self._texts:
             limit = self.model.config.text_config.max_position_embeddings
             with torch.no_grad():
-                ids, mask = text_ids(self.tokenizer, [grammar.fill(template, c) for c in CLASSES], limit)
+                ids, mask = text_ids(self.tokenizer, [grammar.fill(template, c) for c in self.classes], limit)
                 self._texts[template] = text_features(self.model, ids, mask)
         return self._texts[template]
 

@@ -84,20 +84,40 @@ def blackbox(
             seed=seed,
             log=lambda line: print(f"{line} ({time.perf_counter() - start:.0f} s)", flush=True),
         )
-    train, train_labels, _ = scenes.image_set(images["train"], [domain], seed + 1)
-    test, test_labels, _ = scenes.image_set(images["test"], [domain], seed + 2)
     save_checkpoint(model, tok, encoder_folder)
-    write_npz(images_file, train=train, train_labels=train_labels, test=test, test_labels=test_labels)
+    if images.get("coop"):
+        write_npz(images_file, **_coop_images(images, model.config.vision_config.image_size, seed))
+    else:
+        train, train_labels, _ = scenes.image_set(images["train"], [domain], seed + 1)
+        test, test_labels, _ = scenes.image_set(images["test"], [domain], seed + 2)
+        write_npz(images_file, train=train, train_labels=train_labels, test=test, test_labels=test_labels)
     write_csv(loss_file, pd.DataFrame({"step": np.arange(1, len(losses) + 1), "loss": losses}))
 
 
+def _coop_images(images: dict, size: int, seed: int) -> dict:
+    """The CoOp data set's ``shots`` training images per class and ``test`` of its test images at the black box's
+    input size, with the class names (paper scale)."""
+    from . import coop
+
+    classes, split = coop.read_split(images["coop"])
+    train, train_labels = coop.load_images(coop.few_shot(split["train"], images["shots"], seed + 1), size)
+    test, test_labels = coop.load_images(coop.subset(split["test"], images["test"], seed + 2), size)
+    print(f"{images['coop']}: {len(classes)} classes, {len(train)} training and {len(test)} test images", flush=True)
+    return {"train": train, "train_labels": train_labels, "test": test, "test_labels": test_labels,
+            "classes": np.array(classes)}  # fmt: skip
+
+
 def _classifier(encoder_folder: str, images_file: str, part: str, device: str = "cpu"):
+    """The black box over ``part`` of the images, among the data set's class names (the scenes' when the file
+    names none)."""
     from ..common.device import resolve_device
     from .blackbox import Classifier, load_encoder
+    from .scenes import CLASSES
 
     model, tok = load_encoder(encoder_folder, resolve_device(device))
-    arrays = read_npz(images_file, part, f"{part}_labels")
-    return Classifier(model, tok, arrays[part], arrays[f"{part}_labels"])
+    arrays = read_npz(images_file)
+    classes = [str(c) for c in arrays["classes"]] if "classes" in arrays else CLASSES
+    return Classifier(model, tok, arrays[part], arrays[f"{part}_labels"], classes)
 
 
 def calibration(
@@ -108,13 +128,14 @@ def calibration(
     from . import grammar
 
     test = _classifier(encoder_folder, images_file, "test", device)
-    domain = _domain(target)
-    named = {
-        "baseline": grammar.BASELINE,
-        "names the era": grammar.fill_domain(domain.style, (domain.era,)),
-        "names the finish": grammar.fill_domain(domain.style, (domain.finish,)),
-        "names the domain in full": grammar.fill_domain(domain.style, (domain.finish, domain.era)),
-    }
+    named = {"baseline": grammar.BASELINE}
+    if test.classes == list(grammar.CLASSES):  # the scenes: the templates naming the target domain
+        domain = _domain(target)
+        named |= {
+            "names the era": grammar.fill_domain(domain.style, (domain.era,)),
+            "names the finish": grammar.fill_domain(domain.style, (domain.finish,)),
+            "names the domain in full": grammar.fill_domain(domain.style, (domain.finish, domain.era)),
+        }
     templates = _human(human["count"], human["seed"])
     frame = pd.DataFrame([*named.items(), *(("human", t) for t in templates)], columns=["kind", "template"])
     frame = frame[["template", "kind"]].assign(human=frame["template"].isin(templates))
@@ -210,6 +231,8 @@ def run(
     seed_everything(seed)
     settings = searching.SearchSettings(**search)
     box = BlackBox(_classifier(encoder_folder, images_file, "train", device), CallBudget(settings.budget))
+    if box.images < settings.batch_images:  # a CoOp set's few shots: its classes x images.shots
+        raise ValueError(f"search.batch_images: {settings.batch_images} exceeds the {box.images} training images")
     test = _classifier(encoder_folder, images_file, "test", device)
     net = tok = None
     if searching.METHODS[method].kind != "human":

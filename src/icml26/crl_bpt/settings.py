@@ -23,7 +23,9 @@ def problems(cfg: dict) -> Iterator[str]:
         )
     if search["curve_every"] > search["budget"]:
         yield f"search.curve_every: {search['curve_every']} exceeds search.budget ({search['budget']})"
-    if search["batch_images"] > cfg["images"]["train"]:
+    if cfg["images"]["coop"] and not cfg["blackbox"]["checkpoint"]:
+        yield "images.coop: a CoOp data set's photos need a pretrained CLIP (blackbox.checkpoint), not the tiny encoder"
+    if not cfg["images"]["coop"] and search["batch_images"] > cfg["images"]["train"]:
         yield f"search.batch_images: {search['batch_images']} exceeds images.train ({cfg['images']['train']})"
     if cfg["sft"]["warmup_steps"] >= cfg["sft"]["steps"]:
         yield f"sft.warmup_steps: {cfg['sft']['warmup_steps']} is not below the {cfg['sft']['steps']} steps"
