@@ -46,11 +46,18 @@ def committed_results(slug: str) -> dict:
 
 def as_fetched(section: dict, where: Path) -> Path:
     """``where`` with a folder for each entry of a paper section's ``fetch:`` list where `make fetch` puts them (a
-    ``config.json`` in each, as in every model folder): run a settings check from there to see the section past its
-    "not fetched yet" line."""
+    ``config.json`` in each model folder, as in every one; a data set as the paper's ``replica_data`` writes it, as
+    its checks read it): run a settings check from there to see the section past its "not fetched yet" line."""
+    import importlib
+
     for entry in section.get("fetch", {}).values():
-        (where / entry["into"]).mkdir(parents=True, exist_ok=True)
-        (where / entry["into"] / "config.json").write_text("{}")
+        folder = where / entry["into"]
+        if entry["kind"] == "dataset":
+            paper = importlib.import_module(f"icml26.{entry['into'].split('/')[1]}")
+            paper.replica_data(entry.get("hub") or entry["source"], folder)
+            continue
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "config.json").write_text("{}")
     return where
 
 
