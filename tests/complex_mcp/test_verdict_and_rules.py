@@ -29,6 +29,22 @@ def test_oracle_claim():
     assert verdict.oracle_solves_everything(pd.DataFrame(rows("oracle", [1] * 20 + [0]))).state == FAILS
 
 
+def test_the_llm_claim_is_judged_only_when_an_llm_played_and_comes_out_every_way():
+    from icml26.common.claims import PREMISE_NOT_MET
+
+    oracle = rows("oracle", [1] * 35)
+    assert verdict.llm_falls_short(pd.DataFrame(oracle)) is None  # the scripted agents alone: nothing to judge
+    weak = verdict.llm_falls_short(pd.DataFrame(oracle + rows("llm", [1] * 7 + [0] * 28)))
+    assert weak.state == HOLDS and weak.measured["success"] == 0.2
+    assert weak.interval[0].high < 0.60  # Clopper-Pearson of 7 / 35 lies below the paper's 60 %
+    strong = verdict.llm_falls_short(pd.DataFrame(oracle + rows("llm", [1] * 33 + [0] * 2)))
+    assert strong.state == FAILS
+    near = verdict.llm_falls_short(pd.DataFrame(oracle + rows("llm", [1] * 20 + [0] * 15)))
+    assert near.state == INCONCLUSIVE  # 0.57 with an interval across 0.60
+    unsolvable = rows("oracle", [1] * 30 + [0] * 5)
+    assert verdict.llm_falls_short(pd.DataFrame(unsolvable + rows("llm", [0] * 35))).state == PREMISE_NOT_MET
+
+
 def test_over_confidence_and_defeatism_claims_come_out_both_ways():
     oracle = rows("oracle", [1] * 21)
     costly = pd.DataFrame(

@@ -117,6 +117,7 @@ def verdict(agents: str, saturation: str, failures: str, claims: str, metrics: s
         verdicts.over_confidence_costs(main),
         verdicts.defeatism_costs(main, rates),
     ]
+    judged += [claim for claim in [verdicts.llm_falls_short(main)] if claim is not None]  # when an LLM played
     for claim in judged:
         print(f"{claim.id}: {verdict_word(claim)} -- {claim.headline}", flush=True)
     write_claims(claims, judged, substitution=substitution)
