@@ -136,6 +136,19 @@ def test_a_users_spec_folder_is_read_only_inside_itself(tmp_path):
         return [p for p in problems({**cfg, "candidates_dir": str(candidates_dir)}) if p.startswith("candidates_dir")]
 
     assert said(folder) == [] and len(user_candidates(folder, 53)) == 1
+    (folder / "HumanEval_43").mkdir()  # a problem with a gold spec, but not configured: never skipped silently
+    (folder / "HumanEval_43" / "mine.v").write_text("Definition spec (l : list Z) (result : bool) : Prop := True.\n")
+    (folder / "HumanEval_999").mkdir()
+    (folder / "HumanEval_999" / "mine.v").write_text("Definition spec : Prop := True.\n")
+    (folder / "loose.v").write_text("")
+    assert said(folder) == [
+        f"candidates_dir: {folder / 'HumanEval_43'} is HumanEval/43, not among problems (add it to problems)",
+        f"candidates_dir: {folder / 'HumanEval_999'} is HumanEval/999, not among problems (it has no gold spec to "
+        "judge against)",
+        f"candidates_dir: {folder / 'loose.v'} is not read (specs go in <dir>/HumanEval_<n>/<name>.v)",
+    ]
+    for extra in ("HumanEval_43/mine.v", "HumanEval_999/mine.v", "loose.v"):
+        (folder / extra).unlink()
     assert said("/etc") == ["candidates_dir: /etc is a system folder (/etc), not a folder of your own inputs"]
     assert said(tmp_path) == [f"candidates_dir: {tmp_path} holds no specs (<dir>/HumanEval_<n>/<name>.v)"]
     (folder / "HumanEval_53" / "passwd.v").symlink_to("/etc/passwd")

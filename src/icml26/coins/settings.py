@@ -26,5 +26,22 @@ def problems(cfg: dict) -> Iterator[str]:
             yield f"candidates_dir: {unsafe}"
         elif not any(Path(folder).glob("HumanEval_*/*.v")):
             yield f"candidates_dir: {folder} holds no specs (<dir>/HumanEval_<n>/<name>.v)"
+        else:
+            yield from _unread(Path(folder), cfg["problems"])
     if cfg["limits"]["file_timeout_s"] <= 2 * cfg["limits"]["tactic_timeout_s"]:
         yield "limits.file_timeout_s must exceed twice limits.tactic_timeout_s (one obligation's two searches)"
+
+
+def _unread(folder: Path, numbers: list[int]) -> Iterator[str]:
+    """Specs the run would not read are an error, never skipped: a folder not named ``HumanEval_<n>``, a ``.v``
+    file outside one, or a problem that is not in ``problems`` (one without a gold spec cannot be judged)."""
+    import re
+
+    for entry in sorted(folder.iterdir()):
+        match = re.fullmatch(r"HumanEval_(\d+)", entry.name)
+        if entry.suffix == ".v" or (entry.is_dir() and not match):
+            yield f"candidates_dir: {entry} is not read (specs go in <dir>/HumanEval_<n>/<name>.v)"
+        elif match and int(match.group(1)) not in numbers and any(entry.glob("*.v")):
+            number = int(match.group(1))
+            known = "add it to problems" if number in catalogue() else "it has no gold spec to judge against"
+            yield f"candidates_dir: {entry} is HumanEval/{number}, not among problems ({known})"
