@@ -108,6 +108,7 @@ PAPERS_THAT_FETCH = [
     "focus_dllm",
     "cox_subgroups",
     "seizure_benchmark",
+    "dvm_ad",
 ]
 
 

@@ -9,6 +9,7 @@ import pytest
 from icml26.common.claims import FAILS, HOLDS, INCONCLUSIVE
 from icml26.common.io import read_npz, write_npz
 from icml26.dvm_ad import data, rules, tables, verdict
+from tests.conftest import ROOT
 
 
 def synthetic(path, seed, n=300, d=5, anomalies=30, shift=4.0):
@@ -38,6 +39,16 @@ def test_bad_files_are_named(tmp_path):
     write_npz(tmp_path / "no_y.npz", X=np.zeros((4, 2)))
     with pytest.raises(ValueError, match="missing array"):
         data.load(str(tmp_path / "no_y.npz"))
+
+
+def test_the_paper_scale_reads_every_row_of_all_47_classical_sets():
+    from icml26.dvm_ad import data
+
+    X, y = np.arange(40.0).reshape(20, 2), np.array([0] * 18 + [1] * 2)
+    kept_X, kept_y = data.subsample(X, y, None, seed=0)
+    assert kept_X is X and kept_y is y  # max_rows null: no cap
+    local = {p.stem for p in (ROOT.parent / "shared" / "data" / "adbench_classical").glob("*.npz")}
+    assert len(data.CLASSICAL) == 47 and local < set(data.CLASSICAL)  # the 33 provided are among ADBench's 47
 
 
 def test_subsample_is_stratified_and_capped():

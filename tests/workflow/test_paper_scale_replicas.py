@@ -33,6 +33,7 @@ PAPERS = [
     "focus_dllm",
     "cox_subgroups",
     "seizure_benchmark",
+    "dvm_ad",
 ]
 
 
@@ -159,3 +160,10 @@ def test_paper_scale_replica_seizure_benchmark(built):
     assert x.shape == (19, 300 * 256) and fs == 256  # 19 electrodes picked from 20 channels, 200 Hz resampled
     events = pd.read_csv(built / "data" / "smoke" / "seizure_benchmark" / "events" / "sub-01.csv")
     assert events["onset"].tolist() == [90.0, 100.0]  # the replica's annotations, one seizure a run
+
+
+def test_paper_scale_replica_dvm_ad(built):
+    claims(built, "dvm_ad")
+    copied = read_npz(built / "data" / "smoke" / "dvm_ad" / "datasets" / "39_vertebral.npz")
+    assert copied["X"].shape == (80, 4)  # the fetched ADBench-format file, every row (no cap at paper scale)
+    assert len(list((built / "external" / "dvm_ad" / "classical").glob("*.npz"))) == 47

@@ -17,3 +17,14 @@ def __getattr__(name: str):
 
         return DVMAD
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# what the paper-scale replica needs (icml26.common.lm.replicas.sources / overlay): the 47 sets in ADBench's format
+# in place of the folder a user downloads, read with the paper section's row cap (none)
+REPLICA_KEYS = ("max_rows",)
+
+
+def replica_data(origin: str, folder) -> None:
+    from .data import write_replica
+
+    write_replica(folder)
