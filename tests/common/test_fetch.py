@@ -109,6 +109,7 @@ PAPERS_THAT_FETCH = [
     "cox_subgroups",
     "seizure_benchmark",
     "dvm_ad",
+    "manifold_microscope",
 ]
 
 

@@ -34,6 +34,7 @@ PAPERS = [
     "cox_subgroups",
     "seizure_benchmark",
     "dvm_ad",
+    "manifold_microscope",
 ]
 
 
@@ -167,3 +168,15 @@ def test_paper_scale_replica_dvm_ad(built):
     copied = read_npz(built / "data" / "smoke" / "dvm_ad" / "datasets" / "39_vertebral.npz")
     assert copied["X"].shape == (80, 4)  # the fetched ADBench-format file, every row (no cap at paper scale)
     assert len(list((built / "external" / "dvm_ad" / "classical").glob("*.npz"))) == 47
+
+
+def test_paper_scale_replica_manifold_microscope(built):
+    claims(built, "manifold_microscope")
+    logs = built / "logs" / "smoke" / "manifold_microscope"
+    assert (
+        "square: 10 x 10 dSprites images from external/manifold_microscope/dsprites/"
+        in (logs / "dsprites" / "square.log").read_text()
+    )  # the square's quarter turn of dSprites' 40 orientations, from the fetched file
+    assert "COIL-20 object 1: 72 poses" in (logs / "turntable" / "01.log").read_text()
+    F = read_npz(built / "data" / "smoke" / "manifold_microscope" / "turntable" / "obj01.npz")["F"]
+    assert F.shape[0] == 72  # COIL-20's turntable, read from the fetched PNGs

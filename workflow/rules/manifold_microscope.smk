@@ -10,6 +10,7 @@ MM_DS = MM.cfg["dsprites"]
 MM_BOUNDS = MM.cfg["bounds"]
 MM_VAE = MM.cfg["vae"]
 MM_TT = MM.cfg["turntable"]
+DSPRITES_FILE = "dsprites_ndarray_co1sh3sc6or40x32y32_64x64.npz"  # DeepMind's dSprites, as released
 MM_OBJECTS = [f"{i:02d}" for i in range(1, MM_TT["objects"] + 1)]
 MM_TOYS = MM_ACC["toys"]
 
@@ -75,6 +76,8 @@ rule manifold_microscope_timing:
 
 
 rule manifold_microscope_dsprites:
+    input:
+        source=[f"{MM_DS['folder']}/{DSPRITES_FILE}"] if MM_DS["folder"] else [],  # DeepMind's file (paper scale)
     output:
         images=f"{MM.data}/dsprites/{{shape}}.npz",
     wildcard_constraints:
@@ -188,12 +191,16 @@ rule manifold_microscope_dimension:
 
 
 rule manifold_microscope_turntable:
+    input:
+        poses=lambda w: (
+            [f"{MM_TT['folder']}/obj{int(w.index)}__{pose}.png" for pose in range(72)] if MM_TT["folder"] else []
+        ),  # Columbia's COIL-20 (paper scale)
     output:
         images=f"{MM.data}/turntable/obj{{index}}.npz",
     wildcard_constraints:
         index="[0-9]+",
     params:
-        **{k: MM_TT[k] for k in ("n_pose", "n_roll", "size", "resolution", "supersample", "blur", "seed")},
+        **{k: MM_TT[k] for k in ("n_pose", "n_roll", "size", "resolution", "supersample", "blur", "seed", "folder")},
         func="icml26.manifold_microscope.rules:turntable_object",
         index=lambda w: int(w.index) - 1,
     script:

@@ -20,3 +20,17 @@ Modules:
     vae         -- beta-VAE (torch) and the grid maps of its layers
     plots, verdict, rules
 """
+
+# what the paper-scale replicas need (icml26.common.lm.replicas.sources): files in the real data sets' formats in
+# place of the downloads a user copies in
+
+
+def replica_data(origin: str, folder) -> None:
+    from pathlib import Path
+
+    from . import real
+
+    if "dsprites" in origin:
+        real.write_dsprites_replica(Path(folder) / "dsprites_ndarray_co1sh3sc6or40x32y32_64x64.npz")
+    else:
+        real.write_coil_replica(folder)

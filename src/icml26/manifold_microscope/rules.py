@@ -78,10 +78,18 @@ def dsprites_slice(
     resolution: int,
     supersample: int,
     blur: float,
+    source: list[str] = (),
 ) -> None:
-    """Render one shape's rotation x position slice (dSprites-style, procedurally rendered; DVC-tracked)."""
-    from . import classes, dsprites
+    """One shape's rotation x position slice: rendered (dSprites-style, the substitution below paper scale), or
+    read from DeepMind's dSprites file (``source``, paper scale; :func:`.real.dsprites_slice`). DVC-tracked."""
+    from . import classes, dsprites, real
 
+    if source:
+        F, axes = real.dsprites_slice(source[0], shape, tuple(x_range), blur)
+        print(f"{shape}: {F.shape[0]} x {F.shape[1]} dSprites images from {source[0]}", flush=True)
+        spacing = (axes["rotation"][1] - axes["rotation"][0], axes["x"][1] - axes["x"][0])
+        write_npz(images, F=F, rotation=axes["rotation"], x=axes["x"], spacing=np.array(spacing))
+        return
     axes, grid = classes.slice_axes(shape, n_rotation, n_x, tuple(x_range))
     print(f"{shape}: rendering {n_rotation} x {n_x} images at {resolution}x{resolution}", flush=True)
     F = dsprites.grid_dataset(
@@ -210,6 +218,7 @@ def _pooled_slice(path: str, shape: str, pool: int) -> tuple[np.ndarray, Grid]:
 
 def turntable_object(
     images: str,
+    poses: list[str] = (),
     *,
     index: int,
     n_pose: int,
@@ -219,10 +228,18 @@ def turntable_object(
     supersample: int,
     blur: float,
     seed: int,
+    folder: str | None = None,
 ) -> None:
-    """Render one COIL-20 stand-in object over pose x roll (procedural substitution; DVC-tracked)."""
-    from . import turntable
+    """One object over pose x roll: a COIL-20 stand-in rendered here (the substitution below paper scale), or
+    Columbia's COIL-20 object ``index + 1`` from ``folder`` (paper scale; :func:`.real.coil_object`: its 72 poses,
+    our in-plane roll). DVC-tracked."""
+    from . import real, turntable
 
+    if folder:
+        F = real.coil_object(folder, index + 1, n_roll, resolution)
+        print(f"COIL-20 object {index + 1}: {F.shape[0]} poses x {n_roll} rolls at {resolution}x{resolution}")
+        write_npz(images, F=F, spacing=np.array([2 * np.pi / F.shape[0], 2 * np.pi / n_roll]))
+        return
     F = turntable.grid_dataset(
         turntable.make_object(index, seed),
         n_pose,
