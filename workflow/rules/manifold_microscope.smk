@@ -192,9 +192,10 @@ rule manifold_microscope_dimension:
 
 rule manifold_microscope_turntable:
     input:
+        # Columbia's COIL-20 (paper scale): the object's 72 poses
         poses=lambda w: (
             [f"{MM_TT['folder']}/obj{int(w.index)}__{pose}.png" for pose in range(72)] if MM_TT["folder"] else []
-        ),  # Columbia's COIL-20 (paper scale)
+        ),
     output:
         images=f"{MM.data}/turntable/obj{{index}}.npz",
     wildcard_constraints:
