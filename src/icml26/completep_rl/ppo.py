@@ -34,13 +34,28 @@ import torch
 
 from .parameterisation import ParamMLP, adam
 
-TASKS = ("CartPole-v1", "Acrobot-v1", "Pendulum-v1", "InvertedPendulum-v5", "SparsePendulum-v1")
+DISCRETE = ("CartPole-v1", "Acrobot-v1")
+# the continuous-control tasks: the classic ones, our sparse variant, and the MuJoCo locomotion and balance tasks
+# the paper's continuous-control claims are about (paper scale; every one has symmetric action bounds)
+CONTINUOUS = (
+    "Pendulum-v1",
+    "InvertedPendulum-v5",
+    "SparsePendulum-v1",
+    "InvertedDoublePendulum-v5",
+    "HalfCheetah-v5",
+    "Hopper-v5",
+    "Walker2d-v5",
+    "Ant-v5",
+    "Swimmer-v5",
+    "Reacher-v5",
+)
+TASKS = DISCRETE + CONTINUOUS
 SPARSE = {"SparsePendulum-v1": "Pendulum-v1"}  # our variant -> the gymnasium task it wraps
 UPRIGHT_COS = 0.95
 
 
 def is_continuous(task: str) -> bool:
-    return task in ("Pendulum-v1", "InvertedPendulum-v5", "SparsePendulum-v1")
+    return task in CONTINUOUS
 
 
 @dataclass(frozen=True)
