@@ -180,3 +180,5 @@ def test_paper_scale_replica_manifold_microscope(built):
     assert "COIL-20 object 1: 72 poses" in (logs / "turntable" / "01.log").read_text()
     F = read_npz(built / "data" / "smoke" / "manifold_microscope" / "turntable" / "obj01.npz")["F"]
     assert F.shape[0] == 72  # COIL-20's turntable, read from the fetched PNGs
+    weights = read_npz(built / "data" / "smoke" / "manifold_microscope" / "vae" / "weights.npz")
+    assert any(key.endswith("convs.0.weight") for key in weights)  # the paper section's convolutional BetaVAE_B

@@ -245,6 +245,7 @@ rule manifold_microscope_vae_train:
         **{
             k: MM_VAE[k]
             for k in (
+                "architecture",
                 "pool",
                 "hidden",
                 "latent",
@@ -280,7 +281,7 @@ rule manifold_microscope_vae_geometry:
     resources:
         **job_resources(MM),
     params:
-        **{k: MM_VAE[k] for k in ("pool", "hidden", "latent", "reach_samples", "seed")},
+        **{k: MM_VAE[k] for k in ("architecture", "pool", "hidden", "latent", "reach_samples", "seed")},
         func="icml26.manifold_microscope.rules:vae_geometry",
         shapes=MM_DS["shapes"],
         order=MM_ACC["order"],

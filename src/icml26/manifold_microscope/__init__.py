@@ -21,8 +21,9 @@ Modules:
     plots, verdict, rules
 """
 
-# what the paper-scale replicas need (icml26.common.lm.replicas.sources): files in the real data sets' formats in
-# place of the downloads a user copies in
+# what the paper-scale replicas need (icml26.common.lm.replicas.sources / overlay): files in the real data sets'
+# formats in place of the downloads a user copies in, and the paper section's convolutional beta-VAE
+REPLICA_KEYS = ("architecture",)
 
 
 def replica_data(origin: str, folder) -> None:

@@ -287,8 +287,10 @@ def vae_train(
     capacity_iterations: int,
     seed: int,
     device: str,
+    architecture: str = "mlp",
 ) -> None:
-    """Train the beta-VAE on every shape's slice; keep the weights at the checkpoints (DVC-tracked)."""
+    """Train the beta-VAE (``architecture``: the MLP, or the reference's convolutional BetaVAE_B) on every shape's
+    slice; keep the weights at the checkpoints (DVC-tracked)."""
     import torch  # noqa: F401  (loaded before seeding so that torch is seeded too)
 
     from ..common.determinism import seed_everything
@@ -313,6 +315,7 @@ def vae_train(
         capacity_iterations=capacity_iterations,
         seed=seed,
         device=where,
+        architecture=architecture,
     )
     write_npz(
         weights, **{f"{it}/{name}": value.numpy() for it, state in states.items() for name, value in state.items()}
@@ -357,6 +360,7 @@ def vae_geometry(
     reach_samples: int,
     order: int,
     seed: int,
+    architecture: str = "mlp",
 ) -> None:
     """Volume, curvature and reach of every layer's map of each shape's grid, at every checkpoint."""
     from . import classes, dsprites, vae
@@ -365,7 +369,8 @@ def vae_geometry(
     for it, state in sorted(_states(weights).items()):
         for shape, path in zip(shapes, slices):
             F, grid = _pooled_slice(path, shape, pool)
-            for depth, (layer, values) in enumerate(vae.layer_maps(state, F, hidden=hidden, latent=latent).items()):
+            maps = vae.layer_maps(state, F, hidden=hidden, latent=latent, architecture=architecture)
+            for depth, (layer, values) in enumerate(maps.items()):
                 m, S = classes.measures(
                     values,
                     grid,
