@@ -56,3 +56,18 @@ def test_a_coil_object_is_its_72_poses_by_our_in_plane_rolls(tmp_path):
     Image.new("L", (64, 64)).save(folder / "obj1__71.png")
     with pytest.raises(SourceError, match=r"obj1__71.png: is 64 x 64, COIL-20's processed images are 128 x 128"):
         real.coil_object(folder, 1, n_roll=4, resolution=16)
+
+
+def test_a_real_data_folder_missing_what_the_run_reads_is_named_before_any_job(tmp_path):
+    from icml26.common.config import paper_section
+    from icml26.manifold_microscope.settings import problems
+    from tests.conftest import ROOT
+
+    cfg = paper_section(ROOT / "config" / "papers" / "manifold_microscope.yaml", "quick")
+    real.write_coil_replica(tmp_path / "coil", objects=3)
+    cfg["dsprites"]["folder"], cfg["turntable"]["folder"] = str(tmp_path), str(tmp_path / "coil")
+    assert list(problems(cfg)) == [
+        f"dsprites.folder: {tmp_path} lacks dsprites_ndarray_co1sh3sc6or40x32y32_64x64.npz (DeepMind's dSprites file)",
+        f"turntable.folder: {tmp_path / 'coil'} lacks object 4 (obj4__<pose>.png) of the 20 turntable.objects asks "
+        "for (COIL-20 has 20)",
+    ]

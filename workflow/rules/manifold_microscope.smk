@@ -4,13 +4,14 @@
 # accuracy_{toy} -> accuracy table; dsprites_{shape} -> classes; ... -> figures, verdict; timing beside.
 # Each rule calls one function of icml26.manifold_microscope.rules (see docs/ARCHITECTURE.md).
 
+from icml26.manifold_microscope.settings import DSPRITES_FILE  # DeepMind's dSprites file name
+
 MM = register("manifold_microscope")
 MM_ACC = MM.cfg["accuracy"]
 MM_DS = MM.cfg["dsprites"]
 MM_BOUNDS = MM.cfg["bounds"]
 MM_VAE = MM.cfg["vae"]
 MM_TT = MM.cfg["turntable"]
-DSPRITES_FILE = "dsprites_ndarray_co1sh3sc6or40x32y32_64x64.npz"  # DeepMind's dSprites, as released
 MM_OBJECTS = [f"{i:02d}" for i in range(1, MM_TT["objects"] + 1)]
 MM_TOYS = MM_ACC["toys"]
 

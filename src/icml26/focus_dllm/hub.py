@@ -13,6 +13,49 @@ import torch
 from torch import nn
 
 
+class HubConfig:
+    """The decoder's names (:mod:`.decoding` reads these of any model's config) for a config in Hugging Face's."""
+
+    @property
+    def layers(self) -> int:
+        return self.num_hidden_layers
+
+    @property
+    def heads(self) -> int:
+        return self.num_attention_heads
+
+    @property
+    def kv_heads(self) -> int:
+        return self.num_key_value_heads
+
+
+class HubModel(nn.Module):
+    """The decoder's interface (:mod:`.decoding`) over a hub model's module tree: ``model`` holds the embedding
+    (named ``EMBEDDING`` in the checkpoint), ``layers`` and the final ``norm``; ``lm_head`` is absent when the
+    output matrix is tied to the embedding. Subclasses build the tree and give ``rotary`` and ``with_layers``."""
+
+    EMBEDDING = "embed_tokens"
+
+    @property
+    def embed(self) -> nn.Embedding:
+        return getattr(self.model, self.EMBEDDING)
+
+    @property
+    def layers(self) -> nn.ModuleList:
+        return self.model.layers
+
+    def logits(self, x: torch.Tensor) -> torch.Tensor:
+        weight = self.embed.weight if self.config.tie_word_embeddings else self.lm_head.weight
+        return nn.functional.linear(self.model.norm(x), weight)
+
+    def forward(self, input_ids, positions, past_key_values=None, mask=None):
+        """As :meth:`.model.BlockDiffusionLM.forward`: logits at every row (predicting the row's own token) and
+        this call's keys and values per layer."""
+        from .model import run_layers
+
+        return run_layers(self, input_ids, positions, past_key_values, mask)
+
+
 class RMSNorm(nn.Module):
     """RMSNorm computed in float32 and cast back, as Qwen3's and LLaDA2's are (so bf16 weights give their numbers)."""
 

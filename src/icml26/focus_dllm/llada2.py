@@ -29,15 +29,26 @@ from pathlib import Path
 import torch
 from torch import nn
 
-from .hub import RMSNorm, SwiGLU, load_into, mask_token_id, read_config, rope, rope_theta, rotary_tables
-from .model import KV, Rotary, run_layers
+from .hub import (
+    HubConfig,
+    HubModel,
+    RMSNorm,
+    SwiGLU,
+    load_into,
+    mask_token_id,
+    read_config,
+    rope,
+    rope_theta,
+    rotary_tables,
+)
+from .model import Rotary
 
 MODEL_TYPES = ("llada2_moe",)
 MASK_TOKEN = "<|mask|>"
 
 
 @dataclass(frozen=True)
-class LLaDA2Config:
+class LLaDA2Config(HubConfig):
     vocab_size: int
     hidden_size: int
     intermediate_size: int  # the dense layers' MLP
@@ -59,18 +70,6 @@ class LLaDA2Config:
     first_k_dense_replace: int
     block_size: int  # decoding settings, not in config.json
     mask_token_id: int
-
-    @property
-    def layers(self) -> int:
-        return self.num_hidden_layers
-
-    @property
-    def heads(self) -> int:
-        return self.num_attention_heads
-
-    @property
-    def kv_heads(self) -> int:
-        return self.num_key_value_heads
 
     @property
     def rope_dim(self) -> int:
@@ -223,8 +222,10 @@ class LLaDA2Model(nn.Module):
         self.norm = RMSNorm(config.hidden_size, config.rms_norm_eps)
 
 
-class LLaDA2MoeModelLM(nn.Module):
+class LLaDA2MoeModelLM(HubModel):
     """The checkpoint's module tree; a tied model has no ``lm_head`` of its own."""
+
+    EMBEDDING = "word_embeddings"
 
     def __init__(self, config: LLaDA2Config):
         super().__init__()
@@ -232,14 +233,6 @@ class LLaDA2MoeModelLM(nn.Module):
         self.model = LLaDA2Model(config)
         if not config.tie_word_embeddings:
             self.lm_head = nn.Linear(config.hidden_size, config.vocab_size, bias=False)
-
-    @property
-    def embed(self) -> nn.Embedding:
-        return self.model.word_embeddings
-
-    @property
-    def layers(self) -> nn.ModuleList:
-        return self.model.layers
 
     def rotary(self, positions: torch.Tensor) -> Rotary:
         """cos, sin ``[batch, 1, n, rope_dim]`` in float32: the rotated part of each head only."""
@@ -254,20 +247,6 @@ class LLaDA2MoeModelLM(nn.Module):
             if isinstance(layer.mlp, LLaDA2SparseMoeBlock):
                 nn.init.normal_(layer.mlp.gate.weight, std=0.02)  # torch.empty until a checkpoint fills it
         return model
-
-    def logits(self, x: torch.Tensor) -> torch.Tensor:
-        x = self.model.norm(x)
-        weight = self.model.word_embeddings.weight if self.config.tie_word_embeddings else self.lm_head.weight
-        return nn.functional.linear(x, weight)
-
-    def forward(
-        self,
-        input_ids: torch.Tensor,
-        positions: torch.Tensor,
-        past_key_values: list[KV] | None = None,
-        mask: torch.Tensor | None = None,
-    ) -> tuple[torch.Tensor, list[KV]]:
-        return run_layers(self, input_ids, positions, past_key_values, mask)
 
 
 def load(folder: str | os.PathLike, *, block_size: int, dtype: torch.dtype | None = None) -> LLaDA2MoeModelLM:

@@ -25,15 +25,26 @@ from pathlib import Path
 import torch
 from torch import nn
 
-from .hub import RMSNorm, SwiGLU, load_into, mask_token_id, read_config, rope, rope_theta, rotary_tables
-from .model import KV, Rotary, run_layers
+from .hub import (
+    HubConfig,
+    HubModel,
+    RMSNorm,
+    SwiGLU,
+    load_into,
+    mask_token_id,
+    read_config,
+    rope,
+    rope_theta,
+    rotary_tables,
+)
+from .model import Rotary
 
 MODEL_TYPES = ("sdar", "qwen3")  # SDAR's own config, or the Qwen3 layout it shares (the replicas say sdar too)
 MASK_TOKEN = "<|MASK|>"
 
 
 @dataclass(frozen=True)
-class SDARConfig:
+class SDARConfig(HubConfig):
     vocab_size: int
     hidden_size: int
     intermediate_size: int
@@ -46,19 +57,6 @@ class SDARConfig:
     tie_word_embeddings: bool
     block_size: int  # decoding settings, not in config.json: the block the model was trained for
     mask_token_id: int
-
-    # the decoder's names (.decoding reads these of any model's config)
-    @property
-    def layers(self) -> int:
-        return self.num_hidden_layers
-
-    @property
-    def heads(self) -> int:
-        return self.num_attention_heads
-
-    @property
-    def kv_heads(self) -> int:
-        return self.num_key_value_heads
 
     @classmethod
     def from_folder(cls, folder: str | os.PathLike, *, block_size: int) -> SDARConfig:
@@ -142,7 +140,7 @@ class SDARModel(nn.Module):
         self.norm = RMSNorm(config.hidden_size, config.rms_norm_eps)
 
 
-class SDARForCausalLM(nn.Module):
+class SDARForCausalLM(HubModel):
     """The weights' module tree as the checkpoint names it; a tied model has no ``lm_head`` of its own."""
 
     def __init__(self, config: SDARConfig):
@@ -151,14 +149,6 @@ class SDARForCausalLM(nn.Module):
         self.model = SDARModel(config)
         if not config.tie_word_embeddings:
             self.lm_head = nn.Linear(config.hidden_size, config.vocab_size, bias=False)
-
-    @property
-    def embed(self) -> nn.Embedding:
-        return self.model.embed_tokens
-
-    @property
-    def layers(self) -> nn.ModuleList:
-        return self.model.layers
 
     def rotary(self, positions: torch.Tensor) -> Rotary:
         """cos, sin ``[batch, 1, n, head_dim]`` in float32 (rotate-half layout: each frequency twice)."""
@@ -169,22 +159,6 @@ class SDARForCausalLM(nn.Module):
         import dataclasses
 
         return SDARForCausalLM(dataclasses.replace(self.config, num_hidden_layers=layers))
-
-    def logits(self, x: torch.Tensor) -> torch.Tensor:
-        x = self.model.norm(x)
-        weight = self.model.embed_tokens.weight if self.config.tie_word_embeddings else self.lm_head.weight
-        return nn.functional.linear(x, weight)
-
-    def forward(
-        self,
-        input_ids: torch.Tensor,
-        positions: torch.Tensor,
-        past_key_values: list[KV] | None = None,
-        mask: torch.Tensor | None = None,
-    ) -> tuple[torch.Tensor, list[KV]]:
-        """As :meth:`.model.BlockDiffusionLM.forward`: logits at every row (predicting the row's own token) and
-        this call's keys and values per layer."""
-        return run_layers(self, input_ids, positions, past_key_values, mask)
 
 
 def load(folder: str | os.PathLike, *, block_size: int, dtype: torch.dtype | None = None) -> SDARForCausalLM:

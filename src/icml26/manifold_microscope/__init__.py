@@ -30,8 +30,9 @@ def replica_data(origin: str, folder) -> None:
     from pathlib import Path
 
     from . import real
+    from .settings import DSPRITES_FILE
 
     if "dsprites" in origin:
-        real.write_dsprites_replica(Path(folder) / "dsprites_ndarray_co1sh3sc6or40x32y32_64x64.npz")
+        real.write_dsprites_replica(Path(folder) / DSPRITES_FILE)
     else:
         real.write_coil_replica(folder)

@@ -132,7 +132,7 @@ def write_dsprites_replica(path: str | os.PathLike, blur: float = 0.0) -> Path:
     return path
 
 
-def write_coil_replica(folder: str | os.PathLike, objects: int = 2) -> Path:
+def write_coil_replica(folder: str | os.PathLike, objects: int = 20) -> Path:
     """A ``coil-20-proc`` folder of ``objects`` objects x 72 poses, 128 x 128 grey PNGs (an ellipse turning with
     the pose), for tests and ``make gpu-check``."""
     from PIL import Image, ImageDraw
