@@ -1,7 +1,7 @@
 """`make gpu-check`: the paper-scale model paths on this machine's accelerator, on tiny replicas, in minutes.
 
 In a scratch copy of the repository (the user's `external/` and results are never touched), `make fetch FROM=`
-brings in replicas of every model the LM papers' `paper:` sections name (icml26.common.lm.replicas), then one
+brings in replicas of every model and data set the papers' `paper:` sections name (icml26.common.lm.replicas), then one
 Snakemake run builds, at smoke size, those papers with their paper-scale model keys and the smoke DAGs of the other
 papers whose rules compute on the device, with `device: cuda` where torch sees a GPU (else `cpu`: the check passes
 there too). It prints one row per paper: device, dtype, seconds of its jobs, and its verdict states. A failed job
@@ -35,8 +35,9 @@ REPLICA_PAPERS = (
     "complex_mcp",
     "sheaf_repulsion",
     "focus_dllm",
+    "manifold_microscope",
 )
-DEVICE_PAPERS = ("netdiff", "optifluence", "prism_moe", "manifold_microscope")  # no fetch: list yet
+DEVICE_PAPERS = ("netdiff", "optifluence", "prism_moe", "cerebellar_control")  # their smoke DAGs on the device
 
 
 def device() -> tuple[str, str]:
