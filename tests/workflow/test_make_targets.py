@@ -47,3 +47,15 @@ def test_a_paper_alone_is_registered_alone(tmp_path):
     assert alone.returncode == 0
     every = snakemake(repo, "crl_bpt", "-n", "--configfile", "config/paper.yaml", check=False)
     assert every.returncode != 0 and "complex_mcp.llm.checkpoint" in every.stdout + every.stderr
+
+
+def test_smoke_verify_and_report_take_the_paper_and_the_scale():
+    """Every target a user runs passes PAPER= and SCALE= through (issue 67: each exercised, a dry run at least)."""
+    smoke = run(["make", "-n", "smoke", "PAPER=ski_rental"], ROOT).stdout.splitlines()
+    calls = [line for line in smoke if "snakemake ski_rental" in line]
+    assert calls and all("--configfile config/smoke.yaml" in c and "papers=[ski_rental]" in c for c in calls)
+    assert "forkserver run" in calls[0]  # the smoke tour goes through the fork server
+    verify = run(["make", "-n", "verify", "PAPER=ski_rental", "SCALE=smoke"], ROOT).stdout
+    assert "-m icml26.common.verify --scale smoke ski_rental" in verify
+    report = run(["make", "-n", "report", "SCALE=paper"], ROOT).stdout
+    assert "--configfile config/paper.yaml" in report and "--report results/paper/report.html" in report
