@@ -216,3 +216,16 @@ def test_http_mode_serves_the_same_tools_on_localhost():
         server.should_exit = True
         thread.join(timeout=60)
     assert count > 200 and content == sandbox.shop_list_categories()
+
+
+def test_a_math_tool_never_answers_ok_with_a_number_that_is_not_finite():
+    """`add(1e308, 1e308)` overflows to inf, which JSON carries as null: it was `ok` with null (issue 67)."""
+    from icml26.complex_mcp.distractors import _math_tools
+
+    tools = {tool.name.split("_", 1)[1]: tool.function for tool in _math_tools()}
+    assert tools["add"](a=1.0, b=2.0) == {"status": "ok", "output": 3.0}
+    overflow = tools["add"](a=1e308, b=1e308)
+    assert overflow["status"] == "failed" and "not a finite number (inf)" in overflow["output"]
+    assert tools["multiply"](a=-1e308, b=10.0)["status"] == "failed"
+    assert tools["sqrt"](x=-1.0)["status"] == "failed"  # a domain error, as before
+    assert tools["mean"](values=[float("nan"), 1.0])["status"] == "failed"

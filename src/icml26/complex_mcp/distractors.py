@@ -98,11 +98,17 @@ def _unit_tools() -> list[Tool]:
 
 
 def _guarded(function: Callable[..., float]) -> Callable[..., dict]:
+    """A math tool whose errors are the tool's answer: a domain error, or a result that is not a finite number
+    (``add(1e308, 1e308)`` overflows to inf, which JSON would carry as null), is ``failed``, never ``ok``."""
+
     def call(**arguments) -> dict:
         try:
-            return ok(round(float(function(**arguments)), 9))
+            value = float(function(**arguments))
         except (ValueError, ZeroDivisionError, OverflowError, statistics.StatisticsError) as error:
             return failed(f"math error: {error}")
+        if not math.isfinite(value):
+            return failed(f"math error: the result is not a finite number ({value})")
+        return ok(round(value, 9))
 
     return call
 
