@@ -91,12 +91,15 @@ def error_curves(table: pd.DataFrame, B: int, lam: float, R: float) -> plt.Figur
                 sel = rows["method"] == method
                 sel &= rows["param"].isna() if np.isnan(param) else np.isclose(rows["param"], param)
                 sub = rows[sel].sort_values("magnitude")
+                claimed = method == "clamp"  # the claim's method: drawn on top, where other lines coincide with it
                 ax.plot(
                     sub["magnitude"],
                     sub["ecr_over_opt"],
                     marker="o",
-                    ms=2.5,
-                    lw=1,
+                    ms=3.5 if claimed else 2.5,
+                    lw=2.0 if claimed else 1,
+                    ls="-" if claimed else "--",
+                    zorder=3 if claimed else 2,
                     label=label,
                     color=STYLE[method]["color"],
                 )
