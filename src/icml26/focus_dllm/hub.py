@@ -29,12 +29,31 @@ class HubConfig:
         return self.num_key_value_heads
 
 
+class HubDecoderLayer(nn.Module):
+    """What both hub architectures' layers share: grouped-query attention and the MLP sublayer after
+    ``post_attention_layernorm``. Subclasses give ``project`` and ``out`` over their own weights."""
+
+    @staticmethod
+    def attend(q, keys, values, mask) -> torch.Tensor:
+        """Grouped-query attention: each key and value head serves ``heads / kv_heads`` query heads."""
+        return nn.functional.scaled_dot_product_attention(q, keys, values, attn_mask=mask, enable_gqa=True)
+
+    def feed_forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x + self.mlp(self.post_attention_layernorm(x))
+
+
 class HubModel(nn.Module):
     """The decoder's interface (:mod:`.decoding`) over a hub model's module tree: ``model`` holds the embedding
     (named ``EMBEDDING`` in the checkpoint), ``layers`` and the final ``norm``; ``lm_head`` is absent when the
     output matrix is tied to the embedding. Subclasses build the tree and give ``rotary`` and ``with_layers``."""
 
     EMBEDDING = "embed_tokens"
+
+    def __init__(self, config, model: nn.Module):
+        super().__init__()
+        self.config, self.model = config, model
+        if not config.tie_word_embeddings:
+            self.lm_head = nn.Linear(config.hidden_size, config.vocab_size, bias=False)
 
     @property
     def embed(self) -> nn.Embedding:

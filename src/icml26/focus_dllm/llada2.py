@@ -31,6 +31,7 @@ from torch import nn
 
 from .hub import (
     HubConfig,
+    HubDecoderLayer,
     HubModel,
     RMSNorm,
     SwiGLU,
@@ -181,7 +182,7 @@ class LLaDA2SparseMoeBlock(nn.Module):
         return out.view(shape)
 
 
-class LLaDA2DecoderLayer(nn.Module):
+class LLaDA2DecoderLayer(HubDecoderLayer):
     def __init__(self, config: LLaDA2Config, index: int):
         super().__init__()
         self.config = config
@@ -203,15 +204,8 @@ class LLaDA2DecoderLayer(nn.Module):
         k = attn.key_layernorm(k).transpose(1, 2)
         return rope(q, tables), rope(k, tables), v.transpose(1, 2)
 
-    @staticmethod
-    def attend(q, keys, values, mask) -> torch.Tensor:
-        return nn.functional.scaled_dot_product_attention(q, keys, values, attn_mask=mask, enable_gqa=True)
-
     def out(self, read: torch.Tensor) -> torch.Tensor:
         return self.attention.dense(read)
-
-    def feed_forward(self, x: torch.Tensor) -> torch.Tensor:
-        return x + self.mlp(self.post_attention_layernorm(x))
 
 
 class LLaDA2Model(nn.Module):
@@ -228,11 +222,7 @@ class LLaDA2MoeModelLM(HubModel):
     EMBEDDING = "word_embeddings"
 
     def __init__(self, config: LLaDA2Config):
-        super().__init__()
-        self.config = config
-        self.model = LLaDA2Model(config)
-        if not config.tie_word_embeddings:
-            self.lm_head = nn.Linear(config.hidden_size, config.vocab_size, bias=False)
+        super().__init__(config, LLaDA2Model(config))
 
     def rotary(self, positions: torch.Tensor) -> Rotary:
         """cos, sin ``[batch, 1, n, rope_dim]`` in float32: the rotated part of each head only."""

@@ -27,6 +27,7 @@ from torch import nn
 
 from .hub import (
     HubConfig,
+    HubDecoderLayer,
     HubModel,
     RMSNorm,
     SwiGLU,
@@ -101,7 +102,7 @@ class SDARAttention(nn.Module):
         self.k_norm = RMSNorm(d, c.rms_norm_eps)
 
 
-class SDARDecoderLayer(nn.Module):
+class SDARDecoderLayer(HubDecoderLayer):
     def __init__(self, config: SDARConfig):
         super().__init__()
         self.config = config
@@ -120,16 +121,8 @@ class SDARDecoderLayer(nn.Module):
         v = attn.v_proj(h).view(b, n, -1, d).transpose(1, 2)
         return rope(q, tables), rope(k, tables), v
 
-    @staticmethod
-    def attend(q, keys, values, mask) -> torch.Tensor:
-        """Grouped-query attention: each key and value head serves ``heads / kv_heads`` query heads."""
-        return nn.functional.scaled_dot_product_attention(q, keys, values, attn_mask=mask, enable_gqa=True)
-
     def out(self, read: torch.Tensor) -> torch.Tensor:
         return self.self_attn.o_proj(read)
-
-    def feed_forward(self, x: torch.Tensor) -> torch.Tensor:
-        return x + self.mlp(self.post_attention_layernorm(x))
 
 
 class SDARModel(nn.Module):
@@ -144,11 +137,7 @@ class SDARForCausalLM(HubModel):
     """The weights' module tree as the checkpoint names it; a tied model has no ``lm_head`` of its own."""
 
     def __init__(self, config: SDARConfig):
-        super().__init__()
-        self.config = config
-        self.model = SDARModel(config)
-        if not config.tie_word_embeddings:
-            self.lm_head = nn.Linear(config.hidden_size, config.vocab_size, bias=False)
+        super().__init__(config, SDARModel(config))
 
     def rotary(self, positions: torch.Tensor) -> Rotary:
         """cos, sin ``[batch, 1, n, head_dim]`` in float32 (rotate-half layout: each frequency twice)."""
