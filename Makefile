@@ -22,7 +22,7 @@ SNAKEMAKE := $(if $(filter 1,$(WARM)),$(BIN)/python -m icml26.common.forkserver 
 
 setup: system-deps venv  ## system packages (SLURM, munge) and the Python environment
 
-system-deps:  ## Debian packages: SLURM and munge (the SLURM test), Fashion-MNIST (optifluence at paper scale), Coq 8.16 (coins)
+system-deps:  ## Debian packages: SLURM and munge (the SLURM test), Fashion-MNIST (optifluence's quick scale), Coq 8.16 (coins)
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null \
 				|| [ ! -d /usr/share/datasets/fashion-mnist ] || ! command -v coqc >/dev/null; then \

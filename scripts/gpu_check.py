@@ -36,8 +36,9 @@ REPLICA_PAPERS = (
     "sheaf_repulsion",
     "focus_dllm",
     "manifold_microscope",
+    "optifluence",
 )
-DEVICE_PAPERS = ("netdiff", "optifluence", "prism_moe", "cerebellar_control")  # their smoke DAGs on the device
+DEVICE_PAPERS = ("netdiff", "prism_moe", "cerebellar_control")  # their smoke DAGs on the device
 
 
 def device() -> tuple[str, str]:

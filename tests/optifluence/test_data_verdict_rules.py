@@ -3,6 +3,7 @@ false), and the rule functions end to end on a user's own tiny dataset (the pape
 
 import gzip
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -14,10 +15,11 @@ from icml26.optifluence import data, rules, verdict
 from icml26.optifluence.lira import tpr_at_fpr
 
 
-def _user_npz(path, n=40, side=6, seed=0):
-    """A tiny dataset of the user's own, in the ``npz`` format."""
+def _user_npz(path, n=40, side=6, seed=0, channels=None):
+    """A tiny dataset of the user's own, in the ``npz`` format (grey N x H x W, or N x C x H x W)."""
     rng = np.random.default_rng(seed)
-    np.savez(path, images=rng.integers(0, 256, (n, side, side)).astype(np.uint8), labels=rng.integers(0, 3, n))
+    shape = (n, side, side) if channels is None else (n, channels, side, side)
+    np.savez(path, images=rng.integers(0, 256, shape).astype(np.uint8), labels=np.arange(n) % 3)
 
 
 def _idx(path, array, dims):
@@ -39,7 +41,7 @@ def _fashion(folder, n=6, truncate=False, wrong_dims=False, label=3):
 
 def test_digits_ship_with_scikit_learn_and_split_into_disjoint_parts():
     images, labels = data.load("digits", [])
-    assert images.shape == (1797, 8, 8) and 0 <= images.min() and images.max() == 1.0
+    assert images.shape == (1797, 1, 8, 8) and 0 <= images.min() and images.max() == 1.0
     parts = data.split(images, labels, 100, 50, seed=0)
     assert len(parts["base_y"]) == 100 and len(parts["cand_y"]) == 50 and len(parts["test_y"]) == 1647
     assert data.classes(parts) == 10
@@ -50,10 +52,12 @@ def test_digits_ship_with_scikit_learn_and_split_into_disjoint_parts():
 
 
 def test_pooling_averages_blocks_and_refuses_a_factor_that_does_not_divide_the_side():
-    images = np.arange(2 * 4 * 4, dtype=np.float32).reshape(2, 4, 4)
+    images = np.arange(2 * 4 * 4, dtype=np.float32).reshape(2, 1, 4, 4)
     pooled = data.pool(images, 2)
-    assert pooled.shape == (2, 2, 2) and pooled.dtype == np.float32
-    assert pooled[0, 0, 0] == (0 + 1 + 4 + 5) / 4 and pooled[1, 1, 1] == (26 + 27 + 30 + 31) / 4
+    assert pooled.shape == (2, 1, 2, 2) and pooled.dtype == np.float32
+    assert pooled[0, 0, 0, 0] == (0 + 1 + 4 + 5) / 4 and pooled[1, 0, 1, 1] == (26 + 27 + 30 + 31) / 4
+    colour = np.stack([images[:, 0], 100 + images[:, 0], 200 + images[:, 0]], axis=1)
+    assert (data.pool(colour, 2) == pooled + np.array([0, 100, 200], np.float32)[:, None, None]).all()  # per channel
     assert data.pool(images, 1) is images
     with pytest.raises(ValueError, match="dataset.pool: 3 does not divide"):
         data.pool(images, 3)
@@ -61,7 +65,7 @@ def test_pooling_averages_blocks_and_refuses_a_factor_that_does_not_divide_the_s
 
 def test_fashion_mnist_files_parse_and_bad_ones_fail_naming_the_file(tmp_path):
     images, labels = data.load("fashion_mnist", _fashion(tmp_path))
-    assert images.shape == (6, 28, 28) and images.max() <= 1.0 and (labels == 3).all()
+    assert images.shape == (6, 1, 28, 28) and images.max() <= 1.0 and (labels == 3).all()
     for kwargs, problem in (
         ({"truncate": True}, "truncated"),
         ({"wrong_dims": True}, "IDX file of 3"),
@@ -83,11 +87,22 @@ def test_the_user_s_npz_loads_and_bad_ones_fail_naming_the_file(tmp_path):
     good = tmp_path / "mine.npz"
     _user_npz(good)
     images, labels = data.load("npz", [str(good)])
-    assert images.shape == (40, 6, 6) and images.max() <= 1.0 and set(labels) <= {0, 1, 2}
+    assert images.shape == (40, 1, 6, 6) and images.max() == 1.0 and set(labels) == {0, 1, 2}
+    _user_npz(tmp_path / "rgb.npz", channels=3)
+    assert data.load("npz", [str(tmp_path / "rgb.npz")])[0].shape == (40, 3, 6, 6)  # any channel count, kept
+    _user_npz(tmp_path / "five.npz", channels=5)
+    assert data.load("npz", [str(tmp_path / "five.npz")])[0].shape == (40, 5, 6, 6)
+    grey, two = np.zeros((4, 4, 4)), np.array([0, 1, 0, 1])
     cases = {
-        "missing.npz": ({"images": np.zeros((3, 4, 4))}, "needs arrays 'images' and 'labels'"),
+        "missing.npz": ({"images": grey}, "needs arrays 'images' and 'labels'"),
         "shape.npz": ({"images": np.zeros((3, 4, 5)), "labels": np.zeros(3, int)}, "N x H x H"),
-        "labels.npz": ({"images": np.zeros((3, 4, 4)), "labels": np.zeros(2, int)}, "'labels' must be 3"),
+        "last.npz": ({"images": np.zeros((4, 4, 4, 3)), "labels": two}, r"channels first\), got shape \(4, 4, 4, 3\)"),
+        "labels.npz": ({"images": grey, "labels": np.zeros(2, int)}, "'labels' must be 4"),
+        "huge.npz": ({"images": grey, "labels": np.array([0, 1, 999999, 1])}, "0..K-1 with every class present"),
+        "one.npz": ({"images": grey, "labels": np.zeros(4, int)}, "every class present, found 1 distinct"),
+        "scale.npz": ({"images": grey + 255.0, "labels": two}, r"in \[0, 1\], found 255..255 \(0..255 pixels: store"),
+        "nan.npz": ({"images": grey + np.nan, "labels": two}, "must be finite"),
+        "int.npz": ({"images": grey.astype(np.int32), "labels": two}, "uint8 .0..255. or floats"),
     }
     for name, (arrays, problem) in cases.items():
         np.savez(tmp_path / name, **arrays)
@@ -192,7 +207,7 @@ def test_the_tpr_interval_redraws_the_threshold_and_is_wider_than_clopper_pearso
 
 def test_rule_functions_end_to_end_on_a_user_dataset(tmp_path):
     mine = tmp_path / "mine.npz"
-    _user_npz(mine, n=60, side=4)
+    _user_npz(mine, n=60, side=4, channels=3)  # RGB, through every rule
     p = {
         name: str(tmp_path / name)
         for name in (
@@ -280,7 +295,7 @@ def test_rule_functions_end_to_end_on_a_user_dataset(tmp_path):
     tpr = pd.read_csv(p["tpr.csv"])
     assert len(tpr) == 2 * len(types) and (tpr["n_in"] == 8).all() and (tpr["n_out"] == 8).all()
     assert pd.read_csv(p["ablation.csv"])["truncation"].tolist() == [1, 2]
-    assert np.load(p["images.npz"])["base_x"].shape[1:] == (2, 2)  # 4x4 images pooled by 2
+    assert np.load(p["images.npz"])["base_x"].shape[1:] == (3, 2, 2)  # 4x4 RGB images pooled by 2
     rules.verdict(
         p["tpr.csv"],
         p["accuracy.csv"],
@@ -304,4 +319,75 @@ def test_rule_functions_end_to_end_on_a_user_dataset(tmp_path):
 @pytest.mark.skipif(not data.FASHION_MNIST.is_dir(), reason="dataset-fashion-mnist not installed (make setup)")
 def test_debian_s_fashion_mnist_loads_as_the_paper_scale_data():
     images, labels = data.load("fashion_mnist", data.source_files("fashion_mnist", None))
-    assert images.shape == (60000, 28, 28) and sorted(set(labels.tolist())) == list(range(10))
+    assert images.shape == (60000, 1, 28, 28) and sorted(set(labels.tolist())) == list(range(10))
+
+
+def test_cifar10_batches_load_in_colour_and_wrong_or_hostile_files_fail_naming_the_file(tmp_path):
+    import os
+    import pickle
+
+    folder = tmp_path / "cifar10"
+    data.write_cifar_replica(folder, per_batch=20)
+    images, labels = data.load("cifar10", data.source_files("cifar10", str(folder)))
+    assert images.shape == (100, 3, 32, 32) and images.dtype == np.float32 and labels.dtype == np.int64
+    raw = pickle.loads((folder / "data_batch_2").read_bytes(), encoding="bytes")
+    row = raw[b"data"][3]  # the red, green and blue planes of a 32x32 image in turn
+    assert images[23, 1, 5, 7] == np.float32(row[1024 + 5 * 32 + 7] / 255.0) and labels[23] == raw[b"labels"][3]
+    root = tmp_path / "torchvision_root"  # torchvision's layout: the unpacked folder under a root
+    root.mkdir()
+    folder.rename(root / data.CIFAR_FOLDER)
+    assert data.load("cifar10", data.source_files("cifar10", str(root)))[0].shape == (100, 3, 32, 32)
+    batches = root / data.CIFAR_FOLDER
+
+    def rewrite(name, batch):
+        (batches / name).write_bytes(pickle.dumps(batch, protocol=2))
+
+    grey = {b"data": np.zeros((20, 1024), np.uint8), b"labels": [0] * 20}
+    rewrite("data_batch_1", grey)
+    with pytest.raises(SourceError, match=r"data_batch_1: data must be N x 3072 .*got \(20, 1024\) \(a grayscale"):
+        data.load("cifar10", data.source_files("cifar10", str(root)))
+    rewrite("data_batch_1", {b"data": np.zeros((20, 3072), np.uint8), b"labels": [10] * 20})
+    with pytest.raises(SourceError, match="data_batch_1: labels must be 0..9, found 10"):
+        data.load("cifar10", data.source_files("cifar10", str(root)))
+    marker = tmp_path / "ran"
+
+    class Hostile:
+        def __reduce__(self):
+            return os.system, (f"touch {marker}",)
+
+    rewrite("data_batch_1", {b"data": Hostile(), b"labels": []})
+    with pytest.raises(SourceError, match=r"data_batch_1: not a CIFAR-10 python batch \(it asks for posix.system"):
+        data.load("cifar10", data.source_files("cifar10", str(root)))
+    assert not marker.exists()  # refused before anything ran
+    rewrite("data_batch_1", grey | {b"data": np.zeros((20, 3072), np.uint8)})
+    (batches / "data_batch_4").unlink()
+    with pytest.raises(SourceError, match="data_batch_4: source file not found"):
+        data.load("cifar10", data.source_files("cifar10", str(root)))
+
+
+def test_mnist_reads_the_idx_files_from_its_folder(tmp_path):
+    files = _fashion(tmp_path, n=5, label=7)  # the same four-file IDX format
+    assert data.source_files("mnist", str(tmp_path)) == files
+    images, labels = data.load("mnist", files)
+    assert images.shape == (5, 1, 28, 28) and (labels == 7).all()
+    _idx(tmp_path / data.FASHION_FILES[1], np.full(4, 7), 1)
+    with pytest.raises(SourceError, match="train-labels-idx1-ubyte.gz: holds 4 labels for the 5 images"):
+        data.load("mnist", files)
+
+
+def test_settings_name_a_residual_shape_given_to_another_kind_and_a_data_set_without_its_folder():
+    from icml26.common.config import paper_section
+    from icml26.optifluence.settings import problems
+
+    config = Path(__file__).resolve().parents[2] / "config" / "papers" / "optifluence.yaml"
+    quick = paper_section(config, "quick")
+    assert list(problems(quick)) == []
+    quick["architectures"]["mlp"]["blocks"] = [1, 1]
+    quick["dataset"] = {"name": "cifar10", "path": None, "pool": 1}
+    assert list(problems(quick)) == [
+        "architectures.mlp: blocks only shape a resnet, not a mlp",
+        "dataset.path: the cifar10 dataset needs the path of its file or folder",
+    ]
+    paper = paper_section(config, "paper")
+    assert paper["target"] == "resnet9" and paper["dataset"]["name"] == "cifar10"
+    assert [p for p in problems(paper) if not p.startswith("dataset.path")] == []  # only the unfetched folder

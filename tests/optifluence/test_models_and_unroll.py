@@ -8,7 +8,9 @@ from icml26.optifluence.models import (
     Architecture,
     Training,
     hinge,
+    logits,
     population,
+    schedule,
     train,
     train_one_by_one,
     weighted_loss,
@@ -20,9 +22,9 @@ TRAINING = Training(steps=3, lr=0.5, momentum=0.9, weight_decay=0.01)
 
 def tiny(dtype=torch.float64, models=4, kind="mlp"):
     torch.manual_seed(0)
-    skeleton, params = population(Architecture("a", kind, 5), 4, 3, list(range(1, models + 1)))
+    skeleton, params = population(Architecture("a", kind, 5), (1, 4, 4), 3, list(range(1, models + 1)))
     params = {k: v.to(dtype) for k, v in params.items()}
-    base_x, base_y = torch.rand(12, 4, 4, dtype=dtype), torch.randint(0, 3, (12,))
+    base_x, base_y = torch.rand(12, 1, 4, 4, dtype=dtype), torch.randint(0, 3, (12,))
     weights = (torch.rand(models, 12) < 0.6).to(dtype)
     return skeleton, params, base_x, base_y, weights
 
@@ -35,12 +37,13 @@ def test_batched_training_equals_training_one_model_at_a_time():
     assert not torch.allclose(batched["head.weight"], params["head.weight"])  # it trained
 
 
-def test_the_patch_convolution_equals_torch_s_conv2d():
-    net = CNN(side=6, classes=3, channels=4)
-    x = torch.rand(5, 6, 6)
-    kernel = net.conv.weight.reshape(4, 1, 3, 3)
-    expected = torch.relu(torch.nn.functional.conv2d(x.unsqueeze(1), kernel, net.conv.bias, stride=2, padding=1))
-    assert torch.allclose(net.features(x), expected.permute(0, 2, 3, 1).reshape(5, -1), atol=1e-6)
+def test_the_patch_convolution_equals_torch_s_conv2d_in_grey_and_in_colour():
+    for channels in (1, 3):
+        net = CNN(shape=(channels, 6, 6), classes=3, channels=4)
+        x = torch.rand(5, channels, 6, 6)
+        kernel = net.conv.weight.reshape(4, channels, 3, 3)
+        expected = torch.relu(torch.nn.functional.conv2d(x, kernel, net.conv.bias, stride=2, padding=1))
+        assert torch.allclose(net.features(x), expected.permute(0, 2, 3, 1).reshape(5, -1), atol=1e-6)
 
 
 INSIDE = [[True, False], [True, True], [False, True], [False, False]]  # models x canaries: each its own IN group
@@ -60,7 +63,7 @@ def _gradient(canaries, **kwargs):
 
 
 def test_hypergradient_through_two_training_steps_matches_finite_differences():
-    canaries = torch.rand(2, 4, 4, dtype=torch.float64, generator=torch.Generator().manual_seed(3))
+    canaries = torch.rand(2, 1, 4, 4, dtype=torch.float64, generator=torch.Generator().manual_seed(3))
     grad = _gradient(canaries, truncation=2)
     eps, numeric = 1e-6, torch.zeros_like(canaries)
     with torch.no_grad():
@@ -98,7 +101,7 @@ def _plain_unrolled_gap(canaries, labels, steps):
 
 
 def test_truncation_at_the_full_length_equals_plain_full_unrolling_and_shorter_truncation_differs():
-    canaries = torch.rand(2, 4, 4, dtype=torch.float64, generator=torch.Generator().manual_seed(4))
+    canaries = torch.rand(2, 1, 4, 4, dtype=torch.float64, generator=torch.Generator().manual_seed(4))
     labels = torch.tensor([0, 2])
     full = canaries.clone().requires_grad_(True)
     _plain_unrolled_gap(full, labels, steps=3).sum().backward()
@@ -108,8 +111,43 @@ def test_truncation_at_the_full_length_equals_plain_full_unrolling_and_shorter_t
 
 
 def test_a_population_is_initialised_on_the_cpu_and_placed_on_the_device_asked_for():
-    _, cpu = population(Architecture("a", "mlp", 5), 4, 3, [1, 2])
-    _, meta = population(Architecture("a", "mlp", 5), 4, 3, [1, 2], device="meta")  # a device without memory
+    _, cpu = population(Architecture("a", "mlp", 5), (1, 4, 4), 3, [1, 2])
+    _, meta = population(Architecture("a", "mlp", 5), (1, 4, 4), 3, [1, 2], device="meta")  # a device without memory
     assert all(v.device.type == "meta" and v.shape == cpu[k].shape for k, v in meta.items())
-    _, again = population(Architecture("a", "mlp", 5), 4, 3, [1, 2])
+    _, again = population(Architecture("a", "mlp", 5), (1, 4, 4), 3, [1, 2])
     assert all(torch.equal(again[k], cpu[k]) for k in cpu)  # the seeds alone decide the weights
+
+
+def test_the_residual_networks_have_the_reference_parameter_counts():
+    """ResNet-50 and WideResNet-50-2 are torchvision's (23,528,522 and 66,854,730 parameters with 10 classes) with
+    the CIFAR stem's 3x3 conv in place of the 7x7 one (64 x 3 x (49 - 9) = 7,680 fewer); ResNet-9 is the DAWNBench
+    model's 6,573,130 (GroupNorm has BatchNorm's scale and shift)."""
+    count = lambda arch: sum(p.numel() for p in arch.build((3, 32, 32), 10).parameters())  # noqa: E731
+    assert count(Architecture("r", "resnet", 64)) == 23_528_522 - 7_680
+    assert count(Architecture("w", "resnet", 64, widen=2)) == 66_854_730 - 7_680
+    assert count(Architecture("r9", "resnet9", 64)) == 6_573_130
+
+
+def test_residual_networks_train_batched_as_one_by_one_and_score_images_in_any_batch():
+    torch.manual_seed(0)
+    x, y = torch.rand(10, 3, 16, 16, dtype=torch.float64), torch.randint(0, 3, (10,))
+    weights = (torch.rand(2, 10) < 0.6).double()
+    training = Training(steps=2, lr=0.1, momentum=0.9, batch=4)
+    for arch in (Architecture("r9", "resnet9", 4), Architecture("r", "resnet", 4, blocks=(1, 1), widen=2)):
+        skeleton, params = population(arch, (3, 16, 16), 3, [1, 2])
+        params = {k: v.double() for k, v in params.items()}
+        order = schedule(10, training, 0)
+        batched, _ = train(skeleton, params, x, y, weights, training, order=order)
+        looped = train_one_by_one(skeleton, params, x, y, weights, training, order)
+        assert all(torch.allclose(batched[k], looped[k], atol=1e-10) for k in params)
+        assert not torch.allclose(batched["head.weight"], params["head.weight"])  # it trained
+        assert torch.allclose(logits(skeleton, batched, x, batch=3), logits(skeleton, batched, x), atol=1e-10)
+
+
+def test_a_minibatch_schedule_shows_every_image_once_per_epoch_and_none_means_full_batch():
+    order = schedule(10, Training(steps=7, lr=0.1, batch=3), seed=5)
+    assert len(order) == 7 and all(len(step) == 3 for step in order)
+    assert len(set(torch.cat(order[:3]).tolist())) == 9  # an epoch: 3 batches of distinct images (one left over)
+    assert [t.tolist() for t in order] == [t.tolist() for t in schedule(10, Training(steps=7, lr=0.1, batch=3), 5)]
+    assert schedule(10, Training(steps=7, lr=0.1), 5) is None
+    assert schedule(10, Training(steps=7, lr=0.1, batch=10), 5) is None

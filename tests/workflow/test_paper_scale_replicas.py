@@ -35,6 +35,7 @@ PAPERS = [
     "seizure_benchmark",
     "dvm_ad",
     "manifold_microscope",
+    "optifluence",
 ]
 
 
@@ -182,3 +183,14 @@ def test_paper_scale_replica_manifold_microscope(built):
     assert F.shape[0] == 72  # COIL-20's turntable, read from the fetched PNGs
     weights = read_npz(built / "data" / "smoke" / "manifold_microscope" / "vae" / "weights.npz")
     assert any(key.endswith("convs.0.weight") for key in weights)  # the paper section's convolutional BetaVAE_B
+
+
+def test_paper_scale_replica_optifluence(built):
+    found = claims(built, "optifluence")
+    assert all("dataset.path = external/optifluence/cifar10" in c["substitution"] for c in found)
+    log = (built / "logs" / "smoke" / "optifluence" / "seeds.log").read_text()
+    assert "cifar10: 1000 images of 3 x 32 x 32 from external/optifluence/cifar10" in log  # the fetched batches
+    images = read_npz(built / "data" / "smoke" / "optifluence" / "images.npz")
+    assert images["base_x"].shape[1:] == (3, 32, 32) and images["classes"][0] == 10  # RGB, kept in colour
+    accuracy = pd.read_csv(built / "results" / "smoke" / "optifluence" / "tables" / "accuracy.csv")
+    assert set(accuracy["architecture"]) == {"resnet9", "resnet50", "wide_resnet50_2"}  # the paper's three

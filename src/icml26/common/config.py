@@ -148,6 +148,12 @@ def unfetched_problems(slug: str, section: dict[str, Any]) -> Iterator[str]:
     """A setting that names a folder of the section's ``fetch:`` list before ``make fetch`` brought it in: one line
     saying how to get it (:mod:`.fetch`), rather than a missing folder."""
     targets = {entry["into"]: name for name, entry in section.get("fetch", {}).items()}
+    how = {  # a hub entry downloads; a source entry (data not on the hub) is copied in from the user's download
+        entry["into"]: "needs the Hugging Face hub; offline: FROM=<folder>"
+        if "hub" in entry
+        else f"FROM=<folder holding {name}/>, downloaded from {entry['source']}"
+        for name, entry in section.get("fetch", {}).items()
+    }
 
     def named(block: dict, keys: tuple[str, ...]) -> Iterator[str]:
         for key, value in block.items():
@@ -156,7 +162,7 @@ def unfetched_problems(slug: str, section: dict[str, Any]) -> Iterator[str]:
             elif isinstance(value, str) and value in targets and not Path(value).is_dir():
                 yield (
                     f"{'.'.join((slug, *keys, key))}: {value} ({targets[value]}) has not been fetched: run `make "
-                    f"fetch PAPER={slug}` (needs the Hugging Face hub; offline: FROM=<folder>), set the key to a "
+                    f"fetch PAPER={slug}` ({how[value]}), set the key to a "
                     f"local copy, or run other papers alone (make PAPER=<paper>, or --config 'papers=[<paper>]')"
                 )
 

@@ -13,7 +13,7 @@ import time
 import numpy as np
 import torch
 
-from .models import Architecture, Training, hinge, logits, population, train
+from .models import Architecture, Training, hinge, logits, population, schedule, train
 
 
 def audit(
@@ -34,7 +34,7 @@ def audit(
 ) -> dict[str, np.ndarray]:
     """``{"scores": hinge of each canary in each model, "test_accuracy": per model, "train_accuracy": per model
     on its base images}``, the models trained on ``device``."""
-    models, side = member.shape[0], base_x.shape[-1]
+    models, shape = member.shape[0], base_x.shape[1:]
     rng = np.random.default_rng([seed, 2])
     base_member = rng.random((models, len(base_x))) < base_fraction
     model_seeds = [int(s) for s in rng.integers(0, 2**31, models)]
@@ -48,12 +48,14 @@ def audit(
     start = time.perf_counter()
     for first in range(0, models, chunk):
         part = slice(first, min(first + chunk, models))
-        skeleton, params = population(arch, side, classes, model_seeds[part], device)
-        params, _ = train(skeleton, params, x, y, weights[part], training)
+        skeleton, params = population(arch, shape, classes, model_seeds[part], device)
+        order = schedule(len(x), training, [seed, first])
+        params, _ = train(skeleton, params, x, y, weights[part], training, order=order)
         with torch.no_grad():
-            scores.append(hinge(logits(skeleton, params, cx), cy).double().cpu().numpy())
-            test_acc.append((logits(skeleton, params, tx).argmax(-1).cpu().numpy() == test_y).mean(axis=1))
-            fit = logits(skeleton, params, x[: len(base_x)]).argmax(-1).cpu().numpy() == base_y
+            scores.append(hinge(logits(skeleton, params, cx, training.batch), cy).double().cpu().numpy())
+            predicted = logits(skeleton, params, tx, training.batch).argmax(-1).cpu().numpy()
+            test_acc.append((predicted == test_y).mean(axis=1))
+            fit = logits(skeleton, params, x[: len(base_x)], training.batch).argmax(-1).cpu().numpy() == base_y
             train_acc.append((fit * base_member[part]).sum(axis=1) / base_member[part].sum(axis=1))
         print(
             f"{arch.name}: {part.stop}/{models} models trained, mean test accuracy "

@@ -76,9 +76,8 @@ def seed_sets(
         picks[t] = rest[i * per_type : (i + 1) * per_type]
     sets = {t: {"x": cand_x[idx], "y": cand_y[idx].copy(), "source": idx} for t, idx in picks.items()}
     sets["mislabeled"]["y"] = (sets["mislabeled"]["y"] + rng.integers(1, classes, per_type)) % classes
-    side = cand_x.shape[-1]
     sets["ood"] = {
-        "x": rng.random((per_type, side, side)).astype(np.float32),
+        "x": rng.random((per_type, *cand_x.shape[1:])).astype(np.float32),
         "y": rng.integers(0, classes, per_type),
         "source": np.full(per_type, -1),
     }

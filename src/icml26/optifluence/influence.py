@@ -50,17 +50,24 @@ def candidate_influence(
     point."""
     import numpy as np
 
-    from .models import population, train
+    from .models import population, schedule, train
 
-    side = base_x.shape[-1]
+    shape = base_x.shape[1:]
     bx, by = torch.tensor(base_x, device=device), torch.tensor(base_y, device=device)
-    skeleton, params = population(arch, side, classes, [seed], device)
-    params, _ = train(skeleton, params, bx, by, torch.ones(1, len(base_x), device=device), training)
-    model = arch.build(side, classes).to(device)
+    skeleton, params = population(arch, shape, classes, [seed], device)
+    order = schedule(len(base_x), training, seed)
+    params, _ = train(skeleton, params, bx, by, torch.ones(1, len(base_x), device=device), training, order=order)
+    model = arch.build(shape, classes).to(device)
     model.load_state_dict({k: v[0] for k, v in params.items()})
+
+    def in_batches(function, images: torch.Tensor) -> torch.Tensor:
+        size = training.batch or len(images)
+        return torch.cat([function(images[i : i + size]) for i in range(0, len(images), size)])
+
     with torch.no_grad():
-        train_features, features = model.features(bx), model.features(torch.tensor(cand_x, device=device))
-        accuracy = float((model(bx).argmax(-1) == by).float().mean())
+        train_features = in_batches(model.features, bx)
+        features = in_batches(model.features, torch.tensor(cand_x, device=device))
+        accuracy = float((in_batches(model, bx).argmax(-1) == by).float().mean())
     scores = self_influence(
         train_features.double(),
         by,

@@ -7,6 +7,8 @@ verdict; timing (vmap vs a loop, seconds per optimisation step) beside.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
@@ -17,7 +19,9 @@ from .data import classes
 def _architecture(spec: dict):
     from .models import Architecture
 
-    return Architecture(spec["name"], spec["kind"], spec["size"])
+    return Architecture(
+        spec["name"], spec["kind"], spec["size"], tuple(spec.get("blocks", (3, 4, 6, 3))), spec.get("widen", 1)
+    )
 
 
 def _training(spec: dict):
@@ -52,6 +56,8 @@ def seeds(
 
     seed_everything(seed)
     pixels, labels = data.load(dataset, sources)
+    where = f" from {Path(sources[0]).parent}" if sources else ""
+    print(f"{dataset}: {len(labels)} images of {' x '.join(map(str, pixels.shape[1:]))}{where}", flush=True)
     parts = data.split(
         data.pool(pixels, pool), labels, split["base"], split["candidates"], split["seed"], split["test"]
     )
@@ -177,7 +183,7 @@ def audit(
         _training(training),
         audit["base_fraction"],
         audit["seed"],
-        audit["chunk"],
+        architecture.get("chunk") or audit["chunk"],
         resolve_device(device),
     )
     write_npz(scores, member=member, types=np.array(kinds), **out)
@@ -234,14 +240,15 @@ def timing(
 
     from ..common.device import resolve_device
     from ..common.timing import interleaved, medians, write_machine
-    from .models import population, train, train_one_by_one
+    from .models import population, schedule, train, train_one_by_one
 
     device = resolve_device(device)
     parts = read_npz(images, "base_x", "base_y", "classes")
     arch, settings = _architecture(architecture), _training({**training, "steps": timing["steps"]})
     x, y = torch.tensor(parts["base_x"], device=device), torch.tensor(parts["base_y"], device=device)
     weights = torch.ones(timing["models"], len(x), device=device)
-    skeleton, params = population(arch, x.shape[-1], classes(parts), list(range(timing["models"])), device)
+    skeleton, params = population(arch, x.shape[1:], classes(parts), list(range(timing["models"])), device)
+    order = schedule(len(x), settings, 0)
 
     def synced(run):  # a GPU's queued work belongs to the call that queued it
         return lambda: (run(), torch.cuda.synchronize() if device == "cuda" else None)
@@ -249,8 +256,8 @@ def timing(
     seconds = medians(
         interleaved(
             {
-                "vmap": synced(lambda: train(skeleton, params, x, y, weights, settings)),
-                "loop": synced(lambda: train_one_by_one(skeleton, params, x, y, weights, settings)),
+                "vmap": synced(lambda: train(skeleton, params, x, y, weights, settings, order=order)),
+                "loop": synced(lambda: train_one_by_one(skeleton, params, x, y, weights, settings, order)),
             },
             timing["repeats"],
         )

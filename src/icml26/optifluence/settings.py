@@ -14,8 +14,10 @@ def problems(cfg: dict) -> Iterator[str]:
             yield f"{key}: {', '.join(unknown)} not among architectures ({', '.join(archs)})"
     if cfg["target"] in cfg["transfer"]:
         yield f"transfer: {cfg['target']} is the target architecture, not a transfer one"
-    if archs.get(cfg["target"], {}).get("kind") != "mlp":
-        yield "target: IF-Init's last-layer influence is built for an mlp target architecture"
+    for name, spec in archs.items():
+        extra = [key for key in ("blocks", "widen") if key in spec]
+        if extra and spec["kind"] != "resnet":
+            yield f"architectures.{name}: {', '.join(extra)} only shape a resnet, not a {spec['kind']}"
     if cfg["unrolling"]["truncation"] in cfg["ablation"]:
         yield f"ablation: {cfg['unrolling']['truncation']} is unrolling.truncation itself (the optifluence type)"
     too_long = [k for k in [cfg["unrolling"]["truncation"], *cfg["ablation"]] if k > cfg["training"]["steps"]]
@@ -30,7 +32,7 @@ def problems(cfg: dict) -> Iterator[str]:
     if cfg["audit"]["models"] * min(cfg["audit"]["base_fraction"], 0.5) < 6:
         yield "audit.models: too few for LiRA's leave-one-out Gaussian fits (need >= 2 IN and OUT per canary)"
     path = cfg["dataset"]["path"]
-    if cfg["dataset"]["name"] == "npz" and not path:
-        yield "dataset.path: the npz dataset needs the path of the user's .npz file"
+    if cfg["dataset"]["name"] in ("npz", "cifar10", "mnist") and not path:
+        yield f"dataset.path: the {cfg['dataset']['name']} dataset needs the path of its file or folder"
     if path and not Path(path).exists():
         yield f"dataset.path: {path} does not exist"

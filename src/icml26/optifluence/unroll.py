@@ -29,7 +29,7 @@ import numpy as np
 import torch
 from torch.utils.checkpoint import checkpoint as recompute
 
-from .models import Architecture, Training, hinge, logits, population, step_function, train
+from .models import Architecture, Training, batch, hinge, logits, population, schedule, step_function, train
 
 
 @dataclass(frozen=True)
@@ -57,32 +57,40 @@ def detectability(
     training: Training,
     truncation: int,
     use_checkpoint: bool = True,
+    seed: int | list[int] = 0,
 ) -> torch.Tensor:
     """``mean phi_IN - mean phi_OUT`` of each canary after training the models ``params`` on their base images
     plus the canaries ``inside`` (models x canaries) marks; differentiable in ``canaries`` through the last
-    ``truncation`` steps."""
+    ``truncation`` steps (minibatches, when ``training.batch`` is set, drawn from ``seed``)."""
     k = min(truncation, training.steps)
     weights = torch.cat([base_weights, inside.to(base_weights.dtype)], dim=1)
     y = torch.cat([base_y, labels])
+    order = schedule(len(y), training, seed)
     params, velocity = train(
-        skeleton, params, torch.cat([base_x, canaries.detach()]), y, weights, training, steps=training.steps - k
+        skeleton,
+        params,
+        torch.cat([base_x, canaries.detach()]),
+        y,
+        weights,
+        training,
+        steps=training.steps - k,
+        order=order,
     )
     step = step_function(skeleton, training)
     names = list(params)
 
-    def flat_step(x, *state):  # tensors only: the reentrant checkpoint (the one torch.func.grad works under)
-        new_params, new_velocity = step(
-            dict(zip(names, state[: len(names)])), dict(zip(names, state[len(names) :])), x, y, weights
-        )
+    def flat_step(x, i, *state):  # tensors only: the reentrant checkpoint (the one torch.func.grad works under)
+        params, velocity = dict(zip(names, state[: len(names)])), dict(zip(names, state[len(names) :]))
+        new_params, new_velocity = step(params, velocity, *batch(order, i, x, y, weights))
         return (*new_params.values(), *new_velocity.values())
 
     x = torch.cat([base_x, canaries])
     state = (*params.values(), *velocity.values())
-    for _ in range(k):
+    for i in range(training.steps - k, training.steps):
         if use_checkpoint and torch.is_grad_enabled() and canaries.requires_grad:
-            state = recompute(flat_step, x, *state, use_reentrant=True)
+            state = recompute(flat_step, x, i, *state, use_reentrant=True)
         else:
-            state = flat_step(x, *state)
+            state = flat_step(x, i, *state)
     params = dict(zip(names, state[: len(names)]))
     phi = hinge(logits(skeleton, params, canaries), labels)
     member = inside.to(phi.dtype)
@@ -102,9 +110,9 @@ def optimise(
     name: str = "canaries",
     device: str = "cpu",
 ):
-    """Optimised canaries from ``init`` (K x H x W in [0, 1]), the inner models on ``device``; returns
+    """Optimised canaries from ``init`` (K x C x H x W in [0, 1]), the inner models on ``device``; returns
     ``(canaries, trace rows, seconds per step)``."""
-    side = init.shape[-1]
+    shape = init.shape[1:]
     x = torch.tensor(init, dtype=torch.float32, device=device, requires_grad=True)
     y = torch.tensor(labels, dtype=torch.int64, device=device)
     bx = torch.tensor(base_x, dtype=torch.float32, device=device)
@@ -116,12 +124,23 @@ def optimise(
     for it in range(unrolling.outer_steps):
         start = time.perf_counter()
         rng = np.random.default_rng([seed, it])
-        skeleton, params = population(arch, side, classes, [int(s) for s in rng.integers(0, 2**31, models)], device)
+        skeleton, params = population(arch, shape, classes, [int(s) for s in rng.integers(0, 2**31, models)], device)
         drawn = rng.random((models, len(base_x))) < unrolling.base_fraction
         base_weights = torch.tensor(drawn, dtype=torch.float32, device=device)
         inside = torch.tensor(np.stack([rng.permutation(half) for _ in range(len(init))], axis=1), device=device)
         gap = detectability(
-            x, y, bx, by, skeleton, params, base_weights, inside, training, unrolling.truncation, unrolling.checkpoint
+            x,
+            y,
+            bx,
+            by,
+            skeleton,
+            params,
+            base_weights,
+            inside,
+            training,
+            unrolling.truncation,
+            unrolling.checkpoint,
+            seed=[seed, it],
         )
         optimiser.zero_grad()
         (-gap.mean()).backward()

@@ -359,11 +359,12 @@ MODEL_PATH_KEYS = {"max_new_tokens", "precision", "lora", "gradient_checkpointin
 def overlay(slug: str, root: Path | None = None) -> dict:
     """The config overlay that runs ``slug``'s paper-scale model path at smoke size: the settings of its ``paper:``
     section that read a fetched folder, its generation budgets and how its model trains (:data:`MODEL_PATH_KEYS`),
-    and the keys the paper names in ``REPLICA_KEYS`` (focus_dllm's task list), under ``<slug>:``; with
+    and the keys the paper names in ``REPLICA_KEYS`` (focus_dllm's task list), with the paper's ``REPLICA_SIZES``
+    over them (optifluence's residual networks, narrower), under ``<slug>:``; with
     ``--configfile config/smoke.yaml <overlay>`` the smoke DAG reads the replicas `make fetch FROM=` put in place."""
     import importlib
 
-    from ..config import paper_section
+    from ..config import merged, paper_section
     from ..fetch import ROOT
 
     section = paper_section((root or ROOT) / "config" / "papers" / f"{slug}.yaml", "paper")
@@ -385,7 +386,8 @@ def overlay(slug: str, root: Path | None = None) -> dict:
                 found[key] = value
         return found
 
-    return {slug: keep(section)}
+    # a paper whose models are too large for CPU at the paper's width gives the same architectures smaller
+    return {slug: merged(keep(section), getattr(importlib.import_module(f"icml26.{slug}"), "REPLICA_SIZES", {}))}
 
 
 def causal_lm(folder: str | os.PathLike, corpus: Iterable[str], flavour: str = "gpt2", **sizes) -> Path:
