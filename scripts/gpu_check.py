@@ -37,8 +37,9 @@ REPLICA_PAPERS = (
     "focus_dllm",
     "manifold_microscope",
     "optifluence",
+    "prism_moe",
 )
-DEVICE_PAPERS = ("netdiff", "prism_moe", "cerebellar_control")  # their smoke DAGs on the device
+DEVICE_PAPERS = ("netdiff", "cerebellar_control")  # their smoke DAGs on the device
 
 
 def device() -> tuple[str, str]:

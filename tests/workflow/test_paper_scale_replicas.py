@@ -36,6 +36,7 @@ PAPERS = [
     "dvm_ad",
     "manifold_microscope",
     "optifluence",
+    "prism_moe",
 ]
 
 
@@ -194,3 +195,17 @@ def test_paper_scale_replica_optifluence(built):
     assert images["base_x"].shape[1:] == (3, 32, 32) and images["classes"][0] == 10  # RGB, kept in colour
     accuracy = pd.read_csv(built / "results" / "smoke" / "optifluence" / "tables" / "accuracy.csv")
     assert set(accuracy["architecture"]) == {"resnet9", "resnet50", "wide_resnet50_2"}  # the paper's three
+
+
+def test_paper_scale_replica_prism_moe(built):
+    found = claims(built, "prism_moe")
+    assert all("teachers.hub.semantic = external/prism_moe/clip" in c["substitution"] for c in found)
+    teachers = built / "data" / "smoke" / "prism_moe" / "teachers"
+    for name, kind in (("semantic", "clip"), ("geometric", "sam"), ("texture", "dinov2")):
+        record = json.loads((teachers / name / "teacher.json").read_text())
+        assert (record["kind"], record["model_type"]) == ("hub", kind)  # the fetched foundation model, not ours
+        assert model_type(built / record["folder"]) == kind
+        kept = sorted(p.name for p in (teachers / name).iterdir() if not p.name.startswith(".snakemake"))
+        assert kept == ["teacher.json", "weights.safetensors"]  # its weights stay in the fetched folder
+    conflict = pd.read_csv(built / "data" / "smoke" / "prism_moe" / "students" / "prism" / "seed0.conflict.csv")
+    assert len(conflict) > 0  # stage 1 distilled from them

@@ -1,6 +1,7 @@
 # prism_moe: PRISM, dual-stream MoE distillation of conflicting teachers into one dense-prediction student
 # (spec: shared/papers/prism_moe.md).
-# scenes (procedural, or the user's files) -> teacher_{teacher} (three objectives, or the user's programs) ->
+# scenes (procedural, or the user's files) -> teacher_{teacher} (three objectives, the paper's CLIP / SAM / DINOv2,
+# or the user's programs) ->
 # student_{method}_{seed} (stage 1 distillation, stage 2 tasks, evaluation, routing) -> tables -> figures, verdict;
 # timing beside. Each rule calls one function of icml26.prism_moe.rules (see docs/ARCHITECTURE.md).
 
@@ -41,6 +42,7 @@ rule prism_moe_teacher:
     input:
         train_file=rules.prism_moe_scenes.output.train_file,
         program=lambda w: [p] if (p := PM.cfg["teachers"]["programs"][w.teacher]) else [],
+        hub=lambda w: [h] if (h := PM.cfg["teachers"]["hub"][w.teacher]) else [],
     output:
         teacher_folder=directory(f"{PM.data}/teachers/{{teacher}}"),
         loss_file=f"{PM.data}/teachers/{{teacher}}.loss.csv",
@@ -152,7 +154,9 @@ rule prism_moe_verdict:
     params:
         func="icml26.prism_moe.rules:verdict",
         substitution=substitution(
-            PM, "data.source", "teachers.programs.semantic", "teachers.programs.geometric", "teachers.programs.texture"
+            PM,
+            "data.source",
+            *(f"teachers.{kind}.{name}" for kind in ("hub", "programs") for name in PM_TEACHERS),
         ),
     script:
         CALL

@@ -66,9 +66,12 @@ def check_coverage(
         fail(where, "weights do not match the model: " + "; ".join(problems))
 
 
-def load_pretrained(model_class, folder: str | os.PathLike, *, model_types: Collection[str], what: str):
+def load_pretrained(
+    model_class, folder: str | os.PathLike, *, model_types: Collection[str], what: str, part: bool = False
+):
     """A Hugging Face model of ``model_class`` from a local folder, refused unless its ``model_type`` is one of
-    ``model_types`` and its weights load completely. Nothing is downloaded."""
+    ``model_types`` and its weights load completely (with ``part``, the model is one part of the checkpoint, such
+    as CLIP's vision tower: the other parts' tensors are left unread). Nothing is downloaded."""
     from transformers.utils import logging as hf_logging
 
     kind = model_type(folder, what)
@@ -82,8 +85,9 @@ def load_pretrained(model_class, folder: str | os.PathLike, *, model_types: Coll
     if kind not in model_types:
         expected = ", ".join(sorted(model_types)) if len(model_types) <= 4 else f"one of the {len(model_types)} known"
         fail(folder, f"not a {what} (config.json says model_type {kind!r}; expected {expected})")
-    verbosity = hf_logging.get_verbosity()
+    verbosity, bars = hf_logging.get_verbosity(), hf_logging.is_progress_bar_enabled()
     hf_logging.set_verbosity_error()  # the mismatch report is turned into one line below
+    hf_logging.disable_progress_bar()  # a bar per load in a job's log says nothing
     try:
         model, info = model_class.from_pretrained(
             str(folder), local_files_only=True, output_loading_info=True, ignore_mismatched_sizes=True
@@ -93,9 +97,10 @@ def load_pretrained(model_class, folder: str | os.PathLike, *, model_types: Coll
         fail(folder, f"cannot read the {what}'s weights ({files}): {_first_line(error)}")
     finally:
         hf_logging.set_verbosity(verbosity)
-    check_coverage(
-        folder, info.get("missing_keys", ()), info.get("unexpected_keys", ()), info.get("mismatched_keys", ())
-    )
+        if bars:
+            hf_logging.enable_progress_bar()
+    unexpected = () if part else info.get("unexpected_keys", ())
+    check_coverage(folder, info.get("missing_keys", ()), unexpected, info.get("mismatched_keys", ()))
     return model
 
 

@@ -6,6 +6,7 @@ Modules: ``scenes`` (the scenes and their exact dense targets), ``teachers`` (th
 user's torch.export teachers), ``moe`` (FiLM-conditioned noisy top-k router, expert dropout, shared + routed
 experts, load balance), ``student`` (the ViT with dual-stream blocks and the baselines' blocks, parameter
 matching), ``methods`` (who distils what), ``distill`` (stage 1, stage 2, evaluation, routing counts),
-``metrics`` (per-task metrics, Delta_m, bootstrap), ``analysis`` (specialisation against a permutation null,
+``vfm`` (the paper's CLIP, SAM and DINOv2 teachers from their Hugging Face folders), ``metrics`` (per-task
+metrics, Delta_m, bootstrap), ``analysis`` (specialisation against a permutation null,
 gradient conflict), ``verdict``, ``settings``, ``plots``, ``rules``.
 """

@@ -44,14 +44,16 @@ def teacher(
     program: list[str],
     teacher_folder: str,
     loss_file: str,
+    hub: list[str] = (),
     *,
     name: str,
     teachers: dict,
     patch: int,
     seed: int,
 ) -> None:
-    """One frozen teacher: trained here with its objective, or the user's ``torch.export`` program (copied);
-    with the per-channel standardisation of its features over the training images."""
+    """One frozen teacher: trained here with its objective, the paper's foundation model (``hub``: its Hugging
+    Face folder) or the user's ``torch.export`` program (copied); with the per-channel standardisation of its
+    features over the training images."""
     import os
     import shutil
     from pathlib import Path
@@ -66,6 +68,13 @@ def teacher(
     if program:
         model = t.load_program(program[0], size)
         description, losses = {"kind": "program", "image_size": size, "source": Path(program[0]).name}, []
+    elif hub:
+        from .vfm import FoundationTeacher
+
+        model = FoundationTeacher(hub[0])
+        description = {"kind": "hub", "folder": hub[0], "model_type": model.kind, "input_size": model.size}
+        losses = []
+        print(f"{name} teacher: the {model.kind} vision encoder of {hub[0]} at {model.size} x {model.size}", flush=True)
     else:
         model, losses = t.train(
             name,

@@ -37,3 +37,5 @@ def problems(cfg: dict) -> Iterator[str]:
     for name, program in cfg["teachers"]["programs"].items():
         if program is not None and not Path(program).is_file():
             yield f"teachers.programs.{name}: {program} is not a file (a torch.export .pt2 program)"
+        if program is not None and cfg["teachers"]["hub"][name] is not None:
+            yield f"teachers.hub.{name}: the {name} teacher is also given as a program; give one of the two"

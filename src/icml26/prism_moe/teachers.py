@@ -10,9 +10,10 @@ aligned with the student's 4 x 4 patches) trained here, then frozen, with its ow
   (masked auto-encoding) -- colour and texture, no labels.
 
 The distillation targets are the feature maps standardised per channel over the training images
-(:class:`Teacher`), so the three teachers weigh alike in a sum of losses. At paper scale a teacher is the user's
-own model: a ``torch.export`` program (``.pt2``) mapping images ``[B, 3, H, W]`` in [0, 1] to a feature map
-``[B, D, h, w]``; a map of another size is resized (bilinear) to the student's patch grid.
+(:class:`Teacher`), so the three teachers weigh alike in a sum of losses. At paper scale a teacher is the paper's:
+a CLIP, SAM or DINOv2 folder as the Hugging Face hub ships it (:mod:`.vfm`); or the user's own model, a
+``torch.export`` program (``.pt2``) mapping images ``[B, 3, H, W]`` in [0, 1] to a feature map ``[B, D, h, w]``.
+A map of another size is resized (bilinear) to the student's patch grid.
 """
 
 from __future__ import annotations
@@ -187,7 +188,8 @@ def load_program(path: str | Path, image_size: int) -> nn.Module:
 
 def save(folder: str | Path, teacher: Teacher, description: dict) -> None:
     """A teacher folder: ``teacher.json``, ``weights.safetensors`` (the standardisation and, for ours, the encoder;
-    safetensors, so the same weights give the same bytes) and, for the user's teacher, ``program.pt2`` beside."""
+    safetensors, so the same weights give the same bytes) and, for the user's teacher, ``program.pt2`` beside (a
+    foundation model's weights stay in its fetched folder, which ``teacher.json`` names)."""
     from safetensors.torch import save_file
 
     from ..common.io import atomic_path, write_json
@@ -213,6 +215,10 @@ def load(folder: str | Path, grid: int) -> Teacher:
     if description["kind"] == "ours":
         model = Encoder(description["channels"], description["features"])
         model.load_state_dict({k.removeprefix("encoder."): v for k, v in tensors.items() if k.startswith("encoder.")})
+    elif description["kind"] == "hub":
+        from .vfm import FoundationTeacher
+
+        model = FoundationTeacher(description["folder"])
     else:
         model = load_program(folder / "program.pt2", description["image_size"])
     for p in model.parameters():

@@ -14,7 +14,9 @@ with the real special-token conventions. A replica goes through :func:`icml26.co
 - SDAR (focus_dllm): Qwen3's weights under ``model_type`` ``sdar``; the Qwen2.5 tokens plus ``<|MASK|>`` as the
   mask token, and a chat template in Qwen's format (the prompts go through it, as SDAR's own ``generate.py``'s do).
 - CLIP: ``CLIPModel`` with ``<|startoftext|>`` / ``<|endoftext|>`` around every text (its merges are byte-level
-  here, where the real tokenizer lower-cases and marks word ends: the special tokens and classes are the real ones).
+  here, where the real tokenizer lower-cases and marks word ends: the special tokens and classes are the real ones);
+  its ``preprocessor_config.json`` with CLIP's normalisation, as are DINOv2's (``Dinov2Model``) and SAM's
+  (``SamModel``) folders, vision models without a tokenizer (prism_moe's teachers).
 
 :func:`sources` writes one replica per entry of a paper's ``fetch:`` list, so ``make fetch FROM=<folder>`` brings
 them in where the real models would go, and the paper-scale config reads them unchanged (tests, ``make gpu-check``).
@@ -25,6 +27,7 @@ tokens, as they do in the real tokenizers.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -314,7 +317,80 @@ def clip(folder: str | os.PathLike, tokenizer, *, width: int = 32, layers: int =
         vision_config={**sizes, "image_size": image_size, "patch_size": 8},
         projection_dim=width,
     )
-    return _save(CLIPModel, config, tokenizer, folder)
+    folder = _save(CLIPModel, config, tokenizer, folder)
+    _processor(folder, OPENAI_CLIP, image_size)
+    return folder
+
+
+OPENAI_CLIP = ([0.48145466, 0.4578275, 0.40821073], [0.26862954, 0.26130258, 0.27577711])  # CLIP's processor
+IMAGENET = ([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])  # DINOv2's and SAM's
+
+
+def _processor(folder: Path, normalisation: tuple[list[float], list[float]], crop: int | None) -> None:
+    """The ``preprocessor_config.json`` a vision model's hub folder holds: its normalisation and input crop."""
+    mean, std = normalisation
+    processor = {"image_mean": mean, "image_std": std, "do_normalize": True, "do_resize": True}
+    if crop is not None:
+        processor["crop_size"] = {"height": crop, "width": crop}
+    (folder / "preprocessor_config.json").write_text(json.dumps(processor, indent=2))
+
+
+def dinov2(folder: str | os.PathLike, tokenizer=None, *, width: int = 16, image_size: int = 28) -> Path:
+    """A ``Dinov2Model`` folder (patches of 7 on a 28-pixel crop: a 4 x 4 grid; random weights under seed 0)."""
+    from transformers import Dinov2Config, Dinov2Model
+
+    config = Dinov2Config(
+        hidden_size=width,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=2 * width,
+        image_size=image_size,
+        patch_size=7,
+    )
+    folder = _save_vision(Dinov2Model, config, folder)
+    _processor(folder, IMAGENET, image_size)
+    return folder
+
+
+def sam(folder: str | os.PathLike, tokenizer=None, *, width: int = 16, image_size: int = 32) -> Path:
+    """A ``SamModel`` folder (image encoder with patches of 8 and an 8-channel neck, prompt encoder, mask decoder;
+    random weights under seed 0); SAM's processor resizes the long side to the encoder's input, so no crop."""
+    from transformers import SamConfig, SamModel
+
+    config = SamConfig(
+        vision_config={
+            "hidden_size": width,
+            "num_hidden_layers": 1,
+            "num_attention_heads": 2,
+            "image_size": image_size,
+            "patch_size": 8,
+            "output_channels": 8,
+            "mlp_dim": 2 * width,
+            "global_attn_indexes": [0],
+            "window_size": 2,
+        },
+        prompt_encoder_config={"hidden_size": 8, "image_size": image_size, "patch_size": 8},
+        mask_decoder_config={
+            "hidden_size": 8,
+            "num_hidden_layers": 1,
+            "num_attention_heads": 2,
+            "mlp_dim": 16,
+            "iou_head_hidden_dim": 8,
+        },
+    )
+    folder = _save_vision(SamModel, config, folder)
+    _processor(folder, IMAGENET, None)
+    return folder
+
+
+def _save_vision(model_class, config, folder: str | os.PathLike) -> Path:
+    """A vision model of ``config`` with random weights under seed 0, saved as the hub ships it (no tokenizer)."""
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(0)
+        model = model_class(config)
+    folder = Path(folder)
+    model.save_pretrained(folder, safe_serialization=True)
+    return folder
 
 
 # Which replica stands in for a hub repository, by the start of its id.
@@ -322,6 +398,8 @@ BY_HUB = {
     "Qwen/": "qwen2",
     "openai-community/gpt2": "gpt2",
     "openai/clip-": "clip",
+    "facebook/dinov2-": "dinov2",
+    "facebook/sam-": "sam",
     "JetLM/SDAR": "sdar",
     "inclusionAI/LLaDA2": "llada2",
 }
@@ -347,8 +425,17 @@ def sources(slug: str, folder: str | os.PathLike, root: Path | None = None) -> P
         flavour = next((f for prefix, f in BY_HUB.items() if entry.hub.startswith(prefix)), None)
         if flavour is None:
             raise ValueError(f"{slug}: no replica of {entry.hub} (icml26.common.lm.replicas.BY_HUB)")
-        tokenizer = bpe_tokenizer(corpus, flavour, merges=40 + 20 * (len(corpus) - len(CORPUS)))
-        build = {"gpt2": gpt2, "qwen2": qwen2, "sdar": sdar, "llada2": llada2, "clip": clip}[flavour]
+        vision = flavour in ("dinov2", "sam")  # image encoders ship no tokenizer
+        tokenizer = None if vision else bpe_tokenizer(corpus, flavour, merges=40 + 20 * (len(corpus) - len(CORPUS)))
+        build = {
+            "gpt2": gpt2,
+            "qwen2": qwen2,
+            "sdar": sdar,
+            "llada2": llada2,
+            "clip": clip,
+            "dinov2": dinov2,
+            "sam": sam,
+        }[flavour]
         build(folder / entry.name, tokenizer)
     return folder
 
