@@ -205,7 +205,7 @@ def from_difference(
 ) -> Interval:
     """A table row of :func:`icml26.common.bootstrap.difference` (``difference``, ``low``, ``high`` and the
     interval's ``interval`` method) as an :class:`Interval`."""
-    method = getattr(row, "interval", None) or "two-level bootstrap over seeds and items"
+    method = getattr(row, "interval", None) or "t over seeds and items"
     return Interval(
         statistic, float(row.difference), float(row.low), float(row.high), threshold, side, method, margin=margin
     )

@@ -314,8 +314,6 @@ def _comparisons(scores: pd.DataFrame, criteria: dict) -> pd.DataFrame:
                 matrix[method],
                 matrix[baseline],
                 confidence=criteria["confidence"],
-                resamples=criteria["resamples"],
-                seed=len(rows),
             )
             rows.append(
                 {

@@ -12,8 +12,8 @@ interpretable prompts under a strict budget of API calls"), so the criteria are 
   vary less than the raw ones over the same calls (after the EMAs' warm-up steps);
 - *curriculum beats fixed weights*: the full method against the same losses at fixed weights, interval above zero.
 
-Intervals: the comparisons on Student's t over the search seeds with the test images' paired variance (three
-seeds: a bootstrap over seeds would have ten distinct resamples; ``common.bootstrap``); readability on
+Intervals: the comparisons on Student's t over the search seeds with the test images' paired variance
+(``common.bootstrap``); readability on
 Student's t over the seeds' readable fractions (a run drifts into word salad or does not); the variance ratio on
 Student's t over the seeds.
 

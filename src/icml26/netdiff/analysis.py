@@ -1,9 +1,10 @@
 """The result tables, from the per-instance evaluation rows (one row per instance, method and seed).
 
-Intervals are percentile bootstraps over test instances (and seeds, for the trained models: the two-level
-``common.bootstrap.difference``); NetDiff and its ablations are judged on their *repaired* topologies (feasible
-and connected by construction), their raw samples are reported beside as ``<model>_raw``. Count errors compare
-the raw samples with the target (what the denoiser itself produced; repair changes the counts).
+Intervals are Student's t over the seeds and the test instances' paired variance (``common.bootstrap.difference``;
+over the instances alone for a method without seeds); NetDiff and its ablations are judged on their *repaired*
+topologies (feasible and connected by construction), their raw samples are reported beside as ``<model>_raw``.
+Count errors compare the raw samples with the target (what the denoiser itself produced; repair changes the
+counts).
 """
 
 from __future__ import annotations
@@ -25,12 +26,12 @@ def _per_seed(frame: pd.DataFrame, method: str, nodes: int, column: str) -> np.n
 
 def _interval(values: np.ndarray, criteria: dict) -> tuple[float, float, str]:
     """Interval of the mean of ``[seeds, instances]`` (difference against zero), and how it was made."""
-    d = difference(values, np.zeros((1, values.shape[1])), **_bootstrap(criteria))
+    d = difference(values, np.zeros((1, values.shape[1])), **_confidence(criteria))
     return d.low, d.high, d.method
 
 
-def _bootstrap(criteria: dict) -> dict:
-    return {"confidence": criteria["confidence"], "resamples": criteria["resamples"], "seed": criteria["seed"]}
+def _confidence(criteria: dict) -> dict:
+    return {"confidence": criteria["confidence"]}
 
 
 def results(frame: pd.DataFrame, criteria: dict) -> pd.DataFrame:
@@ -90,7 +91,7 @@ def comparisons(frame: pd.DataFrame, models: list[str], criteria: dict) -> pd.Da
         ]
         for metric, a, b, column in pairs:
             d = difference(
-                _per_seed(frame, a, nodes, column), _per_seed(frame, b, nodes, column), **_bootstrap(criteria)
+                _per_seed(frame, a, nodes, column), _per_seed(frame, b, nodes, column), **_confidence(criteria)
             )
             rows.append(
                 {
@@ -126,7 +127,7 @@ def count_errors(frame: pd.DataFrame, models: list[str], criteria: dict) -> pd.D
                 row = {"model": model, "nodes": nodes, "count": count, "error": errors[model, count].mean()}
                 row["target"] = target.loc[target["nodes"] == nodes, count].mean()
                 if model != "netdiff":
-                    d = difference(errors["netdiff", count], errors[model, count], **_bootstrap(criteria))
+                    d = difference(errors["netdiff", count], errors[model, count], **_confidence(criteria))
                     row |= {"netdiff_minus": d.mean, "low": d.low, "high": d.high, "interval": d.method}
                 rows.append(row)
     columns = ["model", "nodes", "count", "error", "target", "netdiff_minus", "low", "high", "interval"]

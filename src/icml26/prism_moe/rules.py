@@ -273,7 +273,7 @@ def tables(
 ) -> None:
     """Per-run metrics, Delta_m with bootstrap intervals and the comparisons, routing specialisation against its
     permutation null, routing shares, teacher gradient conflict and the parameter counts."""
-    from ..common.bootstrap import MIN_BOOTSTRAP_SEEDS, student_t
+    from ..common.bootstrap import student_t
     from . import analysis
     from .methods import METHODS, OBJECTIVES, REFERENCE
     from .metrics import HIGHER_IS_BETTER, TASKS, bootstrap_delta_m, delta_m, overall
@@ -296,11 +296,10 @@ def tables(
     per_run["delta_m"] = delta_m({m: per_run[m].to_numpy() for m in HIGHER_IS_BETTER}, reference)
     write_csv(metrics_table, per_run)
 
-    # with fewer than MIN_BOOTSTRAP_SEEDS seeds, the seeds are not resampled: Student's t over them instead, widened
-    # by the images' variance from the bootstrap (common.bootstrap, docs/ARCHITECTURE.md "Claims and verdicts")
-    few = min(len(v) for v in runs.values()) < MIN_BOOTSTRAP_SEEDS
+    # the seeds are not resampled: Student's t over them, widened by the images' variance from the bootstrap (a
+    # percentile bootstrap over a few seeds under-covers: common.bootstrap, docs/ARCHITECTURE.md "Claims and verdicts")
     draws = bootstrap_delta_m(
-        runs, REFERENCE, resamples=criteria["resamples"], seed=criteria["seed"], resample_seeds=not few
+        runs, REFERENCE, resamples=criteria["resamples"], seed=criteria["seed"], resample_seeds=False
     )
     seed_delta = {
         m: per_run.loc[(per_run["method"] == m) & (per_run["pathway"] == "own"), "delta_m"].to_numpy()
@@ -310,8 +309,6 @@ def tables(
     seed_delta["prism_swapped"] = per_run.loc[per_run["pathway"] == "another task's", "delta_m"].to_numpy()
 
     def bounds(estimate: float, draw: np.ndarray, *methods: str) -> tuple[float, float, str]:
-        if not few:
-            return (*analysis.interval(draw, criteria["confidence"]), "two-level bootstrap over seeds and images")
         parts = [(float(np.var(draw, ddof=1)), len(draw) - 1)]
         parts += [
             (float(np.var(seed_delta[m], ddof=1)) / len(seed_delta[m]), len(seed_delta[m]) - 1)

@@ -203,8 +203,6 @@ def _comparisons(frame: pd.DataFrame, criteria: dict) -> pd.DataFrame:
                 matrix[method],
                 matrix[baseline],
                 confidence=confidence,
-                resamples=criteria["resamples"],
-                seed=len(rows),
             )
             rows.append(
                 {
