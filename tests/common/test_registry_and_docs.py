@@ -111,7 +111,7 @@ def test_durations_and_verdict_counts(tmp_path):
     records[1]["by_construction"] = "a scripted agent"
     claims.write_text(json.dumps(records))
     assert docs.verdict_count(claims) == (
-        "2 of 6 hold (1 by construction); 1 does not hold, 2 inconclusive, 1 not evaluated"
+        "1 of 6 hold; 1 does not hold, 2 inconclusive, 1 not evaluated, 1 by construction"
     )
     page = tmp_path / "p.md"
     page.write_text("---\nreproduces: x\n---\n# p\n")

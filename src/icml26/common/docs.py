@@ -67,13 +67,14 @@ def duration(seconds: float) -> str:
 
 
 def verdict_count(claims_json: Path) -> str:
-    """'2 of 4 hold; 1 inconclusive, 1 premise not met' from the five verdict states (nothing left unsaid)."""
+    """'2 of 4 hold; 1 inconclusive, 1 premise not met' from the five verdict states (nothing left unsaid); a
+    result built into the setup is counted apart ('1 of 4 hold; 3 by construction'), never as holding."""
     claims = read_claims(claims_json)
-    counts = count_states(claims)
-    others = ", ".join(f"{n} {state}" for state, n in counts.items() if n and state != HOLDS)
-    built_in = sum(1 for c in claims if c.by_construction and c.state == HOLDS)
-    held = f"{counts[HOLDS]} of {len(claims)} hold" + (f" ({built_in} by construction)" if built_in else "")
-    return held + (f"; {others}" if others else "")
+    built_in = sum(1 for c in claims if c.by_construction)
+    counts = count_states([c for c in claims if not c.by_construction])
+    others = [f"{n} {state}" for state, n in counts.items() if n and state != HOLDS]
+    others += [f"{built_in} by construction"] if built_in else []
+    return f"{counts[HOLDS]} of {len(claims)} hold" + (f"; {', '.join(others)}" if others else "")
 
 
 def status(claims_json: Path, note: str) -> str:
