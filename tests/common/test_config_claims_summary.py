@@ -394,3 +394,14 @@ def test_device_setting():
     assert resolve_device("auto") in ("cpu", "cuda")
     with pytest.raises(ValueError, match="device"):
         resolve_device("tpu")
+
+
+def test_a_claim_whose_premise_failed_also_says_what_its_intervals_would_decide():
+    from icml26.common.claims import verdict_word
+
+    unmet = [premise("learns", 0.1, 0.5, ">=", "the method must learn the task first")]
+    below = [Interval("gap", -0.25, -0.5, -0.06, 0.0, ">", "t over 3 seeds")]
+    claim = Claim("c", "s", None, {"gap": -0.25}, ">", PREMISE_NOT_MET, interval=below, premises=unmet)
+    assert verdict_word(claim) == "premise not met (its intervals alone: does not hold)"
+    exact = Claim("e", "s", None, {"gap": -0.25}, ">", PREMISE_NOT_MET, premises=unmet)
+    assert verdict_word(exact) == "premise not met"  # a deterministic claim has no intervals to read

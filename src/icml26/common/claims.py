@@ -378,8 +378,12 @@ def read_claims(path: str | os.PathLike) -> list[Claim]:
 
 
 def verdict_word(claim: Claim) -> str:
-    """The state, with ``(by construction)`` where the setup built the result in."""
-    return claim.state + (" (by construction)" if claim.by_construction else "")
+    """The state, with ``(by construction)`` where the setup built the result in; a claim whose premise failed says
+    too what its own intervals would decide (the reader sees both: issue 66)."""
+    word = claim.state + (" (by construction)" if claim.by_construction else "")
+    if claim.state == PREMISE_NOT_MET and isinstance(claim.interval, list):
+        word += f" (its intervals alone: {decide(claim.interval)})"
+    return word
 
 
 def count_states(claims: list[Claim]) -> dict[str, int]:
