@@ -186,8 +186,12 @@ def test_a_state_that_contradicts_its_intervals_or_premises_is_refused():
         (0.55, 0.6, 0.65, ">", None, HOLDS),  # clears 0.5
         (0.40, 0.45, 0.48, ">", None, FAILS),  # wholly below
         (0.45, 0.52, 0.60, ">", None, INCONCLUSIVE),  # straddles
-        (0.30, 0.40, 0.52, ">", 0.05, FAILS),  # straddles, but misses by more than the margin
-        (0.45, 0.48, 0.52, ">", 0.05, INCONCLUSIVE),  # misses by less than the margin
+        (0.30, 0.40, 0.52, ">", 0.05, FAILS),  # straddles 0.5 but lies wholly short of its practical size, 0.55
+        (0.45, 0.55, 0.60, ">", 0.05, INCONCLUSIVE),  # reaches 0.55 and 0.45: the estimate alone never decides
+        (0.52, 0.53, 0.54, ">", 0.05, FAILS),  # above 0.5 but wholly short of 0.55
+        (0.53, 0.56, 0.60, ">", 0.05, INCONCLUSIVE),  # clears 0.5, not 0.5 + the margin
+        (0.56, 0.58, 0.60, ">", 0.05, HOLDS),  # clears the threshold by the margin
+        (0.40, 0.42, 0.44, "<", 0.05, HOLDS),  # below 0.5 - 0.05
         (0.40, 0.45, 0.48, "<", None, HOLDS),
         (0.50, 0.55, 0.60, ">=", None, HOLDS),  # the threshold itself passes '>='
         (0.50, 0.55, 0.60, ">", None, INCONCLUSIVE),  # ... but not '>'

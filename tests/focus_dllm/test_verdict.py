@@ -112,9 +112,12 @@ def test_quality_straddling_is_inconclusive_and_a_large_loss_fails_outright():
     claim = v.preserves_quality(mixed, "dense", "focus")
     assert claim.state == INCONCLUSIVE and claim.measured["difference"] == pytest.approx(-0.125 / 3)
     assert [claim.measured[f"difference_seed{s}"] for s in (0, 1, 2)] == [0.0, 0.0, -0.125]
-    # seeds losing 0, 0 and 50 points: the interval straddles, but a mean loss of 17 points misses by > the margin
+    # seeds losing 0, 0 and 50 points: the interval straddles, so however large the mean loss (17 points) the claim
+    # is inconclusive (until 2026-12-05 a margin rule failed it on the estimate: issue 66); a loss on every seed fails
     big = pd.concat([_quality([1, 1, 1, 1], 60, seeds=(0, 1)), _quality([0, 0, 1, 1], 60, seeds=(2,))])
-    assert v.preserves_quality(big, "dense", "focus").state == FAILS
+    assert v.preserves_quality(big, "dense", "focus").state == INCONCLUSIVE
+    every = pd.concat([_quality([0, 1, 1, 1], 60, seeds=(0,)), _quality([0, 0, 1, 1], 60, seeds=(1, 2))])
+    assert v.preserves_quality(every, "dense", "focus").state == FAILS
 
 
 def test_compute_over_seeds():

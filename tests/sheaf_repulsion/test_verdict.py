@@ -99,7 +99,8 @@ def test_growth_has_no_interval_with_one_pair_at_two_runs():
     growing = overlap({(0, 1): 0.1, (0, 2): 0.0, (1, 2): 0.0}, 0.4)  # gap 0.3 among 2, 0.367 among 3 (+22 %)
     assert grows_with_circuits(growing, CRITERIA, met, {}).state == INCONCLUSIVE  # never 'holds' on one pair
     shrinking = overlap({(0, 1): 0.0, (0, 2): 0.2, (1, 2): 0.2}, 0.4)  # gap 0.4 among 2, 0.267 among 3
-    assert grows_with_circuits(shrinking, CRITERIA, met, {}).state == FAILS  # shrinks by more than the margin
+    # a shrinking gap on one pair: no interval, so inconclusive (an estimate alone never decides: issue 66)
+    assert grows_with_circuits(shrinking, CRITERIA, met, {}).state == INCONCLUSIVE
     unmet = overlap_premises(circuits(accuracy=0.8), MODEL, CRITERIA)
     assert grows_with_circuits(growing, CRITERIA, unmet, {}).state == PREMISE_NOT_MET
     two_runs = overlap(0.1, 0.4)

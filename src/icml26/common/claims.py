@@ -2,10 +2,10 @@
 
 ``claims.json`` is a list of :class:`Claim` records. Its ``state`` is the verdict, one of :data:`STATES`:
 
-- ``holds``: every deciding statistic's interval clears the claim's threshold (a deterministic claim: its
-  exact number passes);
-- ``does not hold``: an interval lies wholly on the wrong side of its threshold, or the point estimate
-  misses by more than the practical margin the claim declares;
+- ``holds``: every deciding statistic's interval clears the claim's threshold, by its practical margin where the
+  claim declares one (a deterministic claim: its exact number passes);
+- ``does not hold``: an interval lies wholly on the wrong side of its threshold (moved by the margin: an effect
+  shown to be smaller than the claim's practical size does not hold); never a point estimate alone;
 - ``inconclusive``: otherwise -- an interval straddles its threshold, and the headline says what would
   decide it (about how many more seeds or items at this effect size);
 - ``premise not met``: the stand-in lacks a capability the claim presupposes (a :class:`Premise`,
@@ -54,8 +54,11 @@ class Interval:
     number's tolerance to the interval too); ``side`` is where the claim wants the statistic (``">"``:
     above ``threshold``); ``method`` says how the interval was made ("t over 3 seeds", "Clopper-Pearson
     over 128 items", ...); ``level`` is None for a stability range, which has no coverage level.
-    ``margin`` is the practical margin the claim declares: a point estimate on the wrong side by more than
-    it does not hold even when the interval still reaches the threshold.
+    ``margin`` is the practical margin the claim declares: how far beyond the threshold the statistic must lie to
+    matter. The interval must clear ``threshold + margin`` (``-`` for a claim below its threshold) to hold, and a
+    claim does not hold when its interval lies wholly short of that boundary; a point estimate never decides
+    (until 2026-12-05 an estimate beyond the margin on the wrong side failed a claim whose interval still reached
+    the threshold: issue 66).
     """
 
     statistic: str
@@ -77,21 +80,24 @@ class Interval:
                 f"interval on {self.statistic}: estimate {self.estimate:g} outside [{self.low:g}, {self.high:g}]"
             )
 
+    @property
+    def boundary(self) -> float:
+        """Where the statistic must lie beyond to matter: the threshold moved by the practical margin."""
+        shift = self.margin or 0.0
+        return self.threshold + shift if self.side.startswith(">") else self.threshold - shift
+
     def _beyond(self, value: float, wanted: bool) -> bool:
-        """``value`` lies on the wanted side of the threshold (``wanted``) or strictly on the other."""
+        """``value`` lies on the wanted side of the boundary (``wanted``) or strictly on the other."""
         above = self.side.startswith(">")
         strict = not self.side.endswith("=")
+        bound = self.boundary
         if wanted:
             return (
-                (value > self.threshold if strict else value >= self.threshold)
+                (value > bound if strict else value >= bound)
                 if above
-                else (value < self.threshold if strict else value <= self.threshold)
+                else (value < bound if strict else value <= bound)
             )
-        return (
-            (value <= self.threshold if strict else value < self.threshold)
-            if above
-            else (value >= self.threshold if strict else value > self.threshold)
-        )
+        return (value <= bound if strict else value < bound) if above else (value >= bound if strict else value > bound)
 
     @property
     def state(self) -> str:
@@ -102,9 +108,6 @@ class Interval:
             return HOLDS
         if self._beyond(far, wanted=False):
             return FAILS
-        if self.margin is not None and self._beyond(self.estimate, wanted=False):
-            if abs(self.estimate - self.threshold) > self.margin:
-                return FAILS
         return INCONCLUSIVE
 
     def to_decide(self, units: int, unit: str = "seeds") -> str:
@@ -113,7 +116,7 @@ class Interval:
         Student's t's, ``t(n - 1) s / sqrt(n)``: with more units both the square root and t's quantile shrink (the
         normal quantile in its place promises too few: 6 seeds where 8 are needed, issue 66). An interval without
         degrees of freedom (a bootstrap over ``units`` runs) is read as t's over them."""
-        gap = abs(self.estimate - self.threshold)
+        gap = abs(self.estimate - self.boundary)
         half = (self.high - self.low) / 2
         if not math.isfinite(half):
             return f"more than {units} {unit} (one gives no interval)"

@@ -55,11 +55,13 @@ def _counts(records: list[Claim]) -> tuple[int, ...]:
 
 
 def interval_text(claim: Claim) -> str:
-    """Each deciding statistic's interval against its threshold, or why there is none."""
+    """Each deciding statistic's interval against its threshold (and practical margin), or why there is none."""
     if isinstance(claim.interval, str):
         return claim.interval
     return "; ".join(
-        f"{i.statistic} {i.estimate:.4g} [{i.low:.4g}, {i.high:.4g}] vs {i.side} {i.threshold:g} ({i.method})"
+        f"{i.statistic} {i.estimate:.4g} [{i.low:.4g}, {i.high:.4g}] vs {i.side} {i.threshold:g}"
+        + (f" by a margin of {i.margin:g}" if i.margin else "")
+        + f" ({i.method})"
         for i in claim.interval
     )
 

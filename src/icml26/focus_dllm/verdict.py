@@ -7,7 +7,9 @@ paper's numbers beside them; each seed redraws the examples, the initialisation 
   with confidence is positive, both averaged over the solved tasks (the recall of Δ against leftmost-K is reported
   beside, with its sign);
 - *FOCUS preserves quality*: its accuracy on the solved tasks is at most ``QUALITY_DROP`` below dense decoding's
-  (each seed's difference reported beside); a loss beyond ``QUALITY_DROP + QUALITY_MARGIN`` fails outright;
+  (each seed's difference reported beside): the allowed drop is the claim's practical margin, a non-inferiority
+  test on the interval (until 2026-12-05 a mean loss beyond 5 points also failed the claim outright, whatever the
+  interval; issue 66 found that rule deciding a claim whose interval spans both sides);
 - *FOCUS saves compute*: fewer rows through the network per generated token;
 
 Every claim with sampling noise is judged on a 95 % Student's t interval over the seeds (each seed's value in the
@@ -30,8 +32,7 @@ from ..common.claims import DETERMINISTIC, INCONCLUSIVE, PREMISE_NOT_MET, WALL_C
 from ..common.tolerance import Tolerance
 
 FEW = 0.25  # ours: "only a small subset" read as at most a quarter of the masked tokens per step
-QUALITY_DROP = 0.02  # ours: "preserving quality" read as at most 2 points of accuracy lost
-QUALITY_MARGIN = 0.03  # ours: a loss beyond 5 points fails outright, whatever the interval
+QUALITY_DROP = 0.02  # ours: "preserving quality" read as at most 2 points of accuracy lost (the practical margin)
 SOLVED = 0.9  # premise (fixed before the rerun): dense decoding solves a task on at least 0.9 of its prompts
 AUROC_CHANCE = 0.5  # the importance claim: Delta ranks decoded tokens above chance (AUROC above this) ...
 RHO_NONE = 0.0  # ... and correlates with decodability (Spearman rho above this)
@@ -193,7 +194,7 @@ def preserves_quality(quality: pd.DataFrame, dense: str, focus: str) -> Claim:
     if solved:
         per_seed = by_seed[focus] - by_seed[dense]
         a, b = float(by_seed[dense].mean()), float(by_seed[focus].mean())
-        interval = [intervals.over_seeds("difference", per_seed, -QUALITY_DROP, ">=", margin=QUALITY_MARGIN)]
+        interval = [intervals.over_seeds("difference", per_seed, -QUALITY_DROP, ">=")]
         state = decide(interval, premises=premises)
     else:
         per_seed, a, b, interval, state = pd.Series(dtype=float), float("nan"), float("nan"), None, PREMISE_NOT_MET
@@ -201,8 +202,7 @@ def preserves_quality(quality: pd.DataFrame, dense: str, focus: str) -> Claim:
     return Claim(
         id="focus_preserves_quality",
         statement=f"FOCUS loses at most {QUALITY_DROP:.0%} accuracy against dense decoding on the tasks dense "
-        f"decoding solves (95 % interval over seeds; a loss beyond {QUALITY_DROP + QUALITY_MARGIN:.0%} fails "
-        "outright)",
+        "decoding solves (95 % interval over seeds)",
         paper_value="preserving or improving generation quality across benchmarks",
         measured={
             "dense": a,

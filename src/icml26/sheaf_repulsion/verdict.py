@@ -33,9 +33,9 @@ model's) is reported, and the overlap claims carry the discovery curve's verdict
 how far each run's circuit still moved over the last tenth of its steps).
 
 Intervals: the overlap ratios on a Student's t interval over the pairs of runs; the growth of the gap has one
-pair at k = 2, so no interval: at best inconclusive, and does not hold when the gap shrinks by more than
-:data:`GROWTH_MARGIN`; the minimal circuit's accuracy a Clopper-Pearson
-interval over the held-out sentences.
+pair at k = 2, so no interval: inconclusive whichever way its estimate falls (until 2026-12-05 a gap shrinking by
+more than 0.05 IoU failed it on the estimate alone; issue 66: a point estimate never decides); the minimal
+circuit's accuracy a Clopper-Pearson interval over the held-out sentences.
 """
 
 from __future__ import annotations
@@ -66,7 +66,6 @@ EVIDENCE = [
 ]
 LATE_SHARE = 0.1  # the discovery curve's last tenth of the steps: how much a run's circuit still changes there
 LATE_CHANGE = f"accuracy_change_over_last_{LATE_SHARE:.0%}_of_steps"  # its key in the overlap claims' details
-GROWTH_MARGIN = 0.05  # ours: a gap that shrinks by more than this IoU (above the chance IoU ~0.04) fails outright
 WHY_MODEL = (
     "every claim is about circuits of a model that performs IOI; a circuit cannot be faithful to a model that fails"
 )
@@ -234,7 +233,6 @@ def grows_with_circuits(overlap: pd.DataFrame, criteria: dict, premises: list[Pr
             0.0,
             ">",
             "none: one pair of runs per method at k = 2",
-            margin=GROWTH_MARGIN,
         )
     ]
     state = decide(found, premises=premises)
