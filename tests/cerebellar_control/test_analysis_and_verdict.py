@@ -139,3 +139,17 @@ def test_the_fault_figure_draws_an_interval_that_lies_beside_its_point_estimate(
     fig = plots.fault_returns(pd.DataFrame(rows))
     assert len(fig.axes) == 2
     plt.close(fig)
+
+
+def test_a_fault_that_changes_nothing_leaves_the_claims_premise_not_met():
+    idle = FRAME.copy()
+    idle.loc[(idle.controller == "base") & (idle.level == "moderate"), "return"] = 1000.0  # the nominal return
+    idle.loc[(idle.controller == "base") & (idle.level == "severe"), "return"] = 1005.0  # 0.5 %: below 1 %
+    table = analysis.summary(idle, resamples=200)
+    overall = {"E": analysis.mean_improvement(idle, "cerebellar", "moderate", resamples=200)}
+    moderate = verdict.moderate_improvement(table, overall)
+    assert moderate.state == "premise not met" and moderate.premises[0].measured == pytest.approx(0.0)
+    assert "E/gain" in moderate.premises[0].name
+    assert verdict.graceful_degradation(table, catastrophic_drop=0.25).state == "premise not met"
+    effective = verdict.moderate_improvement(analysis.summary(FRAME, resamples=200), overall)
+    assert [p.met for p in effective.premises] == [True]  # base 100 against 1000 nominal: a 90 % change

@@ -8,6 +8,12 @@
   ``catastrophic_drop`` of the base's nominal return), while removing meta-adaptation does cause one
   under at least one severe fault.
 
+Premise (issue 66, fixed before the rerun of 2026-12-05, from the claims' setting, not their numbers): a fault
+the controller is judged on must change what it controls, so each of the claim's faults moves the frozen base
+policy's return by at least ``FAULT_EFFECT`` (1 %) of its nominal return; a fault that changes nothing (its return
+equal to the nominal one) leaves nothing to compensate or to degrade gracefully from, and a claim over it is
+"premise not met", whichever way the controller's numbers fall.
+
 Evidence strength: the moderate-fault improvement on its seed-bootstrap interval (five adaptation seeds at quick
 scale) above zero; the nominal return on its interval against both edges of the tolerance band; the severe-fault
 drops are seed means compared with a 25 % collapse line far from both (judged as measured: no interval formed).
@@ -18,11 +24,33 @@ from __future__ import annotations
 import pandas as pd
 
 from ..common import intervals
-from ..common.claims import Claim, Interval, decide
+from ..common.claims import Claim, Interval, Premise, decide, premise
 from ..common.tolerance import Tolerance
 
 PAPER_IMPROVEMENT = {"HalfCheetah-v5": 0.66, "Humanoid-v5": 0.53}
 NO_PREMISE = "the paper's own setting (a frozen PPO policy on MuJoCo under faults): nothing presupposed"
+FAULT_EFFECT = 0.01  # premise: every judged fault moves the base policy's return by >= 1 % of its nominal return
+
+
+def faults_take_effect(table: pd.DataFrame, level: str) -> Premise:
+    """The smallest change, over the faults at ``level``, of the frozen base policy's return relative to its nominal
+    return (each environment against its own): a fault that changes nothing cannot test a controller."""
+    base = table[table.controller == "base"]
+    nominal = base[base.level == "nominal"].set_index("env")["mean_return"]
+    faulty = base[base.level == level]
+    effects = {
+        f"{r.env}/{r.fault}": abs(r.mean_return - nominal[r.env]) / abs(nominal[r.env]) for r in faulty.itertuples()
+    }
+    weakest = min(effects, key=effects.get)
+    return premise(
+        f"{level}_faults_change_the_base_return ({weakest} the least)",
+        effects[weakest],
+        FAULT_EFFECT,
+        ">=",
+        f"every {level} fault must change what the controller controls: the frozen policy's return moves by at least "
+        f"{FAULT_EFFECT:.0%} of its nominal return under it (a fault that changes nothing cannot be compensated)",
+    )
+
 
 # make verify (icml26.common.verify). Which numbers a run gets depends, in the last bits, on the BLAS kernel:
 # the forward model is a numpy ridge fit and the frozen policy, the forward model and the controller run
@@ -56,6 +84,7 @@ def moderate_improvement(table: pd.DataFrame, overall: dict[str, dict[str, float
         for env, v in overall.items()
     ]
     best = {env: float(group.relative_to_base.max()) for env, group in rows.groupby("env")}
+    effects = [faults_take_effect(table, "moderate")]
     return Claim(
         id="moderate_fault_improvement",
         statement="Under moderate faults the residual controller improves the frozen policy's return: mean "
@@ -63,9 +92,9 @@ def moderate_improvement(table: pd.DataFrame, overall: dict[str, dict[str, float
         paper_value={env: PAPER_IMPROVEMENT.get(env) for env in overall},
         measured={env: {k: round(v, 4) for k, v in stats.items()} for env, stats in overall.items()},
         comparator=">",
-        state=decide(found),
+        state=decide(found, premises=effects),
         interval=found,
-        premises_note=NO_PREMISE,
+        premises=effects,
         note="paper values are 'up to' (best fault); our best single moderate fault: "
         + ", ".join(f"{env} {v:+.1%}" for env, v in best.items()),
         headline="; ".join(
@@ -126,6 +155,7 @@ def graceful_degradation(table: pd.DataFrame, catastrophic_drop: float) -> Claim
     full, no_meta = drops("cerebellar"), drops("no_meta")
     graceful = all(v < catastrophic_drop for v in full.values())
     collapses = any(v >= catastrophic_drop for v in no_meta.values())
+    effects = [faults_take_effect(table, "severe")]
     found = [
         intervals.exact("cerebellar_worst_drop", max(full.values()), catastrophic_drop, "<", "seed means"),
         intervals.exact("no_meta_worst_drop", max(no_meta.values()), catastrophic_drop, ">=", "seed means"),
@@ -138,9 +168,9 @@ def graceful_degradation(table: pd.DataFrame, catastrophic_drop: float) -> Claim
         paper_value="graceful degradation; collapses without meta-adaptation",
         measured={"cerebellar_worst_drop": max(full.values()), "no_meta_worst_drop": max(no_meta.values())},
         comparator="all",
-        state=decide(found),
+        state=decide(found, premises=effects),
         interval=found,
-        premises_note=NO_PREMISE,
+        premises=effects,
         note=f"graceful: {graceful}; no-meta collapses: {collapses}",
         headline=f"worst severe-fault drop {max(full.values()):.1%} with the controller, {max(no_meta.values()):.1%} "
         f"without meta-adaptation (collapse means >= {catastrophic_drop:.0%}; paper: graceful, and a "
