@@ -46,3 +46,28 @@ def test_the_baseline_has_no_global_tokens_and_fewer_parameters():
     without = Denoiser(DenoiserSettings(node_features=5, edge_features=7, acam=False))
     assert without.acam is None
     assert sum(p.numel() for p in without.parameters()) < sum(p.numel() for p in with_acam.parameters())
+
+
+@pytest.mark.parametrize("acam", [True, False])
+def test_only_acam_sees_how_large_the_graph_is(acam):
+    """Fails when ACAM is swapped out (issue 67): a graph and two disjoint copies of it look the same to every node
+    of the baseline (its attention reads only a node's in-range neighbours, through the same weights), while ACAM's
+    tokens sum over all nodes and links, so the doubled counts change every output."""
+    torch.manual_seed(0)
+    model = Denoiser(DenoiserSettings(node_features=5, edge_features=7, dim=16, edge_dim=8, heads=2, acam=acam))
+    with torch.no_grad():  # FiLM starts at the identity; move it so ACAM's modulation is exercised
+        for p in model.parameters():
+            p.add_(0.05 * torch.randn_like(p))
+    nodes, edges, in_range, time = _inputs(n=5, b=1)
+    double_nodes = torch.cat([nodes, nodes], dim=1)
+    double_edges = torch.zeros(1, 10, 10, 7)
+    double_edges[:, :5, :5] = double_edges[:, 5:, 5:] = edges
+    double_range = torch.zeros(1, 10, 10, dtype=torch.bool)
+    double_range[:, :5, :5] = double_range[:, 5:, 5:] = in_range
+    with torch.no_grad():
+        edge_logits, node_logits = model(nodes, edges, in_range, time)
+        doubled = model(double_nodes, double_edges, double_range, time)
+    same = torch.allclose(doubled[1][:, :5], node_logits, atol=1e-6) and torch.allclose(
+        doubled[0][:, :5, :5], edge_logits, atol=1e-6
+    )
+    assert same != acam  # the baseline cannot tell one copy from two; ACAM can

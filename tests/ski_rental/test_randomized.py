@@ -82,3 +82,18 @@ def test_truncated_exponential_is_a_distribution_on_its_days():
     problem = SkiRental(10, 100)
     q = rnd.truncated_exponential(problem, 25)
     assert q.sum() == pytest.approx(1.0) and np.all(q[25:] == 0) and np.all(np.diff(q[:25]) > 0)
+
+
+def test_the_robust_lp_does_what_no_deterministic_threshold_can():
+    """Fails when the LP is swapped for its baseline, the best R-robust threshold (issue 67): at R = 1.8 no threshold
+    is R-robust (each has worst case >= 2 - 1/B = 1.95), and where thresholds are, randomising strictly lowers the
+    expected cost on some prediction (gauss_2B at R = 2: 1.352 against 1.900)."""
+    problem = SkiRental(20, 200)
+    assert problem.worst_ratios().min() == pytest.approx(2 - 1 / 20)
+    for name in FAMILIES:
+        q = rnd.robust_stopping_distribution(problem, family(problem, name), 1.8)
+        assert problem.randomized_worst_ratio(q) <= 1.8 + 1e-7 and (q > 1e-9).sum() >= 2  # a spread, not a point
+    p_hat = family(problem, "gauss_2B")
+    q = rnd.robust_stopping_distribution(problem, p_hat, 2.0)
+    best_threshold = problem.ecr_all(p_hat)[problem.worst_ratios() <= 2.0].min()
+    assert problem.randomized_ecr(q, p_hat) < best_threshold - 0.5
