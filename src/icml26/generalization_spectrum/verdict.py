@@ -21,8 +21,9 @@ Premises (fixed before the rerun that introduced them, 2026-12-03; docs/papers/g
 from the paper's setting -- a base model that already solves some problems and reads its context:
 
 - *the base model has measurable skill*: its mean pass@1 over D0-D2 is at least :data:`BASE_SKILL`; RL and RFT
-  learn from their own successful samples, so below it they have almost nothing to learn from and one solved
-  program moves pass@1 by a step (the RL and RFT claims);
+  learn from their own successful samples, so below it they learn from a handful of successes and one solved
+  program moves pass@1 by a step (the RL and RFT claims; reworded 2026-12-05: it said they have almost nothing to
+  learn from, but RL's D0 still rises, issue 66);
 - *the model copies from its context*: ICL's D0 gain (the very problem, solved in the prompt) is at least
   :data:`COPY_GAIN`; a model that cannot copy a demonstration has no in-context learning to transfer (the ICL
   claim).
@@ -43,9 +44,10 @@ CRITERIA = {"icl_strong": 0.5, "icl_dependent": 0.5}
 BASE_SKILL = 0.05  # ours: "measurable skill" read as 1 in 20 samples correct on average over D0-D2
 COPY_GAIN = 0.1  # ours: a demonstration of the very problem lifts pass@1 by at least 0.1
 EVIDENCE = ["tables/spectrum.csv", "tables/matched.csv", "figures/spectrum.png"]
-WHY_SKILL = (
-    "RL and RFT learn from their own successful samples; a base model that almost never solves a problem gives "
-    "them nothing to learn from, and transfer is then measured in single solved programs"
+WHY_SKILL = (  # reworded 2026-12-05 (issue 66): it said such a model gives them nothing to learn from, yet RL learns
+    "RL and RFT learn from their own successful samples; from a base model that rarely solves a problem they learn "
+    "from a handful of successes, so their transfer is measured in single solved programs and differences between "
+    "learners are noise"
 )
 WHY_COPY = (
     "in-context transfer presupposes in-context learning: a model that cannot copy a demonstration of the very "
