@@ -86,11 +86,12 @@ def delta_m(
 
 
 def bootstrap_delta_m(
-    stats: dict[str, list[dict]], reference: str, *, resamples: int, seed: int, resample_seeds: bool = True
+    stats: dict[str, list[dict]], reference: str, *, resamples: int, seed: int
 ) -> dict[str, np.ndarray]:
     """Delta_m of every method (``stats``: method -> one stats dict per seed, on the same test images) in
-    ``resamples`` draws that resample the test images jointly and (``resample_seeds``) each method's seeds
-    independently; without, every draw averages all seeds (the images' variance alone)."""
+    ``resamples`` draws that resample the test images jointly, every draw averaging all seeds: the images' variance
+    alone (the seeds' enters through Student's t, ``common.bootstrap.student_t``; a few seeds are never
+    resampled)."""
     rng = np.random.default_rng(seed)
     n = len(next(iter(stats.values()))[0]["pixels"])
     images = rng.integers(n, size=(resamples, n))
@@ -98,10 +99,5 @@ def bootstrap_delta_m(
     metrics = {}
     for method, per_seed in stats.items():
         per = [scores(weighted(s, weights)) for s in per_seed]  # seeds x {metric: [R]}
-        pick = rng.integers(len(per), size=(resamples, len(per)))
-        if not resample_seeds:
-            pick = np.broadcast_to(np.arange(len(per)), (resamples, len(per)))
-        metrics[method] = {
-            m: np.stack([p[m] for p in per])[pick, np.arange(resamples)[:, None]].mean(1) for m in HIGHER_IS_BETTER
-        }
+        metrics[method] = {m: np.stack([p[m] for p in per]).mean(0) for m in HIGHER_IS_BETTER}
     return {method: delta_m(values, metrics[reference]) for method, values in metrics.items()}

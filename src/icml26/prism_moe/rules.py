@@ -298,9 +298,7 @@ def tables(
 
     # the seeds are not resampled: Student's t over them, widened by the images' variance from the bootstrap (a
     # percentile bootstrap over a few seeds under-covers: common.bootstrap, docs/ARCHITECTURE.md "Claims and verdicts")
-    draws = bootstrap_delta_m(
-        runs, REFERENCE, resamples=criteria["resamples"], seed=criteria["seed"], resample_seeds=False
-    )
+    draws = bootstrap_delta_m(runs, REFERENCE, resamples=criteria["resamples"], seed=criteria["seed"])
     seed_delta = {
         m: per_run.loc[(per_run["method"] == m) & (per_run["pathway"] == "own"), "delta_m"].to_numpy()
         for m in runs
