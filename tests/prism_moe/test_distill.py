@@ -8,8 +8,8 @@ import torch
 
 from icml26.prism_moe import distill, scenes
 from icml26.prism_moe.methods import conditions
-from icml26.prism_moe.metrics import TASKS
 from icml26.prism_moe.student import Student, StudentSettings
+from icml26.prism_moe.tasks import SCENES
 
 TINY = StudentSettings(dim=16, depth=2, heads=2, mlp_hidden=32, routed_blocks=1, expert_hidden=16, condition_dim=4)
 
@@ -59,7 +59,7 @@ def test_stage1_records_the_gradient_cosine_of_every_teacher_pair(data):
         student,
         projectors,
         {t: _Random(i) for i, t in enumerate(names)},
-        conditions(),
+        conditions(SCENES),
         data[0],
         s,
         np.random.default_rng(0),
@@ -85,12 +85,12 @@ def test_the_recorded_cosine_is_that_of_the_teachers_loss_gradients_on_the_stude
     by_hand_student, by_hand_projectors = copy.deepcopy(student), copy.deepcopy(projectors)
     torch.manual_seed(5)
     _, cosines = distill.stage1(
-        student, projectors, teachers, conditions(), data[0], s, np.random.default_rng(0), log=lambda line: None
+        student, projectors, teachers, conditions(SCENES), data[0], s, np.random.default_rng(0), log=lambda line: None
     )
     torch.manual_seed(5)  # the same routing noise and dropout draws as inside stage1
     index = np.random.default_rng(0).integers(len(data[0]["images"]), size=4)
     images = torch.from_numpy(data[0]["images"][index])
-    out = by_hand_student(images, [conditions()[t] for t in names])
+    out = by_hand_student(images, [conditions(SCENES)[t] for t in names])
     params = [p for p in by_hand_student.parameters() if p.requires_grad]
     flat = {}
     for t, tokens in zip(names, out.tokens):
@@ -113,7 +113,7 @@ def test_a_single_teacher_has_no_pair_to_compare(data):
         student,
         torch.nn.ModuleDict({"texture": distill.Projector(16, 6)}),
         {"texture": _Random(0)},
-        conditions(),
+        conditions(SCENES),
         data[0],
         s,
         np.random.default_rng(0),
@@ -125,9 +125,9 @@ def test_a_single_teacher_has_no_pair_to_compare(data):
 def test_evaluation_and_routing_counts_cover_every_test_token(data):
     torch.manual_seed(0)
     student = Student(TINY, "prism", 3, 4)
-    heads = torch.nn.ModuleDict({t: distill.Linear2d(16, distill.OUTPUTS[t], 4) for t in TASKS})
-    stats = distill.evaluate(student, heads, conditions(), data[1], batch=4)
-    assert len(stats["pixels"]) == 10 and stats["confusion"].sum() == 10 * 32 * 32
+    heads = torch.nn.ModuleDict({t: distill.Linear2d(16, n, 4) for t, n in SCENES.items()})
+    stats = distill.evaluate(student, heads, conditions(SCENES), data[1], batch=4)
+    assert len(stats["depth_pixels"]) == 10 and stats["seg_confusion"].sum() == 10 * 32 * 32
     counts = distill.routing_counts(student, [0, 1, 2], data[1]["images"], TINY.experts, batch=4)
     assert counts.shape == (1, 3, TINY.experts) and (counts.sum(-1) == 10 * 64).all()
     assert student.training  # evaluation puts the student back in training mode

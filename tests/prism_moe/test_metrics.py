@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from icml26.prism_moe import metrics as m
+from icml26.prism_moe.tasks import SCENES
 
 
 def _targets(n=6, size=8, seed=0):
@@ -20,7 +21,7 @@ def _targets(n=6, size=8, seed=0):
 
 
 def _scores(prediction, target):
-    stats = m.image_stats(prediction, target, 5)
+    stats = m.image_stats(prediction, target, SCENES)
     return m.scores(m.weighted(stats, np.ones(len(target["seg"]))))
 
 
@@ -47,13 +48,13 @@ def test_metrics_match_scikit_learn_and_hand_formulas():
 
 def test_weighted_sums_equal_the_stats_of_the_chosen_images():
     t, p = _targets(seed=0), _targets(seed=1)
-    stats = m.image_stats(p | {"edges": p["edges"].astype(float)}, t, 5)
+    stats = m.image_stats(p | {"edges": p["edges"].astype(float)}, t, SCENES)
     weights = np.array([2, 0, 1, 0, 0, 1.0])
     subset = [0, 0, 2, 5]
     direct = m.image_stats(
         {k: v[subset] for k, v in (p | {"edges": p["edges"].astype(float)}).items()},
         {k: v[subset] for k, v in t.items()},
-        5,
+        SCENES,
     )
     for key, value in m.scores(m.weighted(stats, weights)).items():
         assert value == pytest.approx(m.scores(m.weighted(direct, np.ones(4)))[key])
@@ -70,9 +71,9 @@ def test_delta_m_signs_follow_which_direction_is_better():
 
 def test_the_bootstrap_is_repeatable_and_centred_on_the_difference():
     t = _targets(n=40)
-    good = m.image_stats(t | {"edges": t["edges"].astype(float)}, t, 5)
+    good = m.image_stats(t | {"edges": t["edges"].astype(float)}, t, SCENES)
     noisy = _targets(n=40, seed=3)
-    bad = m.image_stats(noisy | {"edges": noisy["edges"].astype(float)}, t, 5)
+    bad = m.image_stats(noisy | {"edges": noisy["edges"].astype(float)}, t, SCENES)
     a = m.bootstrap_delta_m({"ref": [bad], "good": [good, good]}, "ref", resamples=200, seed=0)
     b = m.bootstrap_delta_m({"ref": [bad], "good": [good, good]}, "ref", resamples=200, seed=0)
     assert np.array_equal(a["good"], b["good"]) and (a["ref"] == 0).all()

@@ -1,6 +1,6 @@
 """The paper-scale model and data paths, end to end on tiny replicas (icml26.common.lm.replicas; the papers' own
 ``replica_data`` for data sets: focus_dllm's evaluation sets, cox_subgroups' C-MAPSS files, seizure_benchmark's
-EEG in BIDS).
+EEG in BIDS, optifluence's CIFAR-10 batches, prism_moe's NYUD-v2 and PASCAL-Context folders).
 
 In a repository copy with git and DVC, `make fetch PAPER=<slug> FROM=<folder>` brings in a replica of every model
 the paper's `paper:` section names (Qwen2.5 and CLIP folders written with `save_pretrained`, byte-level BPE
@@ -209,3 +209,38 @@ def test_paper_scale_replica_prism_moe(built):
         assert kept == ["teacher.json", "weights.safetensors"]  # its weights stay in the fetched folder
     conflict = pd.read_csv(built / "data" / "smoke" / "prism_moe" / "students" / "prism" / "seed0.conflict.csv")
     assert len(conflict) > 0  # stage 1 distilled from them
+    scenes = read_npz(built / "data" / "smoke" / "prism_moe" / "scenes" / "test.npz")
+    assert list(scenes["tasks"]) == ["seg", "depth", "edges", "normals"] and scenes["classes"][0] == 40  # NYUD-v2
+    assert scenes["images"].shape[1:] == (3, 32, 32) and (scenes["seg"] == 255).any()  # its unlabelled pixels
+    delta = pd.read_csv(built / "results" / "smoke" / "prism_moe" / "tables" / "delta_m.csv")
+    assert {"miou", "depth_rmse", "edge_f1", "normal_angle"} <= set(delta) and "saliency_maxf" not in delta
+
+
+def test_paper_scale_replica_prism_moe_pascal_context(built):
+    """The paper's other set through the documented overlay (rerunning the prism_moe DAG in place, after the test
+    above): five tasks, no depth, in every table."""
+    snakemake(
+        built,
+        "prism_moe",
+        "--cores",
+        "2",
+        "--configfile",
+        "config/smoke.yaml",
+        "replicas.yaml",
+        "config/overlays/prism_moe_pascal_context.yaml",
+    )
+    found = claims(built, "prism_moe")
+    assert all("data.source = external/prism_moe/PASCALContext" in c["substitution"] for c in found)
+    scenes = read_npz(built / "data" / "smoke" / "prism_moe" / "scenes" / "train.npz")
+    assert list(scenes["tasks"]) == ["seg", "parts", "normals", "edges", "saliency"] and "depth" not in scenes
+    delta = pd.read_csv(built / "results" / "smoke" / "prism_moe" / "tables" / "delta_m.csv")
+    assert {"miou", "parts_miou", "normal_angle", "edge_f1", "saliency_maxf"} <= set(delta)
+    assert "depth_rmse" not in delta  # a task the data set lacks is left out of its table
+    routing = pd.read_csv(built / "results" / "smoke" / "prism_moe" / "tables" / "routing.csv")
+    assert set(routing.loc[routing["stage"] == "stage2", "condition"]) == {
+        "seg",
+        "parts",
+        "normals",
+        "edges",
+        "saliency",
+    }

@@ -5,6 +5,8 @@
 # student_{method}_{seed} (stage 1 distillation, stage 2 tasks, evaluation, routing) -> tables -> figures, verdict;
 # timing beside. Each rule calls one function of icml26.prism_moe.rules (see docs/ARCHITECTURE.md).
 
+from icml26.prism_moe.settings import source_files
+
 PM = register("prism_moe")
 PM_PAIRS = [(m, s) for m in PM.cfg["methods"] for s in PM.cfg["seeds_by_method"].get(m, PM.cfg["seeds"])]
 PM_RUN = {"method": [m for m, _ in PM_PAIRS], "seed": [s for _, s in PM_PAIRS]}  # expand(..., zip, **PM_RUN)
@@ -23,11 +25,7 @@ rule prism_moe:
 
 rule prism_moe_scenes:
     input:
-        sources=(
-            [f"{PM.cfg['data']['source']}/train.npz", f"{PM.cfg['data']['source']}/test.npz"]
-            if PM.cfg["data"]["source"]
-            else []
-        ),
+        sources=source_files(PM.cfg["data"]),
     output:
         train_file=f"{PM.data}/scenes/train.npz",
         test_file=f"{PM.data}/scenes/test.npz",

@@ -4,10 +4,11 @@
 per-teacher projector (LayerNorm + linear, token -> teacher channels) maps its tokens onto the teacher's
 standardised feature map, and the loss is ``(1 - cosine) + L1`` per token, plus ``decorrelation`` times the mean
 squared off-diagonal correlation of the projected channels (ours: the spec leaves the decorrelation term open),
-plus ``balance`` times the routers' load-balance loss. *Stage 2, dynamic recomposition*: the same with the four
-task conditions and task heads (LayerNorm + linear to ``outputs x patch^2``, pixel-shuffled to full resolution):
-cross-entropy (segmentation), L1 (depth), weighted binary cross-entropy (edges), ``1 - cosine`` (normals). The
-whole student is trained in both stages (ours; the spec does not freeze anything).
+plus ``balance`` times the routers' load-balance loss. *Stage 2, dynamic recomposition*: the same with the data
+set's task conditions and task heads (LayerNorm + linear to ``outputs x patch^2``, pixel-shuffled to full resolution):
+cross-entropy (segmentation, human parts), L1 (depth), weighted binary cross-entropy (edges, saliency), ``1 - cosine``
+(normals), each over its labelled pixels. The whole student is trained in both stages (ours; the spec does not
+freeze anything).
 
 Every ``conflict_every`` steps of stage 1 with several teachers, the gradients of each teacher's distillation
 loss on the student's shared parameters (everything but the projectors) are taken separately and their pairwise
@@ -32,9 +33,8 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from .metrics import TASKS, image_stats
-
-OUTPUTS = {"seg": 5, "depth": 1, "edges": 1, "normals": 3}
+from .metrics import image_stats
+from .tasks import IGNORE, TASKS
 
 
 @dataclass(frozen=True)
@@ -93,25 +93,31 @@ def distillation_loss(projected: torch.Tensor, target: torch.Tensor, decorrelati
 
 
 def task_loss(task: str, output: torch.Tensor, batch: dict[str, torch.Tensor], edge_weight: float) -> torch.Tensor:
-    if task == "seg":
-        return F.cross_entropy(output, batch["seg"])
-    if task == "depth":
-        return F.l1_loss(output[:, 0], batch["depth"])
-    if task == "edges":
+    """The task's loss over its labelled pixels (``tasks.IGNORE``, depth 0 and zero normals are missing labels).
+    Binary maps (edges, saliency) share the edge loss and its positive weight."""
+    kind, target = TASKS[task].kind, batch[task]
+    if kind == "labels":
+        return F.cross_entropy(output, target, ignore_index=IGNORE)
+    if kind == "depth":
+        valid = target != 0
+        return F.l1_loss(output[:, 0][valid], target[valid])
+    if kind == "binary":
+        valid = target != IGNORE
         return F.binary_cross_entropy_with_logits(
-            output[:, 0], batch["edges"], pos_weight=torch.tensor(edge_weight, device=output.device)
+            output[:, 0][valid], target[valid], pos_weight=torch.tensor(edge_weight, device=output.device)
         )
-    return (1 - F.cosine_similarity(output, batch["normals"], dim=1)).mean()
+    valid = (target != 0).any(1)
+    return (1 - F.cosine_similarity(output, target, dim=1))[valid].mean()
 
 
-def as_batch(data: dict[str, np.ndarray], index: np.ndarray, device: torch.device) -> dict[str, torch.Tensor]:
-    batch = {
-        "images": torch.from_numpy(data["images"][index]),
-        "seg": torch.from_numpy(data["seg"][index]).long(),
-        "depth": torch.from_numpy(data["depth"][index]),
-        "edges": torch.from_numpy(data["edges"][index]).float(),
-        "normals": torch.from_numpy(data["normals"][index]),
-    }
+def as_batch(
+    data: dict[str, np.ndarray], tasks: dict[str, int], index: np.ndarray, device: torch.device
+) -> dict[str, torch.Tensor]:
+    """The images and the labels of ``tasks`` at ``index`` (labels as int64, binary maps as floats)."""
+    batch = {"images": torch.from_numpy(data["images"][index])}
+    for task in tasks:
+        kind, values = TASKS[task].kind, torch.from_numpy(data[task][index])
+        batch[task] = values.long() if kind == "labels" else values.float() if kind == "binary" else values
     return {k: v.to(device) for k, v in batch.items()}
 
 
@@ -186,16 +192,17 @@ def stage2(
     steps: int,
     log: Callable[[str], None] = print,
 ) -> list[dict]:
-    """Train the student and the task heads on the four tasks; return the loss rows."""
+    """Train the student and the task heads (one per task of the data set); return the loss rows."""
+    tasks = list(heads)
     optimiser = torch.optim.AdamW(
         list(student.parameters()) + list(heads.parameters()), lr=s.lr, weight_decay=s.weight_decay
     )
     scheduler = _schedule(optimiser, steps, s.warmup)
     rows, start = [], time.perf_counter()
     for step in range(1, steps + 1):
-        batch = as_batch(data, rng.integers(len(data["images"]), size=s.batch_size), _device(student))
-        out = student(batch["images"], [conditions[t] for t in TASKS])
-        per_task = [task_loss(t, heads[t](tokens), batch, s.edge_weight) for t, tokens in zip(TASKS, out.tokens)]
+        batch = as_batch(data, heads, rng.integers(len(data["images"]), size=s.batch_size), _device(student))
+        out = student(batch["images"], [conditions[t] for t in tasks])
+        per_task = [task_loss(t, heads[t](tokens), batch, s.edge_weight) for t, tokens in zip(tasks, out.tokens)]
         loss = sum(per_task) + s.balance * out.balance
         optimiser.zero_grad()
         loss.backward()
@@ -208,26 +215,35 @@ def stage2(
 
 
 def predict(outputs: dict[str, torch.Tensor]) -> dict[str, np.ndarray]:
-    return {
-        "seg": outputs["seg"].argmax(1).cpu().numpy(),
-        "depth": outputs["depth"][:, 0].cpu().numpy(),
-        "edges": torch.sigmoid(outputs["edges"][:, 0]).cpu().numpy(),
-        "normals": F.normalize(outputs["normals"], dim=1).cpu().numpy(),
-    }
+    """Heads' maps -> predictions: classes, depth, probabilities of binary maps, unit normals."""
+    found = {}
+    for task, output in outputs.items():
+        kind = TASKS[task].kind
+        if kind == "labels":
+            found[task] = output.argmax(1).cpu().numpy()
+        elif kind == "depth":
+            found[task] = output[:, 0].cpu().numpy()
+        elif kind == "binary":
+            found[task] = torch.sigmoid(output[:, 0]).cpu().numpy()
+        else:
+            found[task] = F.normalize(output, dim=1).cpu().numpy()
+    return found
 
 
 @torch.no_grad()
 def evaluate(student, heads, conditions: dict[str, int], data, *, shift: int = 0, batch: int = 250) -> dict:
-    """Per-image stats on ``data``; task ``t``'s head reads the tokens made under the condition of task
-    ``t + shift`` (``shift = 1``: every task on another task's pathway)."""
+    """Per-image stats on ``data`` of the tasks of ``heads``; task ``t``'s head reads the tokens made under the
+    condition of task ``t + shift`` (``shift = 1``: every task on another task's pathway)."""
     student.eval()
-    order = [conditions[TASKS[(i + shift) % len(TASKS)]] for i in range(len(TASKS))]
+    tasks = {t: head.linear.out_features // head.patch**2 for t, head in heads.items()}
+    names = list(tasks)
+    order = [conditions[names[(i + shift) % len(names)]] for i in range(len(names))]
     parts = []
     for start in range(0, len(data["images"]), batch):
         index = np.arange(start, min(start + batch, len(data["images"])))
         out = student(torch.from_numpy(data["images"][index]).to(_device(student)), order)
-        prediction = predict({t: heads[t](tokens) for t, tokens in zip(TASKS, out.tokens)})
-        parts.append(image_stats(prediction, {k: data[k][index] for k in TASKS}, OUTPUTS["seg"]))
+        prediction = predict({t: heads[t](tokens) for t, tokens in zip(names, out.tokens)})
+        parts.append(image_stats(prediction, {k: data[k][index] for k in names}, tasks))
     student.train()
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 

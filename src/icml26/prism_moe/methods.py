@@ -10,9 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 OBJECTIVES = ("semantic", "geometric", "texture")  # the teachers, one objective each (teachers.py trains them)
-# The downstream tasks each teacher's objective teaches (metrics.TASKS): class presence -> segmentation; edges and
-# depth -> those two; masked reconstruction, self-supervised, no task in particular -> all four.
-KNOWS = {"semantic": ("seg",), "geometric": ("depth", "edges"), "texture": ("seg", "depth", "edges", "normals")}
+# The downstream tasks each teacher's objective teaches (tasks.TASKS; a data set's own are those of them it has):
+# class presence -> segmentation (and, on PASCAL-Context, human parts and saliency, which are object classes too);
+# edges and depth -> those two; masked reconstruction, self-supervised, no task in particular -> all of them.
+KNOWS = {
+    "semantic": ("seg", "parts", "saliency"),
+    "geometric": ("depth", "edges"),
+    "texture": ("seg", "parts", "depth", "edges", "normals", "saliency"),
+}
 
 
 @dataclass(frozen=True)
@@ -37,8 +42,6 @@ def teachers_of(method: str) -> tuple[str, ...]:
     return METHODS[method].teachers
 
 
-def conditions(teachers: tuple[str, ...] = OBJECTIVES) -> dict[str, int]:
-    """Condition ids: the teachers first, then the tasks (one embedding table for both stages)."""
-    from .metrics import TASKS
-
-    return {t: i for i, t in enumerate(teachers)} | {t: len(teachers) + i for i, t in enumerate(TASKS)}
+def conditions(tasks, teachers: tuple[str, ...] = OBJECTIVES) -> dict[str, int]:
+    """Condition ids: the teachers first, then the data set's tasks (one embedding table for both stages)."""
+    return {t: i for i, t in enumerate(teachers)} | {t: len(teachers) + i for i, t in enumerate(tasks)}

@@ -19,11 +19,13 @@ CRITERIA = {
     "the claim's normalised-MI threshold SPECIALISED applies to the mean in tables/specialisation.csv",
 }
 
-LABELS = {
+LABELS = {  # every task's metric (tasks.METRICS); a figure draws those of the data set's tasks
     "miou": "mIoU (higher better)",
+    "parts_miou": "human parts mIoU (higher better)",
     "depth_rmse": "depth RMSE (lower better)",
     "edge_f1": "edge F1 (higher better)",
     "normal_angle": "normal angle error, deg (lower better)",
+    "saliency_maxf": "saliency max F (higher better)",
 }
 
 
@@ -57,8 +59,10 @@ def task_metrics(metrics: pd.DataFrame) -> plt.Figure:
     """Each task's metric per method, one dot per seed (own pathway)."""
     own = metrics[metrics["pathway"] == "own"]
     methods = list(dict.fromkeys(own["method"]))
-    fig, axes = plt.subplots(1, 4, figsize=(13, 3.6), sharey=True)
-    for ax, (metric, label) in zip(axes, LABELS.items()):
+    drawn = {metric: label for metric, label in LABELS.items() if metric in own}
+    fig, axes = plt.subplots(1, len(drawn), figsize=(3.25 * len(drawn), 3.6), sharey=True, squeeze=False)
+    axes = axes[0]
+    for ax, (metric, label) in zip(axes, drawn.items()):
         for i, method in enumerate(methods):
             values = own.loc[own["method"] == method, metric]
             ax.scatter(values, np.full(len(values), i), color="tab:red" if method == "prism" else "k", s=18)

@@ -22,12 +22,26 @@ def _dataset(path: str) -> dict[str, np.ndarray]:
 
 
 def scenes(sources: list[str], train_file: str, test_file: str, *, data: dict) -> None:
-    """The training and test scenes: generated from the seed (the stand-in), or the user's two files copied
-    after validation (``data.source``: a folder with ``train.npz`` and ``test.npz``)."""
-    from ..common.sources import checked, fail
+    """The training and test data: generated from the seed (the stand-in), the user's two files copied after
+    validation (``data.source``: a folder with ``train.npz`` and ``test.npz``), or NYUD-v2 / PASCAL-Context read from
+    their folder (``data.format``) at ``data.size`` pixels, every split image."""
+    import importlib
+
+    from ..common.sources import checked, fail, user_folder_problem
     from . import scenes as generator
 
-    if sources:
+    if sources and data["format"] is not None:
+        problem = user_folder_problem(data["source"])
+        if problem:
+            fail(data["source"], problem)
+        reader = importlib.import_module(f"{__package__}.{data['format']}")
+        log = lambda line: print(line, flush=True)  # noqa: E731
+        train, test = (reader.read(data["source"], split, data["size"], log) for split in ("train", "test"))
+        for path, arrays in zip(sources, (train, test)):
+            problem = generator.validate(arrays)
+            if problem:
+                fail(path, f"read as {data['format']}: {problem}")
+    elif sources:
         train, test = (_dataset(str(checked(p))) for p in sources)
         if train["images"].shape[1:] != test["images"].shape[1:]:
             fail(sources[1], f"images of shape {list(test['images'].shape[1:])} differ from {sources[0]}'s")
@@ -60,6 +74,7 @@ def teacher(
 
     from ..common.determinism import seed_everything
     from ..common.io import temporary_sibling
+    from ..common.sources import fail
     from . import teachers as t
 
     seed_everything(seed)
@@ -76,6 +91,13 @@ def teacher(
         losses = []
         print(f"{name} teacher: the {model.kind} vision encoder of {hub[0]} at {model.size} x {model.size}", flush=True)
     else:
+        missing = [k for k in t.NEEDS[name] if k not in data]
+        if missing:
+            fail(
+                train_file,
+                f"the {name} teacher trained here reads {missing}, which this data set lacks; give "
+                f"teachers.hub.{name} (the paper's teacher) or teachers.programs.{name}",
+            )
         model, losses = t.train(
             name,
             data,
@@ -137,18 +159,20 @@ def student(
     from . import student as students
     from . import teachers as t
     from .methods import METHODS, OBJECTIVES, conditions
-    from .metrics import TASKS, overall
+    from .metrics import overall
+    from .tasks import of
 
     rng = seed_everything(seed)
     device = torch.device(resolve_device(device))
     spec = METHODS[method]
     train, test = _dataset(train_file), _dataset(test_file)
+    tasks = of(train)
     if train["images"].shape[-1] % student["patch"]:
         fail(train_file, f"{train['images'].shape[-1]}-pixel images do not split into patches of student.patch")
     settings = students.StudentSettings(image_size=train["images"].shape[-1], **student)
-    settings = students.matched_width(settings, spec.kind, len(OBJECTIVES), len(TASKS))
-    net = students.Student(settings, spec.kind, len(OBJECTIVES), len(TASKS)).to(device)
-    ids = conditions()
+    settings = students.matched_width(settings, spec.kind, len(OBJECTIVES), len(tasks))
+    net = students.Student(settings, spec.kind, len(OBJECTIVES), len(tasks)).to(device)
+    ids = conditions(tasks)
     grid = settings.image_size // settings.patch
     loaded = {Path(folder).name: t.load(folder, grid).to(device) for folder in teacher_folders}
     s = distill.TrainSettings(**training)
@@ -164,7 +188,7 @@ def student(
         losses, cosines = distill.stage1(net, projectors.to(device), chosen, ids, train, s, rng, log)
         seconds["stage1"] = (time.perf_counter() - start, s.stage1_steps * s.batch_size)
     stage1_routing = distill.routing_counts(net, [ids[n] for n in OBJECTIVES], test["images"], settings.experts)
-    heads = torch.nn.ModuleDict({t: distill.Linear2d(settings.dim, distill.OUTPUTS[t], settings.patch) for t in TASKS})
+    heads = torch.nn.ModuleDict({t: distill.Linear2d(settings.dim, n, settings.patch) for t, n in tasks.items()})
     heads = heads.to(device)
     steps = s.stage2_steps if spec.teachers else s.stage1_steps + s.stage2_steps
     start = time.perf_counter()
@@ -173,7 +197,7 @@ def student(
     seconds["stage2"] = (time.perf_counter() - start, steps * s.batch_size)
     stats = distill.evaluate(net, heads, ids, test)
     swapped = distill.evaluate(net, heads, ids, test, shift=1)
-    stage2_routing = distill.routing_counts(net, [ids[task] for task in TASKS], test["images"], settings.experts)
+    stage2_routing = distill.routing_counts(net, [ids[task] for task in tasks], test["images"], settings.experts)
 
     with atomic_path(model_file) as tmp:  # safetensors: the same weights give the same bytes
         weights = {f"student.{k}": v for k, v in net.state_dict().items()}
@@ -217,16 +241,15 @@ def _inference_seconds(net, heads, ids: dict[str, int], images: np.ndarray, repe
     import torch
 
     from ..common.timing import interleaved, medians
-    from .metrics import TASKS
 
     device = next(net.parameters()).device
-    batch, order = torch.from_numpy(images).to(device), [ids[task] for task in TASKS]
+    batch, order = torch.from_numpy(images).to(device), [ids[task] for task in heads]
     net.eval()
 
     @torch.no_grad()
     def infer():
         out = net(batch, order)
-        maps = [heads[task](tokens) for task, tokens in zip(TASKS, out.tokens)]
+        maps = [heads[task](tokens) for task, tokens in zip(heads, out.tokens)]
         if device.type == "cuda":
             torch.cuda.synchronize()
         return maps
@@ -276,7 +299,8 @@ def tables(
     from ..common.bootstrap import student_t
     from . import analysis
     from .methods import METHODS, OBJECTIVES, REFERENCE
-    from .metrics import HIGHER_IS_BETTER, TASKS, bootstrap_delta_m, delta_m, overall
+    from .metrics import bootstrap_delta_m, delta_m, overall
+    from .tasks import METRICS
 
     runs: dict[str, list[dict]] = {}
     rows = []
@@ -291,9 +315,11 @@ def tables(
             runs.setdefault("prism_swapped", []).append(swapped)
             rows.append({"method": method, "seed": seed, "pathway": "another task's", **overall(swapped)})
     per_run = pd.DataFrame(rows)
+    measured = [m for m in METRICS.values() if m in per_run]  # the data set's tasks' metrics
+    tasks = [t for t, m in METRICS.items() if m in measured]
     own = per_run[per_run["pathway"] == "own"]
-    reference = {m: own.loc[own["method"] == REFERENCE, m].mean() for m in HIGHER_IS_BETTER}
-    per_run["delta_m"] = delta_m({m: per_run[m].to_numpy() for m in HIGHER_IS_BETTER}, reference)
+    reference = {m: own.loc[own["method"] == REFERENCE, m].mean() for m in measured}
+    per_run["delta_m"] = delta_m({m: per_run[m].to_numpy() for m in measured}, reference)
     write_csv(metrics_table, per_run)
 
     # the seeds are not resampled: Student's t over them, widened by the images' variance from the bootstrap (a
@@ -319,7 +345,7 @@ def tables(
     summary = []
     for method, per_seed in runs.items():
         pooled = [overall(s) for s in per_seed]
-        means = {m: float(np.mean([p[m] for p in pooled])) for m in HIGHER_IS_BETTER}
+        means = {m: float(np.mean([p[m] for p in pooled])) for m in measured}
         value = float(delta_m(means, reference))
         low, high, how = bounds(value, draws[method], method)
         summary.append(
@@ -351,7 +377,7 @@ def tables(
         arrays = read_npz(path)
         if arrays["stage1"].size:
             counts[_run_key(path)] = {"stage1": arrays["stage1"], "stage2": arrays["stage2"]}
-    names = {"stage1": list(OBJECTIVES), "stage2": list(TASKS)}
+    names = {"stage1": list(OBJECTIVES), "stage2": tasks}
     columns = ["method", "seed", "stage", "block", "mi_bits", "nmi", "null_p95", "null_max", "experts_used"]
     special = analysis.specialisation(counts, criteria["permutations"], criteria["seed"]) if counts else None
     write_csv(specialisation_table, special if special is not None else pd.DataFrame(columns=columns))
@@ -418,6 +444,7 @@ def verdict(
 ) -> None:
     from ..common.claims import write_claims
     from . import verdict as v
+    from .tasks import METRICS
 
     comparisons, delta = read_csv(comparisons_table), read_csv(delta_table)
     specialisation = read_csv(specialisation_table)
@@ -437,13 +464,7 @@ def verdict(
         {
             "delta_m": {r.method: r.delta_m for r in delta.itertuples()},
             "metrics": {
-                r.method: {
-                    "miou": r.miou,
-                    "depth_rmse": r.depth_rmse,
-                    "edge_f1": r.edge_f1,
-                    "normal_angle": r.normal_angle,
-                }
-                for r in delta.itertuples()
+                row["method"]: {m: row[m] for m in METRICS.values() if m in delta} for _, row in delta.iterrows()
             },
             "specialisation_nmi": {
                 f"{stage}/{method}": float(g["nmi"].mean())

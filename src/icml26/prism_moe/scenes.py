@@ -149,8 +149,19 @@ def generate(n: int, seed: int, size: int = 32, noise: float = 0.02) -> dict[str
 
 
 def validate(arrays: dict[str, np.ndarray]) -> str | None:
-    """What is wrong with a dataset's arrays (a user's file), or None."""
-    missing = [k for k in ARRAYS if k not in arrays]
+    """What is wrong with a dataset's arrays (a user's file, or one read from PASCAL-Context / NYUD-v2), or None.
+    A file without a ``tasks`` array must hold every array of the scenes (``ARRAYS``); one with it, the images and
+    the declared tasks' labels (``tasks.IGNORE`` marks a missing label)."""
+    from .tasks import IGNORE, TASKS, of
+
+    if ("tasks" in arrays) != ("classes" in arrays):
+        return "a data set declares its tasks with both a 'tasks' and a 'classes' array"
+    unknown = [str(t) for t in arrays.get("tasks", []) if str(t) not in TASKS]
+    if unknown:
+        return f"unknown task(s) {unknown}; tasks are {list(TASKS)}"
+    tasks = of(arrays)
+    required = ARRAYS if "tasks" not in arrays else ("images", *tasks)
+    missing = [k for k in required if k not in arrays]
     if missing:
         return f"missing array(s) {missing}"
     images = arrays["images"]
@@ -159,19 +170,20 @@ def validate(arrays: dict[str, np.ndarray]) -> str | None:
     n, _, h, w = images.shape
     if h != w:
         return f"images must be square, got {h} x {w}"
-    shapes = {
-        "seg": (n, h, w),
-        "depth": (n, h, w),
-        "edges": (n, h, w),
-        "saliency": (n, h, w),
-        "normals": (n, 3, h, w),
-        "present": (n, len(CLASSES) - 1),
-    }
+    labels = tasks if "tasks" in arrays else ("seg", "depth", "edges", "normals", "saliency")
+    shapes = {k: (n, 3, h, w) if k == "normals" else (n, h, w) for k in labels}
     for key, shape in shapes.items():
         if tuple(arrays[key].shape) != shape:
             return f"{key} must have shape {list(shape)}, got {list(arrays[key].shape)}"
-    if arrays["seg"].max(initial=0) >= len(CLASSES):
-        return f"seg holds class {int(arrays['seg'].max())}; classes are 0-{len(CLASSES) - 1}"
-    if not np.isfinite(arrays["depth"]).all() or not np.isfinite(arrays["normals"]).all():
-        return "depth or normals hold non-finite values"
+    if "present" in arrays and (arrays["present"].ndim != 2 or len(arrays["present"]) != n):
+        return f"present must have shape [{n}, classes], got {list(arrays['present'].shape)}"
+    for task, channels in tasks.items():
+        kind, values = TASKS[task].kind, arrays[task]
+        labelled = values[values != IGNORE] if kind == "labels" else None
+        if kind == "labels" and labelled.max(initial=0) >= channels:
+            return f"{task} holds class {int(labelled.max())}; classes are 0-{channels - 1} ({IGNORE}: none)"
+        if kind == "binary" and not np.isin(values, (0, 1, IGNORE)).all():
+            return f"{task} must hold 0, 1 or {IGNORE} (none), got {sorted(np.unique(values))[:5]}"
+        if kind in ("depth", "normals") and not np.isfinite(values).all():
+            return f"{task} holds non-finite values"
     return None

@@ -1,7 +1,20 @@
-"""Cross-key constraints on prism_moe's settings (checked by ``register`` before any job runs)."""
+"""Cross-key constraints on prism_moe's settings (checked by ``register`` before any job runs), and the input files
+the data settings name (the workflow's declared inputs)."""
 
 from collections.abc import Iterator
 from pathlib import Path
+
+
+def source_files(data: dict) -> list[str]:
+    """The user's two files, the split lists of a real data set (``data.format``: the module of this package that
+    reads that layout), or none (generated)."""
+    import importlib
+
+    if not data["source"]:
+        return []
+    if data["format"] is None:
+        return [f"{data['source']}/train.npz", f"{data['source']}/test.npz"]
+    return importlib.import_module(f"{__package__}.{data['format']}").split_files(data["source"])
 
 
 def problems(cfg: dict) -> Iterator[str]:
@@ -16,7 +29,12 @@ def problems(cfg: dict) -> Iterator[str]:
         if data["labelled"] is not None and data["labelled"] > data["train"]:
             yield f"data.labelled: {data['labelled']} exceeds data.train ({data['train']})"
     elif not Path(data["source"]).is_dir():
-        yield f"data.source: {data['source']} is not a folder (train.npz and test.npz, docs/papers/prism_moe.md)"
+        what = "train.npz and test.npz" if data["format"] is None else f"the {data['format']} data set"
+        yield f"data.source: {data['source']} is not a folder ({what}, docs/papers/prism_moe.md)"
+    if data["format"] is not None and data["source"] is None:
+        yield f"data.format: {data['format']} reads data.source, which is null (the data set's folder)"
+    if data["format"] is not None and data["size"] % student["patch"]:
+        yield f"student.patch: {student['patch']} does not divide data.size ({data['size']})"
     if student["dim"] % student["heads"]:
         yield f"student.dim: {student['dim']} is not a multiple of student.heads ({student['heads']})"
     if student["routed_blocks"] > student["depth"]:

@@ -80,6 +80,9 @@ class Objective(nn.Module):
         )
 
 
+NEEDS = {"semantic": ("present",), "geometric": ("edges", "depth"), "texture": ()}  # the labels each objective reads
+
+
 def as_batch(data: dict[str, np.ndarray], index: np.ndarray) -> dict[str, torch.Tensor]:
     return {
         "images": torch.from_numpy(data["images"][index]).float() / 255,

@@ -38,7 +38,8 @@ from ..common import intervals
 from ..common.claims import HOLDS, Claim, Interval, Premise, decide, not_evaluated, premise
 from ..common.tolerance import Tolerance
 from .methods import KNOWS, OBJECTIVES, REFERENCE
-from .metrics import METRICS, delta_m
+from .metrics import delta_m
+from .tasks import METRICS
 
 SPECIALISED = 0.1  # ours: mean NMI of at least a tenth of the condition entropy counts as "well above chance"
 PRISM, DENSE, SWAPPED = "prism", "dense", "prism_swapped"
@@ -86,11 +87,16 @@ WHY_USEFUL = (
 NO_PREMISE = "a property of the trained router and its tables: nothing presupposed beyond training"
 
 
+def known(teacher: str, delta: pd.DataFrame) -> tuple[str, ...]:
+    """The tasks of the data set (the metrics ``delta`` has) that ``teacher``'s objective teaches."""
+    return tuple(t for t in KNOWS[teacher] if METRICS[t] in delta)
+
+
 def usefulness(delta: pd.DataFrame) -> dict[str, float]:
     """Delta_m of each single-teacher student against scratch over the tasks its teacher knows (seed means of the
     metrics; NaN where that student or scratch was not run)."""
     means = delta.set_index("method")
-    metrics = list(METRICS.values())
+    metrics = [m for m in METRICS.values() if m in delta]
     found = {}
     for teacher in OBJECTIVES:
         single = f"single_{teacher}"
@@ -98,7 +104,7 @@ def usefulness(delta: pd.DataFrame) -> dict[str, float]:
             found[teacher] = float("nan")
             continue
         own, reference = (means.loc[m, metrics].astype(float).to_dict() for m in (single, REFERENCE))
-        found[teacher] = float(delta_m(own, reference, KNOWS[teacher]))
+        found[teacher] = float(delta_m(own, reference, known(teacher, delta)))
     return found
 
 
@@ -118,7 +124,7 @@ def premises(conflict: Claim, delta: pd.DataFrame) -> list[Premise]:
         *(
             premise(
                 f"{teacher} teacher useful: its single-teacher student's Delta_m against scratch on "
-                f"{', '.join(KNOWS[teacher])}",
+                f"{', '.join(known(teacher, delta))}",
                 value,
                 0.0,
                 ">",
