@@ -21,6 +21,8 @@ import yaml
 from icml26.common.claims import STATES
 from icml26.common.io import read_npz
 from icml26.common.lm import replicas
+from icml26.complex_mcp import public_replica
+from tests.complex_mcp.test_public import serve
 from tests.conftest import copy_repository, run, snakemake
 
 pytestmark = pytest.mark.workflow
@@ -52,8 +54,14 @@ def built(tmp_path_factory):
         source = replicas.sources(slug, where / "hub" / slug, root=repo)
         run(["make", "fetch", f"PAPER={slug}", f"FROM={source}", f"VENV={sys.prefix}"], repo)
         overlay |= replicas.overlay(slug, root=repo)
+    sandbox = [serve(public_replica.system_server()), serve(public_replica.talk_server())]  # the reference's, small
+    overlay["complex_mcp"]["public"]["servers"] = {"LightSystem": sandbox[0][1], "LightTalk": sandbox[1][1]}
     (repo / "replicas.yaml").write_text(yaml.safe_dump(overlay))
-    snakemake(repo, *PAPERS, "--cores", "2", "--configfile", "config/smoke.yaml", "replicas.yaml")
+    try:
+        snakemake(repo, *PAPERS, "--cores", "2", "--configfile", "config/smoke.yaml", "replicas.yaml")
+    finally:
+        for server, _ in sandbox:
+            server.should_exit = True
     return repo
 
 
@@ -124,6 +132,9 @@ def test_paper_scale_replica_complex_mcp(built):
     assert judged["llm_agent_below_60_percent"]["measured"]["episodes"] > 0  # the paper's headline, on the LLM
     episodes = pd.read_csv(built / "data" / "smoke" / "complex_mcp" / "episodes_agents.csv")
     assert (episodes["agent"] == "llm").sum() > 0  # the fetched LLM replica played beside the scripted agents
+    public = pd.read_csv(built / "results" / "smoke" / "complex_mcp" / "tables" / "public_summary.csv")
+    assert public.set_index("agent").loc["replay", "success"] == 1.0  # the fetched task file, over HTTP MCP
+    assert set(public["agent"]) == {"replay", "llm"}
 
 
 def test_paper_scale_replica_focus_dllm(built):

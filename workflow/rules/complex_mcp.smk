@@ -28,6 +28,28 @@ rule complex_mcp:
         f"{CM.timing}/throughput.csv",
 
 
+# The reference's public tasks need its sandbox up, so the rule exists only where public.tasks names them (paper).
+if CM.cfg["public"]["tasks"]:
+
+    rule complex_mcp_public:
+        """The reference's public tasks against its own sandbox servers (paper scale; the sandbox must be up)."""
+        input:
+            tasks_file=CM.cfg["public"]["tasks"],
+        output:
+            table=f"{CM.results}/tables/public_tasks.csv",
+            summary=f"{CM.results}/tables/public_summary.csv",
+        resources:
+            **job_resources(CM),
+            gpu=lambda w: gpus(CM) if "llm" in CM.cfg["public"]["agents"] else 0,
+        params:
+            func="icml26.complex_mcp.rules:public",
+            public=CM.cfg["public"],
+            llm=CM.cfg["llm"],
+            device=config["device"],
+        script:
+            CALL
+
+
 rule complex_mcp_episodes:
     output:
         table=f"{CM.data}/episodes_{{experiment}}.csv",

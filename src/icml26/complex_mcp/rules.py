@@ -46,6 +46,59 @@ def episodes(
     write_csv(table, pd.DataFrame(rows))
 
 
+def public(tasks_file: str, table: str, summary: str, *, public: dict, llm: dict, device: str) -> None:
+    """The reference benchmark's public tasks, each with each agent, against its sandbox servers (``public.py``):
+    one judged row per task and agent, and per agent the success rate with its Wilson 95 % interval, the mean
+    completion and misbehaviour beside the released judge's success."""
+    import asyncio
+
+    from scipy.stats import binomtest
+
+    from .public import read_tasks, run_task
+
+    tasks = read_tasks(tasks_file)
+    rows = []
+    for agent in public["agents"]:
+        options = (
+            {k: llm[k] for k in ("checkpoint", "max_new_tokens", "temperature")} | {"device": device}
+            if agent == "llm"
+            else {}
+        )
+        for task in tasks:
+            row = asyncio.run(
+                run_task(
+                    public["servers"],
+                    task,
+                    agent,
+                    distractors=public["distractors"],
+                    max_turns=public["max_turns"],
+                    max_idle=2,
+                    seed=task.seed,
+                    agent_options=options,
+                )
+            )
+            rows.append(row)
+            print(f"public task {task.number + 1}/{len(tasks)} ({agent}): success {row['success']}", flush=True)
+    frame = pd.DataFrame(rows)
+    write_csv(table, frame)
+    lines = []
+    for agent, group in frame.groupby("agent", sort=False):
+        interval = binomtest(int(group["success"].sum()), len(group)).proportion_ci(method="wilson")
+        lines.append(
+            {
+                "agent": agent,
+                "tasks": len(group),
+                "success": group["success"].mean(),
+                "low": interval.low,
+                "high": interval.high,
+                "completion": group["completion"].mean(),
+                "misbehave": group["misbehave"].mean(),
+                "released_success": group["released_success"].mean(),
+            }
+        )
+    write_csv(summary, pd.DataFrame(lines))
+
+
 def tables(
     agents: str,
     saturation: str,

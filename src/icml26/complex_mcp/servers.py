@@ -4,7 +4,8 @@ in-memory client sessions.
 One server per app (system, chat, shop, flight) over a shared :class:`~icml26.complex_mcp.apps.Sandbox`,
 and one per distractor family; ``Toolbox`` holds a client session to each, lists their tools and routes a
 call to the server that owns it. In-memory sessions need no socket; ``serve_http`` runs the same servers
-over streamable HTTP on localhost for a user's own agent. Untrusted calls are checked before they reach a
+over streamable HTTP on localhost for a user's own agent, and ``Toolbox.remote`` reaches servers by URL (the
+reference's own sandbox: ``public``). Untrusted calls are checked before they reach a
 server (unknown tool, arguments that are not an object or are too long) and MCP validates the argument
 types; every problem comes back as an ``error`` result, never an exception.
 """
@@ -62,8 +63,9 @@ class Toolbox:
     ``async with Toolbox.for_sandbox(world_seed) as toolbox`` serves a fresh sandbox (``toolbox.sandbox``),
     which episodes then reset to each task's world."""
 
-    def __init__(self, servers: dict[str, MCPServer], sandbox: Sandbox | None = None):
+    def __init__(self, servers: dict[str, MCPServer | str], sandbox: Sandbox | None = None):
         self.servers, self.sandbox = servers, sandbox
+        self.urls = {name: s for name, s in servers.items() if isinstance(s, str)}
         self.sessions: dict[str, Any] = {}
         self.owner: dict[str, str] = {}
         self.tools: list[dict] = []
@@ -77,9 +79,22 @@ class Toolbox:
         sandbox = Sandbox(build_world(world_seed))
         return cls(build_servers(sandbox), sandbox)
 
+    @classmethod
+    def remote(cls, urls: dict[str, str]) -> Toolbox:
+        """Sessions to servers by URL (Streamable HTTP): a server that does not answer fails naming its URL."""
+        return cls(dict(urls))
+
     async def __aenter__(self) -> Self:
         for name, server in self.servers.items():
-            session = await self._stack.enter_async_context(Client(server))
+            try:
+                session = await self._stack.enter_async_context(Client(server))
+            except Exception as problem:  # the SDK raises transport-specific errors; the user needs the URL
+                if not isinstance(server, str):
+                    raise
+                await self._stack.aclose()
+                from ..common.sources import fail
+
+                fail(server, f"no MCP server of {name} answers there ({type(problem).__name__}): is the sandbox up?")
             self.sessions[name] = session
             for tool in (await session.list_tools()).tools:
                 self.owner[tool.name] = name
@@ -108,12 +123,22 @@ class Toolbox:
             return error(f"arguments longer than {MAX_ARGUMENT_CHARS} characters")
         if problem := argument_problem(self.validators[name], arguments):
             return error(f"{name}: {problem}")
-        result = await self.sessions[self.owner[name]].call_tool(name, arguments)
+        return await self.call_on(self.owner[name], name, arguments)
+
+    async def call_on(self, server: str, name: str, arguments: dict) -> dict:
+        """``name`` on ``server`` (tools of the same name on several servers, as the reference's ``login``)."""
+        result = await self.sessions[server].call_tool(name, arguments)
         text = "".join(getattr(block, "text", "") for block in result.content)
         if result.is_error:
             return error(text.strip() or "tool error")
         if isinstance(result.structured_content, dict) and "status" in result.structured_content:
             return result.structured_content
+        try:  # a server that answers in text (the reference's FastMCP apps may): the same dict as JSON
+            found = json.loads(text)
+        except json.JSONDecodeError:
+            found = None
+        if isinstance(found, dict) and "status" in found:
+            return found
         return error(f"tool {name!r} returned an unexpected result")
 
 

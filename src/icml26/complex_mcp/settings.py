@@ -20,3 +20,11 @@ def problems(cfg: dict) -> Iterator[str]:
     checkpoint = cfg["llm"]["checkpoint"]
     if checkpoint is not None and not (Path(checkpoint) / "config.json").is_file():
         yield f"llm.checkpoint: {checkpoint} is not a model folder (no config.json there)"
+    public = cfg["public"]
+    if public["tasks"] is not None:
+        if not Path(public["tasks"]).is_file():
+            yield f"public.tasks: {public['tasks']} is not a file (the reference's data.parquet, `make fetch`)"
+        if "LightSystem" not in public["servers"]:
+            yield "public.servers: must name LightSystem, whose session every app's login is tied to"
+        if "llm" in public["agents"] and checkpoint is None:
+            yield "public.agents: llm needs llm.checkpoint (the model folder), which is null"
