@@ -21,15 +21,51 @@ def _files(claims=CLAIMS, metrics=METRICS):
     return {"claims.json": json.loads(json.dumps(claims)), "metrics.json": json.loads(json.dumps(metrics))}
 
 
-def test_flatten_keys_claims_by_id_and_skips_prose():
+def test_flatten_keys_claims_by_id_and_masks_the_numbers_of_quoting_prose():
     flat = verify.flatten(CLAIMS)
     assert flat["a/measured/x"] == 1.0 and flat["b/holds"] is False
-    assert not any(key.endswith("headline") for key in flat)
+    assert flat["a/headline"] == "x #" and flat["b/headline"] == "y"
+    assert verify.masked("AUROC +0.022 [-0.003, +0.049] on N16, 1,200 runs, 1e-3") == "AUROC # [#, #] on N#, # runs, #"
 
 
 def test_identical_results_pass_and_count_every_value():
     report = verify.compare("nonesuch", _files(), _files())
-    assert report.ok and report.verdicts == 2 and report.identical == 8 and not report.within
+    assert report.ok and report.verdicts == 2 and report.identical == 12 and not report.within
+
+
+def test_reworded_prose_fails_but_a_headline_whose_numbers_moved_does_not(monkeypatch):
+    """Numbers are compared with their tolerances; the words around them, and a statement, must not change."""
+    monkeypatch.setattr(verify, "tolerances", lambda slug: [("claims/a/measured/*", Tolerance(abs=0.1))])
+    moved = _files()
+    moved["claims.json"][0]["headline"], moved["claims.json"][0]["measured"]["x"] = "x 1.05", 1.05
+    assert verify.compare("nonesuch", _files(), moved).ok
+    reworded = _files()
+    reworded["claims.json"][0]["headline"] = "x 1.0, a clear win"
+    assert verify.compare("nonesuch", _files(), reworded).outside == ["claims/a/headline: 'x #' -> 'x #, a clear win'"]
+    with_statement = _files(claims=[CLAIMS[0] | {"statement": "x above 0.5"}])
+    restated = _files(claims=[CLAIMS[0] | {"statement": "x above 0.4"}])
+    assert verify.compare("nonesuch", with_statement, restated).outside == [
+        "claims/a/statement: 'x above 0.5' -> 'x above 0.4'"
+    ]
+
+
+def test_a_result_file_edited_after_its_run_fails_verify(tmp_path):
+    from icml26.common import provenance
+
+    (tmp_path / "claims.json").write_text(json.dumps(CLAIMS))
+    (tmp_path / "metrics.json").write_text(json.dumps(METRICS))
+    record = {"outputs": provenance.output_hashes(tmp_path / "claims.json", tmp_path / "metrics.json")}
+    (tmp_path / "provenance.json").write_text(json.dumps(record))
+    assert verify.edited_files(tmp_path) == []
+    edited = json.loads(json.dumps(CLAIMS))
+    edited[1]["holds"] = True
+    (tmp_path / "claims.json").write_text(json.dumps(edited))
+    found = verify.edited_files(tmp_path)
+    assert len(found) == 1 and "claims.json: not the file its run wrote" in found[0]
+    report = verify.PaperReport("nonesuch", edited=found)
+    assert not report.ok and report.lines()[2].startswith("  EDITED: ")
+    (tmp_path / "provenance.json").write_text("{}")  # written before the hashes: nothing to check
+    assert verify.edited_files(tmp_path) == []
 
 
 def test_a_flipped_verdict_fails_whatever_the_numbers():

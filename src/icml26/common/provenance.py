@@ -88,9 +88,16 @@ def collect(scale: str, slug: str) -> dict[str, Any]:
     }
 
 
+def output_hashes(claims: str | os.PathLike, metrics: str | os.PathLike) -> dict[str, str]:
+    """sha256 of the verdict and metrics files as the run wrote them: ``make verify`` finds a later hand edit."""
+    from .sources import sha256
+
+    return {Path(claims).name: sha256(claims), Path(metrics).name: sha256(metrics)}
+
+
 def write(claims: str, metrics: str, provenance: str, *, scale: str, slug: str) -> None:
-    """The provenance of the run that just wrote ``claims`` and ``metrics`` (the rule's inputs)."""
-    info = collect(scale, slug)
+    """The provenance of the run that just wrote ``claims`` and ``metrics`` (the rule's inputs), with their hashes."""
+    info = collect(scale, slug) | {"outputs": output_hashes(claims, metrics)}
     print(f"{slug}: {describe(info)}", flush=True)
     write_json(provenance, info)
 

@@ -7,7 +7,10 @@ tolerance, numbers that moved within it. Each paper declares its tolerances besi
 ``TOLERANCES`` in ``icml26.<slug>.verdict``: ``(pattern, Tolerance)`` pairs, the first whose pattern
 (``fnmatch``, on paths such as ``metrics/leaderboard/KNN/mean_auroc`` or
 ``claims/<id>/measured/mean_auroc_pct``) matches a number applies; unmatched numbers get :data:`EXACT`.
-Prose fields (headline, note, statement) are derived from the numbers and not compared.
+Prose is compared too: a claim's statement, ids, evidence and premises' reasons exactly (they are written before
+the run), its headline and note with every number masked (their numbers are the measured ones, compared with
+their tolerances), so a verdict cannot be re-worded unseen. And each file is checked against the sha256 its run
+recorded in ``provenance.json``: a claims.json or metrics.json edited by hand after the run fails, rerun or not.
 
     python -m icml26.common.verify [--scale quick] [--against HEAD|FOLDER] [paper ...]
 """
@@ -18,6 +21,7 @@ import argparse
 import fnmatch
 import importlib
 import json
+import re
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -26,8 +30,9 @@ from typing import Any
 
 from .tolerance import EXACT, Tolerance
 
-# prose derived from the numbers; ids are keys; a premise's ``why`` says why, it is not measured
-PROSE = {"headline", "note", "statement", "evidence", "id", "why", "premises_note"}
+# prose that quotes the measured numbers: compared with its numbers masked (the numbers have their tolerances)
+QUOTING = {"headline", "note"}
+NUMBER = re.compile(r"[-+]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
 VERDICT_FIELDS = ("/state", "/holds")  # a claim's verdict, and its old-reader form
 FILES = ("claims.json", "metrics.json")
 
@@ -37,14 +42,19 @@ def flatten(value: Any, path: str = "") -> dict[str, Any]:
     if isinstance(value, dict):
         out = {}
         for key, item in value.items():
-            if key not in PROSE:
-                out |= flatten(item, f"{path}/{key}" if path else str(key))
+            here = f"{path}/{key}" if path else str(key)
+            out |= {here: masked(item)} if key in QUOTING and isinstance(item, str) else flatten(item, here)
         return out
     if isinstance(value, list) and value and all(isinstance(v, dict) and "id" in v for v in value):
         return flatten({v["id"]: v for v in value}, path)
     if isinstance(value, list):
         return flatten({str(i): v for i, v in enumerate(value)}, path) if value else {path: []}
     return {path: value}
+
+
+def masked(text: str) -> str:
+    """Prose with its numbers replaced by ``#``: what must not change when only the numbers move."""
+    return NUMBER.sub("#", text)
 
 
 def tolerances(slug: str) -> list[tuple[str, Tolerance]]:
@@ -66,6 +76,7 @@ class PaperReport:
     slug: str
     provenance: str = ""
     flipped: list[str] = field(default_factory=list)
+    edited: list[str] = field(default_factory=list)
     outside: list[str] = field(default_factory=list)
     within: list[str] = field(default_factory=list)
     identical: int = 0
@@ -73,7 +84,7 @@ class PaperReport:
 
     @property
     def ok(self) -> bool:
-        return not self.flipped and not self.outside
+        return not self.flipped and not self.outside and not self.edited
 
     def lines(self, show: int = 8) -> list[str]:
         state = "OK" if self.ok else "FAILED"
@@ -84,6 +95,7 @@ class PaperReport:
         )
         out = [head, f"  computed on: {self.provenance}"]
         for title, items, limit in (
+            ("EDITED", self.edited, None),
             ("FLIPPED", self.flipped, None),
             ("outside tolerance", self.outside, None),
             ("within tolerance", self.within, show),
@@ -170,6 +182,21 @@ def reference_text(path: Path, against: str) -> str | None:
     return done.stdout if done.returncode == 0 else None
 
 
+def edited_files(folder: Path) -> list[str]:
+    """The result files whose bytes differ from what their run recorded (provenance ``outputs``): a hand edit, or a
+    file copied in from another run. Provenance written before the hashes (2026-12-05) records none to check."""
+    from .sources import sha256
+
+    path = folder / "provenance.json"
+    recorded = json.loads(path.read_text()).get("outputs", {}) if path.exists() else {}
+    return [
+        f"{folder / name}: not the file its run wrote (sha256 {sha256(folder / name)[:12]}, the run recorded "
+        f"{digest[:12]}): edited by hand, or copied from another run"
+        for name, digest in sorted(recorded.items())
+        if (folder / name).exists() and sha256(folder / name) != digest
+    ]
+
+
 def provenance_line(folder: Path, against: str) -> str:
     """Where the compared numbers were computed, and whether that is the committed run itself."""
     from .provenance import describe
@@ -199,6 +226,7 @@ def verify(slugs: list[str], scale: str = "quick", against: str = "HEAD") -> lis
         current = {n: json.loads((folder / n).read_text()) for n in FILES}
         report = compare(slug, {n: json.loads(t) for n, t in committed.items()}, current)
         report.provenance = provenance_line(folder, against)
+        report.edited = edited_files(folder)
         reports.append(report)
     return reports
 
