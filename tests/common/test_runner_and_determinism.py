@@ -10,9 +10,14 @@ from icml26.common.determinism import pin_threads, seed_everything
 
 
 class Named(dict):
-    """Stands in for Snakemake's named lists: ``.items()`` and attribute access."""
+    """Stands in for Snakemake's named lists: ``.items()``, attribute access, and iteration over the paths (a
+    list-valued name flattened), as a ``Namedlist`` iterates."""
 
     __getattr__ = dict.__getitem__
+
+    def __iter__(self):
+        for value in self.values():
+            yield from (value if isinstance(value, list) else [value])
 
 
 def job(log=None, threads=1, **sections):
@@ -141,3 +146,42 @@ def test_a_failed_job_removes_its_papers_verdict_and_says_so(tmp_path, capsys, m
         "; removed results/smoke/ski_rental/claims.json, which this run no longer supports "
         "(git checkout restores a committed one)"
     )
+
+
+def read_folder(model: str, path: str) -> None:
+    """A rule function that reads a folder (for the test below)."""
+    from pathlib import Path
+
+    from icml26.common.io import write_json
+
+    write_json(path, {"files": sorted(p.name for p in Path(model).iterdir())})
+
+
+def test_a_folder_edited_after_its_job_stops_the_job_that_reads_it(tmp_path, capsys, monkeypatch):
+    """Snakemake sees a folder's time stamp, not an edit inside it (issue 67): the runner records what a job wrote
+    into a folder output and a later job reading that folder fails in one line naming the changed file."""
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "data" / "model"
+    folder.mkdir(parents=True)
+    (folder / "weights.bin").write_bytes(b"trained")
+    (folder / "config.json").write_text("{}")
+    runner.record_folders([str(folder), str(tmp_path / "not_a_folder.csv")])
+    assert runner.changed_folders([str(folder)]) == []
+    reader = job(
+        log=tmp_path / "r.log",
+        input={"model": str(folder)},
+        output={"path": str(tmp_path / "out.json")},
+        params={"func": "tests.common.test_runner_and_determinism:read_folder"},
+    )
+    runner.call_rule_function(reader)
+    (folder / "weights.bin").write_bytes(b"edited by hand")
+    (folder / "notes.txt").write_text("added")
+    (tmp_path / "out.json").unlink()
+    with pytest.raises(SystemExit):
+        runner.call_rule_function(reader)
+    (line,) = capsys.readouterr().err.splitlines()[-1:]
+    assert "data/model: notes.txt, weights.bin changed since the job that wrote it; delete the folder" in line
+    assert not (tmp_path / "out.json").exists()  # nothing written from the edited folder
+    unrecorded = tmp_path / "data" / "other"
+    unrecorded.mkdir()
+    assert runner.changed_folders([str(unrecorded)]) == []  # no manifest: not checked

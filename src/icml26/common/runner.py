@@ -8,7 +8,9 @@ passes it to :func:`call_rule_function` (in this process, or in the opt-in fork 
 log and calls the function. The same function is what the tests call.
 
 Before the call it removes what a killed run left beside the outputs (temporary files of atomic
-writes); on failure the full traceback goes to the log and one line, the error's own message, to
+writes) and checks every folder input against the manifest its job recorded (:func:`changed_folders`: Snakemake
+sees a folder's own time stamp, not an edit inside it, so an edited teacher or EDF folder would otherwise feed
+later jobs unseen); on failure the full traceback goes to the log and one line, the error's own message, to
 the console, so the user sees why without opening the log. A successful call is recorded for
 :mod:`icml26.common.replay` when ``$ICML26_RECORD_CALLS`` is set (the tests' second run).
 """
@@ -67,6 +69,49 @@ def stale_verdict(snakemake: Any) -> Path | None:
     return Path("results", scale, parts[1], "claims.json")
 
 
+MANIFESTS = Path(".snakemake", "icml26-folders")  # per folder output: {file: sha256} as its job wrote it
+
+
+def _manifest_path(folder: str | os.PathLike) -> Path:
+    return MANIFESTS / (Path(folder).as_posix().replace("/", "%") + ".json")
+
+
+def _hashes(folder: str | os.PathLike) -> dict[str, str]:
+    from .sources import sha256
+
+    root = Path(folder)
+    return {p.relative_to(root).as_posix(): sha256(p) for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def record_folders(outputs: list[str]) -> None:
+    """The manifest of every folder a job wrote."""
+    import json
+
+    for output in outputs:
+        if Path(output).is_dir():
+            _manifest_path(output).parent.mkdir(parents=True, exist_ok=True)
+            _manifest_path(output).write_text(json.dumps(_hashes(output), indent=1, sort_keys=True))
+
+
+def changed_folders(inputs: list[str]) -> list[str]:
+    """Folder inputs whose files differ from what their job wrote (added, removed or edited since), one line
+    each; a folder without a manifest (written before manifests, or not by a job) is not checked."""
+    import json
+
+    found = []
+    for folder in inputs:
+        if not (Path(folder).is_dir() and _manifest_path(folder).is_file()):
+            continue
+        recorded, now = json.loads(_manifest_path(folder).read_text()), _hashes(folder)
+        changed = sorted(k for k in recorded.keys() | now.keys() if recorded.get(k) != now.get(k))
+        if changed:
+            found.append(
+                f"{folder}: {', '.join(changed[:3])}{' ...' if len(changed) > 3 else ''} changed since the job "
+                "that wrote it; delete the folder to rebuild it (or rerun that job with --forcerun)"
+            )
+    return found
+
+
 def run_job(snakemake: Any) -> None:
     """The job script's one call: the rule function here, or in the fork server that ``$ICML26_FORKSERVER``
     names (icml26.common.forkserver), exiting with the job's status."""
@@ -101,6 +146,9 @@ def call_rule_function(snakemake: Any) -> None:
                 print(f"removed {leftover}, left by an interrupted run", flush=True)
         kwargs = rule_kwargs(snakemake)
         try:
+            changed = changed_folders(list(snakemake.input))
+            if changed:
+                raise ValueError("; ".join(changed))
             func(**kwargs)
         except Exception as error:
             traceback.print_exc(file=stream)  # the full story in the log ...
@@ -115,5 +163,6 @@ def call_rule_function(snakemake: Any) -> None:
                 )
             print(line, file=console, flush=True)  # ... its gist on screen, one line ...
             raise SystemExit(1) from None  # ... and the job fails, its traceback not printed a second time
+        record_folders([str(o) for o in snakemake.output])
         record(snakemake.params.func, kwargs, int(snakemake.threads), [str(o) for o in snakemake.output])
         print(f"[{snakemake.rule}] done in {time.perf_counter() - start:.2f} s", flush=True)
