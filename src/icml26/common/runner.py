@@ -11,7 +11,8 @@ Before the call it removes what a killed run left beside the outputs (temporary 
 writes) and checks every folder input against the manifest its job recorded (:func:`changed_folders`: Snakemake
 sees a folder's own time stamp, not an edit inside it, so an edited teacher or EDF folder would otherwise feed
 later jobs unseen); on failure the full traceback goes to the log and one line, the error's own message, to
-the console, so the user sees why without opening the log. A successful call is recorded for
+the console, so the user sees why without opening the log. A job running longer than a minute puts its newest
+log line on the console every minute (:mod:`icml26.common.heartbeat`). A successful call is recorded for
 :mod:`icml26.common.replay` when ``$ICML26_RECORD_CALLS`` is set (the tests' second run).
 """
 
@@ -130,6 +131,7 @@ def run_job(snakemake: Any) -> None:
 
 def call_rule_function(snakemake: Any) -> None:
     from .determinism import pin_threads
+    from .heartbeat import Heartbeat
     from .io import remove_leftovers
     from .replay import record
 
@@ -149,7 +151,8 @@ def call_rule_function(snakemake: Any) -> None:
             changed = changed_folders(list(snakemake.input))
             if changed:
                 raise ValueError("; ".join(changed))
-            func(**kwargs)
+            with Heartbeat(snakemake.rule, log, console) if log else contextlib.nullcontext():
+                func(**kwargs)
         except Exception as error:
             traceback.print_exc(file=stream)  # the full story in the log ...
             if not log:
