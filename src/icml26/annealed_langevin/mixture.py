@@ -53,10 +53,6 @@ class GaussianMixture:
         """``mu_t``: every component covariance plus ``t C``."""
         return GaussianMixture(self.weights, self.means, self.variances + t * np.asarray(c))
 
-    def with_scaled_covariances(self, factor: float) -> GaussianMixture:
-        """The misspecified score model of the spec: component covariances times ``factor``."""
-        return GaussianMixture(self.weights, self.means, self.variances * factor)
-
     def component_log_densities(self, x: np.ndarray) -> np.ndarray:
         """``log pi_k + log N(x; m_k, A_k)`` for every particle and component, shape (N, K)."""
         x = np.atleast_2d(x)

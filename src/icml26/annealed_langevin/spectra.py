@@ -27,8 +27,3 @@ def operator(kind: str, d: int, rate: float) -> np.ndarray:
     if kind == "decaying":
         return power_law(d, 2 * rate)
     raise ValueError(f"operator kind must be 'identity' or 'decaying', got {kind!r}")
-
-
-def relative_trace(c: np.ndarray, lam: np.ndarray) -> float:
-    """``tr(Sigma^(-1/2) C Sigma^(-1/2)) = sum_j c_j / lambda_j`` over the given coordinates."""
-    return float(np.sum(c / lam))

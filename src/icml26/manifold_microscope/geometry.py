@@ -101,11 +101,6 @@ def christoffel_first_kind(g: np.ndarray, grid: Grid, order: int = 4) -> np.ndar
     return 0.5 * (np.einsum("...ijl->...lij", dg) + np.einsum("...jil->...lij", dg) - dg)
 
 
-def christoffel(g: np.ndarray, grid: Grid, order: int = 4) -> np.ndarray:
-    """``Gamma[..., k, i, j] = Gamma^k_{ij}`` (NaN at degenerate points)."""
-    return np.einsum("...kl,...lij->...kij", inverse_metric(g), christoffel_first_kind(g, grid, order))
-
-
 def ricci(g: np.ndarray, grid: Grid, order: int = 4, inverse: np.ndarray | None = None) -> np.ndarray:
     """Ricci tensor ``Ric[..., b, d] = g^{ac} R_{abcd}`` (NaN at degenerate points), from the lowered Riemann
     tensor ``R_{abcd} = d_c L_{a,db} - d_d L_{a,cb} + Gamma^e_{cb} L_{e,da} - Gamma^e_{db} L_{e,ca}`` (the

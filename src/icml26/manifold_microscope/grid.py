@@ -54,10 +54,6 @@ class Grid:
     def dim(self) -> int:
         return len(self.spacing)
 
-    def parameter_volume(self, shape: tuple[int, ...]) -> float:
-        """Measure of the parameter box: ``N h`` on a cyclic axis (one period), ``(N - 1) h`` otherwise."""
-        return float(np.prod([(n if c else n - 1) * h for n, h, c in zip(shape, self.spacing, self.cyclic)]))
-
 
 def derivative(values: np.ndarray, axis: int, h: float, cyclic: bool, order: int = 4) -> np.ndarray:
     """First derivative of ``values`` along ``axis`` (any trailing axes are carried along)."""

@@ -18,14 +18,6 @@ def wrap(angle):
     return (np.asarray(angle) + np.pi) % (2 * np.pi) - np.pi
 
 
-def angle_between(u: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """Angle in ``[0, pi]`` between vectors along the last axis."""
-    u = np.asarray(u, float)
-    v = np.asarray(v, float)
-    cos = np.sum(u * v, axis=-1) / (np.linalg.norm(u, axis=-1) * np.linalg.norm(v, axis=-1))
-    return np.arccos(np.clip(cos, -1.0, 1.0))
-
-
 def disagreement(angle) -> np.ndarray:
     """Fraction of a rotation-invariant marginal on which two halfspaces at ``angle`` disagree."""
     return np.abs(wrap(angle)) / np.pi

@@ -108,10 +108,6 @@ def _intervals(rows, name, threshold: float, side: str) -> list:
     return out
 
 
-def _by_n(values: dict) -> str:
-    return ", ".join(f"N={n} {v:.3f}" for n, v in values.items())
-
-
 def simulator_calibrated(calibration: pd.DataFrame, channel: dict, nodes: list[int]) -> Claim:
     statement = (
         f"At the configured setting (K = {channel['sectors']}, side lobe {channel['side_db']} dB) and every test N "

@@ -38,10 +38,6 @@ METHODS = {
 REFERENCE = "scratch"
 
 
-def teachers_of(method: str) -> tuple[str, ...]:
-    return METHODS[method].teachers
-
-
 def conditions(tasks, teachers: tuple[str, ...] = OBJECTIVES) -> dict[str, int]:
     """Condition ids: the teachers first, then the data set's tasks (one embedding table for both stages)."""
     return {t: i for i, t in enumerate(teachers)} | {t: len(teachers) + i for i, t in enumerate(tasks)}

@@ -59,7 +59,3 @@ def header(tasks: dict[str, int]) -> dict[str, np.ndarray]:
         "tasks": np.array(list(tasks)),
         "classes": np.array([c if TASKS[t].kind == "labels" else 0 for t, c in tasks.items()], np.int64),
     }
-
-
-def metrics_of(tasks) -> list[str]:
-    return [METRICS[t] for t in tasks]
