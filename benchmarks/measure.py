@@ -49,6 +49,13 @@ TARGETS = {
     "sheaf_repulsion": ("<= 30 s", "<= 25 min"),  # issue 51: discovery towards convergence
 }
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
+COMPONENTS = [  # benchmarks of one computation, each written by its own script beside this one
+    "Component benchmarks (each written by its own script in `benchmarks/`): `LM_TOOLKIT.md` (the shared LM",
+    "toolkit's training and sampling), `FOCUS_DLLM.md` (block-diffusion decoding), `MANIFOLD_SINGULARITIES.md`",
+    "(grid estimators at coordinate singularities), `MANIFOLD_CURVATURE.md` (scalar curvature, pairwise",
+    "contractions against the naive einsum).",
+    "",
+]
 WARM_SMOKE = "smoke run, fork server"  # `make run SCALE=smoke WARM=1 PAPER=<slug>` (icml26.common.forkserver)
 
 
@@ -139,6 +146,7 @@ def main() -> None:
         "|---|---|---|",
         *[f"| {name} | {seconds:.1f} | {target} |" for name, seconds, target in rows],
         "",
+        *COMPONENTS,
     ]
     RESULTS.write_text("\n".join(lines))
     print("\n".join(lines))

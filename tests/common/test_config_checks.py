@@ -141,6 +141,14 @@ CROSS_KEY = {  # one broken cross-key constraint per paper that has them, and th
 }
 
 
+def test_every_paper_with_cross_key_constraints_has_a_case_here():
+    """docs/ADDING_A_PAPER.md: a paper's settings.py brings one entry in CROSS_KEY; a missing one is named."""
+    from tests.conftest import ROOT
+
+    with_settings = {p.parent.name for p in (ROOT / "src" / "icml26").glob("*/settings.py")}
+    assert with_settings - set(CROSS_KEY) == set(), "add a broken constraint of each to CROSS_KEY"
+
+
 @pytest.mark.parametrize("slug", sorted(CROSS_KEY))
 def test_each_paper_s_cross_key_constraint_names_its_key(slug):
     cfg = section(slug)

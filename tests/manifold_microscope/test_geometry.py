@@ -179,3 +179,18 @@ def test_flat_torus_in_r4_is_flat_with_area_four_pi_squared_r1_r2():
     assert np.abs(geometry.scalar_curvature(g, grid)).max() < 1e-9
     assert geometry.total_volume(g, grid) == pytest.approx(4 * np.pi**2 * 0.5, rel=1e-5)
     assert geometry.reach(F, grid, [(0, 0), (5, 9), (20, 40)]) == pytest.approx(0.5, rel=1e-9)
+
+
+@pytest.mark.parametrize(("name", "options", "n"), [("torus", {}, 24), ("sphere3", {}, 12)])
+def test_pairwise_contractions_equal_the_naive_formula(name, options, n):
+    """The Ricci terms contracted pairwise (numpy's optimize, a matmul) give the one-shot einsum's values to
+    round-off (issue 67: the naive order cost O(n^5) per point)."""
+    from benchmarks.manifold_curvature import naive_scalar_curvature
+    from icml26.manifold_microscope import toys
+
+    F, grid, exact = toys.make(name, **options).on_grid(n)
+    g = geometry.metric(F, grid)
+    fast, naive = geometry.scalar_curvature(g, grid), naive_scalar_curvature(g, grid)
+    assert np.isnan(fast).sum() == np.isnan(naive).sum()
+    scale = np.nanmax(np.abs(naive))
+    assert np.nanmax(np.abs(fast - naive)) <= 1e-12 * scale

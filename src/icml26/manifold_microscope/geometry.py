@@ -109,12 +109,14 @@ def ricci(g: np.ndarray, grid: Grid, order: int = 4, inverse: np.ndarray | None 
     inverse = inverse_metric(g) if inverse is None else inverse
     L = christoffel_first_kind(g, grid, order)
     dL = _partials(L, grid, order)  # [..., m, l, i, j] = d_m L_{l,ij}
-    U = np.einsum("...ef,...fxy->...exy", inverse, L)  # Gamma^e_{xy}
+    n = g.shape[-1]
+    U = (inverse @ L.reshape(*L.shape[:-2], n * n)).reshape(L.shape)  # Gamma^e_{xy} = g^{ef} L_{f,xy}
+    # the three-operand contractions pairwise (numpy's optimize): O(n^4) per point instead of the naive O(n^5)
     return (
-        np.einsum("...ac,...cadb->...bd", inverse, dL)
-        - np.einsum("...ac,...dacb->...bd", inverse, dL)
-        + np.einsum("...ac,...eda,...ecb->...bd", inverse, L, U)
-        - np.einsum("...ac,...eca,...edb->...bd", inverse, L, U)
+        np.einsum("...ac,...cadb->...bd", inverse, dL, optimize=True)
+        - np.einsum("...ac,...dacb->...bd", inverse, dL, optimize=True)
+        + np.einsum("...ac,...eda,...ecb->...bd", inverse, L, U, optimize=True)
+        - np.einsum("...ac,...eca,...edb->...bd", inverse, L, U, optimize=True)
     )
 
 
