@@ -186,6 +186,7 @@ def test_pairwise_contractions_equal_the_naive_formula(name, options, n):
     """The Ricci terms contracted pairwise (numpy's optimize, a matmul) give the one-shot einsum's values to
     round-off (issue 67: the naive order cost O(n^5) per point)."""
     from benchmarks.manifold_curvature import naive_scalar_curvature
+
     from icml26.manifold_microscope import toys
 
     F, grid, exact = toys.make(name, **options).on_grid(n)
