@@ -95,9 +95,10 @@ def test_quick_scale_and_device_cpu_ask_for_no_gpu(repo):
 
 def test_the_llm_agent_of_complex_mcp_asks_for_a_gpu_only_when_it_runs(repo, tmp_path):
     overlay = tmp_path / "scripted.yaml"
-    overlay.write_text("complex_mcp:\n  llm:\n    checkpoint: null\n")
+    overlay.write_text("complex_mcp:\n  llm:\n    checkpoint: null\n  public:\n    agents: [replay]\n")
     plain = planned_jobs(repo, "complex_mcp", "--configfile", "config/paper.yaml", str(overlay))
     with_llm = planned_jobs(repo, "complex_mcp", "--configfile", "config/paper.yaml")  # the fetched LLM
     assert not [j.rule for j in plain if "--gpus" in sbatch(j)]
     gpu_jobs = [j for j in with_llm if "--gpus=1" in sbatch(j)]
-    assert [j.rule for j in gpu_jobs] == ["complex_mcp_episodes"]  # the agents experiment only
+    # the agents experiment and the public tasks, where the LLM plays; the scripted experiments need none
+    assert sorted(j.rule for j in gpu_jobs) == ["complex_mcp_episodes", "complex_mcp_public"]

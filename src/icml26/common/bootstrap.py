@@ -1,4 +1,5 @@
-"""Differences between two methods with an interval over both seeds and test items.
+"""Differences between two methods with an interval over both seeds and test items, and the two resampling
+schemes scipy's ``bootstrap`` does not offer (:func:`resample_weights`, :func:`crossed`).
 
 Shared by the papers that score every method on the same test items once per seed (text_feedback_rl's test
 problems, crl_bpt's test images, netdiff's instances). The interval accounts for both sources of variation:
@@ -15,6 +16,7 @@ seeds were resampled by a two-level percentile bootstrap instead; with few seeds
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -69,3 +71,35 @@ def _t_difference(a: np.ndarray, b: np.ndarray, confidence: float) -> Difference
     seeds = f"{a.shape[0]} and {b.shape[0]} seeds"
     single = " (a single seed: its seed variance unknown, not included)" if min(a.shape[0], b.shape[0]) < 2 else ""
     return Difference(mean, *student_t(mean, parts, confidence), f"t over {seeds} and {a.shape[1]} items{single}")
+
+
+def resample_weights(n: int, resamples: int, seed: int) -> np.ndarray:
+    """``[resamples, n]`` counts of each item in a resample with replacement: for a statistic computed from
+    per-item sums (a confusion matrix, squared errors), a resample is a weighted sum, not a re-evaluation, which
+    ``scipy.stats.bootstrap`` cannot exploit (prism_moe's test images)."""
+    rng = np.random.default_rng(seed)
+    draws = rng.integers(n, size=(resamples, n))
+    return np.stack([np.bincount(row, minlength=n) for row in draws]).astype(np.float64)
+
+
+def crossed(
+    statistic: Callable[[np.ndarray, np.ndarray], float],
+    shape: tuple[int, int],
+    *,
+    resamples: int,
+    seed: int,
+    confidence: float = 0.95,
+) -> tuple[float, float]:
+    """Percentile interval of ``statistic(rows, cols)`` when the rows and the columns of a table are both samples
+    (optifluence's audited models and canaries): each resample draws rows and columns with replacement together,
+    which ``scipy.stats.bootstrap`` (one index per sample) does not do. A resample the statistic cannot score
+    returns NaN and is left out."""
+    rng = np.random.default_rng(seed)
+    n_rows, n_cols = shape
+    values = np.empty(resamples)
+    for r in range(resamples):
+        rows, cols = rng.integers(n_rows, size=n_rows), rng.integers(n_cols, size=n_cols)
+        values[r] = statistic(rows, cols)
+    tail = round((1 - confidence) / 2, 12)  # 0.025 exactly at 95 %, not 0.025000000000000022
+    low, high = np.nanquantile(values, [tail, 1 - tail])
+    return float(low), float(high)

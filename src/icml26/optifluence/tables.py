@@ -17,21 +17,18 @@ def tpr_interval(
     member: np.ndarray, stat: np.ndarray, fpr: float, resamples: int = RESAMPLES, seed: int = 0
 ) -> tuple[float, float]:
     """95 % percentile bootstrap interval of the TPR at ``fpr``, resampling the audited models (rows) and the
-    canaries (columns) together: the threshold at an extreme FPR rests on a handful of OUT scores, so it is
-    redrawn with them (a Clopper-Pearson interval over the IN pairs alone treats it as fixed and is too narrow).
-    The LiRA statistic itself is not refitted per resample."""
-    rng = np.random.default_rng(seed)
-    models, canaries = member.shape
-    values = np.empty(resamples)
-    for r in range(resamples):
-        rows, cols = rng.integers(models, size=models), rng.integers(canaries, size=canaries)
+    canaries (columns) together (``common.bootstrap.crossed``): the threshold at an extreme FPR rests on a handful
+    of OUT scores, so it is redrawn with them (a Clopper-Pearson interval over the IN pairs alone treats it as fixed
+    and is too narrow). The LiRA statistic itself is not refitted per resample."""
+    from ..common.bootstrap import crossed
+
+    def tpr(rows: np.ndarray, cols: np.ndarray) -> float:
         labels = member[np.ix_(rows, cols)].ravel()
         if labels.all() or not labels.any():
-            values[r] = np.nan
-            continue
-        values[r] = tpr_at_fpr(labels, stat[np.ix_(rows, cols)].ravel(), fpr)
-    low, high = np.nanquantile(values, [0.025, 0.975])
-    return float(low), float(high)
+            return np.nan
+        return tpr_at_fpr(labels, stat[np.ix_(rows, cols)].ravel(), fpr)
+
+    return crossed(tpr, member.shape, resamples=resamples, seed=seed)
 
 
 def per_type(arch: str, scores: np.ndarray, member: np.ndarray, types: np.ndarray, fpr: float) -> tuple[list, list]:

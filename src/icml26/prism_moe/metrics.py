@@ -124,10 +124,9 @@ def bootstrap_delta_m(
     ``resamples`` draws that resample the test images jointly, every draw averaging all seeds: the images' variance
     alone (the seeds' enters through Student's t, ``common.bootstrap.student_t``; a few seeds are never
     resampled)."""
-    rng = np.random.default_rng(seed)
-    n = _images(next(iter(stats.values()))[0])
-    images = rng.integers(n, size=(resamples, n))
-    weights = np.stack([np.bincount(row, minlength=n) for row in images]).astype(np.float64)
+    from ..common.bootstrap import resample_weights
+
+    weights = resample_weights(_images(next(iter(stats.values()))[0]), resamples, seed)
     metrics = {}
     for method, per_seed in stats.items():
         per = [scores(weighted(s, weights)) for s in per_seed]  # seeds x {metric: [R]}
