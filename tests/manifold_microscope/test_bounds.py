@@ -28,3 +28,10 @@ def test_envelopes_recover_a_power_law_and_bracket_it():
     assert fit["lower_constant"] == pytest.approx(3.0)  # error / n^(-2/(2+2)) = 3 exactly
     assert fit["fraction_between"] == 1.0 and fit["runs"] == 15
     assert fit["genovese_exponent"] == -0.5 and fit["fefferman_exponent"] == -0.5
+
+
+def test_the_upper_rate_s_local_slope_at_the_geometric_mean_of_n():
+    """d log((log n / n)^(2/(2+d))) / d log n = -2/(2+d) (1 - 1/ln n), at the geometric mean of the sampled n."""
+    n = np.exp(np.array([2.0, 4.0]))  # geometric mean e^3
+    assert bounds.upper_slope(n, 2) == pytest.approx(-0.5 * (1 - 1 / 3))
+    assert bounds.upper_slope(n, 1) > -2 / 3  # shallower than the lower rate's exponent: the band is not empty

@@ -48,6 +48,14 @@ def hausdorff_error(toy, n: int, *, queries: int, k: int, rng: np.random.Generat
     return float(projection_distances(samples, held_out, toy.dim, k).max())
 
 
+def upper_slope(n: np.ndarray, d: int) -> float:
+    """The Genovese upper rate's local log-log slope, ``-2/(2+d) (1 - 1/ln n)``, at the geometric mean of ``n``:
+    an error that stays between the lower rate ``n^(-2/(2+d))`` and the upper one as n grows decays no faster than
+    the first and no slower than this."""
+    middle = float(np.exp(np.mean(np.log(n))))
+    return -2 / (2 + d) * (1 - 1 / np.log(middle))
+
+
 def envelopes(errors: pd.DataFrame, d: int) -> dict:
     """Fitted log-log slope with its 95 % interval, envelope constants, the fraction of runs between the
     Genovese envelopes and the number of runs. The constants are fitted at the runs' own 1 % and 99 % quantiles,
@@ -66,6 +74,7 @@ def envelopes(errors: pd.DataFrame, d: int) -> dict:
         "slope_low": slope - half,  # 95 % t interval of the least-squares slope over the runs
         "slope_high": slope + half,
         "genovese_exponent": -2 / (2 + d),
+        "upper_slope": upper_slope(n, d),
         "fefferman_exponent": -1 / d,
         "lower_constant": low,
         "upper_constant": high,

@@ -8,13 +8,17 @@ depth and the measure over the four encoder maps (input, two hidden layers, mu) 
 checkpoint, in the reference's direction (more curved, smaller reach); ours, the paper gives none.
 
 Evidence strength: the finite-difference errors are exact numerics on fixed grids and the baselines are compared
-by a 10x margin (deterministic); the Hausdorff decay is judged on each fitted slope's 95 % t interval (below
-zero) and the fraction between the envelopes as measured. The envelope constants are fitted at the same runs'
-1 % and 99 % quantiles, so with n runs the fraction is about (n - 2) / n whatever the data, and "at least
-``BETWEEN_MIN``" can only be met from about :data:`ENVELOPE_RUNS` runs per manifold: that many runs is the
-claim's premise (added in the session that introduced verdict states, after the rerun showed the fractions
-0.905 and 0.833 for 21 and 12 runs: a criterion no data could meet, not a refutation); the beta-VAE's rank
-correlations are exact measures of one trained network.
+by a 10x margin (deterministic); the Hausdorff claim is judged on each fitted slope's 95 % t interval: below zero
+(it decays) and within the band of the two Genovese rates (it stays between their envelopes as n grows: no faster
+than the lower rate ``n^(-2/(2+d))``, no slower than the upper rate's local slope, ``bounds.upper_slope``). The
+beta-VAE's rank correlations are exact measures of one trained network.
+
+Criterion changed on 2026-12-05 (issue 66), before the rerun that judged it but with the committed slopes known:
+"at least ``BETWEEN_MIN`` of runs between the envelopes" is not judged any more. The envelope constants are fitted
+at the same runs' 1 % and 99 % quantiles, so that fraction is about (n - 2) / n for n runs whatever the data (a
+tautology; its premise of ``ENVELOPE_RUNS`` runs only hid it), and fitted on other seeds' runs it would be about
+(m - 1) / (m + 1) for m fitting runs, again a property of the fit. Old result: premise not met (fractions 0.905 and
+0.833 for 21 and 12 runs). The fraction stays in the claim's measured numbers and the table.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..common.claims import DETERMINISTIC, Claim, Interval, decide, premise
+from ..common.claims import DETERMINISTIC, Claim, Interval, decide
 from ..common.tolerance import Tolerance
 
 TOLERANCE = 1e-3
@@ -33,12 +37,12 @@ FACTOR = 10.0
 # allows them to move by as much (TOLERANCES).
 ROUND_OFF = 1e-10
 NO_PREMISE = "toy manifolds and a network trained here, measured exactly: nothing presupposed"
-ENVELOPE_RUNS = 40  # (n - 2) / n >= 0.95 from n = 40
-WHY_RUNS = (
-    "the envelopes are fitted at the runs' own 1 % and 99 % quantiles, so the fraction between them is about "
-    "(n - 2) / n for n runs whatever the data; 95 % of runs between them needs about 40 runs per manifold"
+ENVELOPE_RUNS = 40  # (n - 2) / n >= 0.95 from n = 40: why the fraction between the envelopes is not judged
+BETWEEN_MIN = 0.95  # the fraction the claim was once judged on (until 2026-12-05)
+NO_RATE_PREMISE = (
+    "fitted slopes of the runs' errors against the rates' exponents: nothing presupposed beyond a log-log line "
+    "over the sampled n (the slope's t interval)"
 )
-BETWEEN_MIN = 0.95  # fraction of runs inside the fitted envelopes (1 %/99 % quantile constants)
 
 
 TOLERANCES = [  # make verify: how far a number may move on another machine (icml26.common.verify)
@@ -116,38 +120,40 @@ def hausdorff_between_envelopes(scaling: pd.DataFrame) -> Claim:
             "t interval of the least-squares slope over the runs",
         )
         for r in scaling.itertuples()
-    ] + [
-        Interval(
-            f"{r.toy}/fraction_between",
-            float(r.fraction_between),
-            float(r.fraction_between),
-            float(r.fraction_between),
-            BETWEEN_MIN,
-            ">=",
-            "as measured (envelopes fitted on the same runs)",
-        )
-        for r in scaling.itertuples()
     ]
     for r in scaling.itertuples():
-        measured[r.toy] |= {"slope_low": float(r.slope_low), "slope_high": float(r.slope_high)}
-    premises = [premise("fewest runs per manifold", int(scaling["runs"].min()), ENVELOPE_RUNS, ">=", WHY_RUNS)]
+        band = f"t interval of the least-squares slope over {int(r.runs)} runs, against the Genovese rates' slopes"
+        found += [
+            Interval(f"{r.toy}/slope", float(r.slope), float(r.slope_low), float(r.slope_high),
+                     float(r.genovese_exponent), ">=", band, dof=int(r.runs) - 2),
+            Interval(f"{r.toy}/slope", float(r.slope), float(r.slope_low), float(r.slope_high),
+                     float(r.upper_slope), "<=", band, dof=int(r.runs) - 2),
+        ]  # fmt: skip
+        measured[r.toy] |= {
+            "slope_low": float(r.slope_low),
+            "slope_high": float(r.slope_high),
+            "upper_slope": float(r.upper_slope),
+        }
     return Claim(
         id="hausdorff_between_bound_envelopes",
-        statement=f"The one-sided Hausdorff error of the fitted manifold decays with n (negative log-log slope) "
-        f"and at least {BETWEEN_MIN:.0%} of runs lie between the fitted Genovese lower and upper envelopes, "
-        f"for every toy manifold and dSprites-style slice",
+        statement="The one-sided Hausdorff error of the fitted manifold decays with n (negative log-log slope) "
+        "and stays between the Genovese lower and upper rate envelopes as n grows (its slope between the lower "
+        "rate's -2/(2+d) and the upper rate's local slope), for every toy manifold and dSprites-style slice",
         paper_value="decays with n, between the envelopes; slopes near -2/(2+d) (Genovese) and -1/d (Fefferman)",
         measured=measured,
         comparator="all",
-        state=decide(found, premises=premises),
+        state=decide(found),
         interval=found,
-        premises=premises,
+        premises_note=NO_RATE_PREMISE,
         note="noiseless samples, one-step local weighted PCA fit (MMLS-style, ours); dSprites-style slices of "
-        "d = 1..3 (rotation, x, y) rendered at uniformly random latents",
+        "d = 1..3 (rotation, x, y) rendered at uniformly random latents. The fraction of runs between envelopes "
+        "fitted at the same runs' 1 %/99 % quantiles is reported, not judged: it is about (n - 2)/n by construction",
         headline="Hausdorff slopes "
-        + ", ".join(f"{toy} {m['slope']:+.2f} (Genovese {m['genovese_exponent']:+.2f})" for toy, m in measured.items())
-        + f"; fraction between the envelopes at least {scaling['fraction_between'].min():.0%} "
-        + f"(needs >= {BETWEEN_MIN:.0%}; paper: decays between the envelopes)",
+        + ", ".join(
+            f"{toy} {m['slope']:+.2f} (rates {m['genovese_exponent']:+.2f} to {m['upper_slope']:+.2f})"
+            for toy, m in measured.items()
+        )
+        + "; paper: decays between the envelopes",
         evidence=["tables/bound_scaling.csv", "figures/bound_scaling.png"],
     )
 
