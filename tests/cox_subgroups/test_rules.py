@@ -112,6 +112,7 @@ def test_pipeline_functions_end_to_end(tmp_path):
     assert [c["id"] for c in claims] == [
         "dg_recovers_planted_subgroup",
         "dg_beats_likelihood_and_c_index_variants_on_counter",
+        "dg_beats_variants_on_counter_as_a_user_selects",
         "dg_on_epe_rejection_pareto_front",
     ]
     assert (tmp_path / "pareto.png").stat().st_size > 10_000
@@ -319,6 +320,19 @@ def test_the_counter_claim_is_judged_on_the_best_candidate_and_shows_the_min_epe
     worse = _summary(0.95, 0.4, {"dg": 0.94, "dg_ci": 0.76, "dg_pl": 0.95, "base": 0.75})
     worse.loc[worse["dataset"] == "counter", "f1_mean"] = [1.0, 0.6, 0.7, 0.75]  # min-EPE cannot rescue it
     assert not verdict.beats_variants_on_counter(worse).holds
+
+
+def test_the_counter_claim_as_a_user_selects_is_judged_on_the_min_epe_subgroup():
+    """Issue 66: with every method's min-EPE subgroup at F1 0.75 the paper's oracle selection still "holds"; the
+    claim a user can check does not."""
+    tied = _summary(0.95, 0.4, {"dg": 0.94, "dg_ci": 0.76, "dg_pl": 0.81, "base": 0.75})
+    counter = tied["dataset"] == "counter"
+    tied.loc[counter, "f1_std"] = 0.01
+    assert verdict.beats_variants_on_counter(tied).holds
+    user = verdict.beats_variants_on_counter_as_a_user_selects(tied)
+    assert user.state == "does not hold" and user.measured["f1"]["dg"] == 0.75  # a zero difference, tight
+    tied.loc[counter, "f1_mean"] = [0.9, 0.7, 0.7, 0.75]
+    assert verdict.beats_variants_on_counter_as_a_user_selects(tied).state == "holds"
 
 
 def test_pareto_front_and_its_claim():

@@ -250,6 +250,7 @@ def verdict(
     judged = [
         verdicts.recovers_planted_subgroup(syn),
         verdicts.beats_variants_on_counter(syn),
+        verdicts.beats_variants_on_counter_as_a_user_selects(syn),
         verdicts.on_pareto_front(real),
     ]
     for claim in judged:

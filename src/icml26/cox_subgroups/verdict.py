@@ -126,6 +126,46 @@ def beats_variants_on_counter(summary: pd.DataFrame) -> Claim:
     )
 
 
+# the practical margin of the user-selection claim, fixed with it (2026-12-05, before its first run): under half
+# the smallest gap the paper reports between DDGroup and a variant on Synth-Counter (0.94 - 0.81 = 0.13)
+USER_F1_MARGIN = 0.05
+
+
+def beats_variants_on_counter_as_a_user_selects(summary: pd.DataFrame) -> Claim:
+    """The same comparison with the subgroup a user can select, the minimum-training-EPE candidate (the spec's
+    rule, no planted box): added 2026-12-05 (issue 66), before the rerun that judged it, so the claim the paper's
+    oracle selection supports is read beside the one a user of the method gets."""
+    methods = ("dg", "dg_ci", "dg_pl", "base")
+    rows = {m: _row(summary, "counter", m) for m in methods}
+    f1 = {m: float(r.f1_mean) for m, r in rows.items()}
+    found = [
+        intervals.difference_from_summary(
+            f"f1/dg_minus_{m}", _stats(rows["dg"], "f1"), _stats(rows[m], "f1"), margin=USER_F1_MARGIN
+        )
+        for m in ("dg_ci", "dg_pl")
+    ]
+    return Claim(
+        id="dg_beats_variants_on_counter_as_a_user_selects",
+        statement="On Synth-Counter DDGroup's mean volume F1 of the subgroup selected by minimum training EPE (what "
+        f"a user without the planted box selects) is higher than both DG-CI's and DG-PL's, by at least "
+        f"{USER_F1_MARGIN} (the practical margin)",
+        paper_value=PAPER_COUNTER_F1,
+        measured={"f1": f1, "f1/dg_minus_dg_ci": found[0].estimate, "f1/dg_minus_dg_pl": found[1].estimate},
+        comparator="all",
+        state=decide(found),
+        interval=found,
+        premises_note=NO_PREMISE,
+        note=f"mean over {int(rows['dg'].seeds)} replicates; the paper reports only its oracle selection (the best "
+        "candidate by F1 against the planted box: claim dg_beats_likelihood_and_c_index_variants_on_counter), so "
+        "its numbers are context here, not the same quantity",
+        headline=f"Synth-Counter F1 with the min-training-EPE selection: DDGroup {f1['dg']:.2f}, DG-CI "
+        f"{f1['dg_ci']:.2f}, DG-PL {f1['dg_pl']:.2f}, Base {f1['base']:.2f} (the paper, oracle selection: "
+        f"{PAPER_COUNTER_F1['dg']}, {PAPER_COUNTER_F1['dg_ci']}, {PAPER_COUNTER_F1['dg_pl']}, "
+        f"{PAPER_COUNTER_F1['base']})",
+        evidence=["tables/synthetic.csv", "figures/synthetic.png"],
+    )
+
+
 def pareto_front(points: pd.DataFrame) -> pd.Series:
     """Whether each (rejection, test_epe) point is undominated within its dataset."""
     flags = []
