@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from icml26.common import intervals
 from icml26.common.claims import FAILS, HOLDS, INCONCLUSIVE, NOT_EVALUATED, PREMISE_NOT_MET
 from icml26.sheaf_repulsion.verdict import (
     CRITERIA,
@@ -20,7 +21,9 @@ from icml26.sheaf_repulsion.verdict import (
 MODEL = 0.98  # the trained model's accuracy: the premise 'the model does the task' met
 
 
-def circuits(accuracy=0.95, density=0.05, complement=0.5, runs=3, independent_accuracy=None):
+def circuits(accuracy=0.95, density=0.05, complement=0.5, runs=3, independent_accuracy=None, second=0.9):
+    """Circuits of both methods; ``second``: the model's accuracy without independent run 0's edges (above
+    ``complete``: a second mechanism exists, and that circuit is then not complete itself)."""
     return pd.DataFrame(
         [
             {
@@ -29,7 +32,7 @@ def circuits(accuracy=0.95, density=0.05, complement=0.5, runs=3, independent_ac
                 "accuracy": independent_accuracy if m == "independent" and independent_accuracy else accuracy,
                 "density": density,
                 "faithfulness": 0.4,
-                "complement_accuracy": complement,
+                "complement_accuracy": second if (m, k) == ("independent", 0) else complement,
             }
             for m in ("oasr", "independent")
             for k in range(runs)
@@ -81,17 +84,49 @@ def test_low_overlap_states():
     unfaithful = circuits(accuracy=0.7, independent_accuracy=0.95)  # OASR's circuits not faithful, independent ones are
     assert low_overlap(unfaithful, overlap(0.06, 0.4), DETAILS, CRITERIA, MODEL).state == FAILS
     assert low_overlap(circuits(density=0.3), overlap(0.06, 0.4), DETAILS, CRITERIA, MODEL).state == PREMISE_NOT_MET
-    # OASR pairs at 1x, 1x and 3.8x chance: the t interval over the three pairs straddles 2x
+    # OASR pairs at 1x, 1x and 3.8x chance: the jackknife over the three runs straddles 2x
     spread = overlap({(0, 1): 0.05, (0, 2): 0.05, (1, 2): 0.19}, 0.4)
     assert low_overlap(circuits(), spread, DETAILS, CRITERIA, MODEL).state == INCONCLUSIVE
 
 
+def test_pairs_that_share_runs_are_not_counted_as_independent():
+    """Issue 66: four runs make six pairs; one run whose circuits overlap everyone's moves three of them. A t
+    interval over the six pairs as if independent cleared the threshold; the jackknife over runs does not."""
+    from icml26.sheaf_repulsion.verdict import _ratio_interval
+
+    pairs = [(a, b) for a in range(4) for b in range(a + 1, 4)]
+    rows = [
+        {"method": "independent", "run_a": a, "run_b": b, "iou": 0.25 if 0 in (a, b) else 0.16, "chance_iou": 0.05}
+        for a, b in pairs
+    ]  # run 0 overlaps others 5x chance, the rest 3.2x: mean 4.1x
+    table = pd.DataFrame(rows)
+    interval = _ratio_interval(table, "independent", CRITERIA["high"], ">=")
+    naive = intervals.over_seeds("x", table["iou"] / table["chance_iou"], CRITERIA["high"], ">=")
+    assert naive.state == HOLDS and naive.low > 3.0  # the six pairs as independent: 3.26 and up
+    assert interval.estimate == pytest.approx(4.1) and interval.low < 3.0 and interval.state == INCONCLUSIVE
+    assert interval.dof == 3 and "jackknife of 4 runs" in interval.method
+
+
 def test_overlap_premises_a_model_that_fails_or_discovery_that_finds_nothing_valid():
     claim = low_overlap(circuits(), overlap(0.06, 0.4), DETAILS, CRITERIA, 0.6)
-    assert claim.state == PREMISE_NOT_MET and [p.met for p in claim.premises] == [False, True]
+    assert claim.state == PREMISE_NOT_MET and [p.met for p in claim.premises] == [False, True, True]
     # no valid independent circuit
     claim = low_overlap(circuits(accuracy=0.87), overlap(0.06, 0.4), DETAILS, CRITERIA, MODEL)
-    assert claim.state == PREMISE_NOT_MET and claim.holds is None and [p.met for p in claim.premises] == [True, False]
+    assert claim.state == PREMISE_NOT_MET and claim.holds is None
+    assert [p.met for p in claim.premises] == [True, False, True]
+
+
+def test_without_a_second_mechanism_the_overlap_claims_are_premise_not_met():
+    """Issue 66: the quick run's model is back at chance (0.496) without the first independent circuit, so no second
+    valid circuit can exist; the overlap claims were judged anyway (does not hold). Now they are not."""
+    alone = circuits(second=0.496)
+    claim = low_overlap(alone, overlap(0.2, 0.4), DETAILS, CRITERIA, MODEL)  # would fail: OASR 4x chance
+    assert claim.state == PREMISE_NOT_MET and [p.met for p in claim.premises] == [True, True, False]
+    assert claim.premises[2].measured == 0.496 and claim.premises[2].threshold == CRITERIA["complete"]
+    growing = overlap({(0, 1): 0.1, (0, 2): 0.0, (1, 2): 0.0}, 0.4)
+    assert grows_with_circuits(growing, CRITERIA, overlap_premises(alone, MODEL, CRITERIA), {}).state == (
+        PREMISE_NOT_MET
+    )
 
 
 def test_growth_has_no_interval_with_one_pair_at_two_runs():

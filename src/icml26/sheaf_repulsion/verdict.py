@@ -23,19 +23,20 @@ paper's setting -- circuit discovery on a model that does IOI and has several me
   (every claim);
 - *discovery finds valid circuits at all*: at least one independent run's circuit (no repulsion) is valid --
   otherwise OASR's circuits fail on the discovery's budget, not on the repulsion (the overlap claims);
-- *more than one mechanism* is measured but does not gate: the IOI sentences come in three frames (twenty-second
-  session), and the overlap claims report the accuracy of the model with the first independent circuit's edges
-  removed (:func:`redundancy`; well above chance would mean another route to the answer). It cannot gate, because
-  a valid circuit must be complete (its complement near chance), the very opposite (docs/papers/sheaf_repulsion.md).
+- *more than one mechanism* (gating since 2026-12-05, issue 66; it was measured only): the model with the first
+  independent circuit's edges removed (:func:`redundancy`) keeps its IO-over-S accuracy above ``complete``, the
+  most a complete circuit's complement may keep; at or below it the model is back near chance without that
+  circuit, no second valid circuit can exist, and the overlap claims are "premise not met". (When it holds, the
+  first circuit is itself not complete, so the validity premise rests on the other independent runs.)
 
 Beside accuracy, every circuit's *faithfulness* as the spec defines it (its mean logit difference over the full
 model's) is reported, and the overlap claims carry the discovery curve's verdict on convergence (:func:`late_change`:
 how far each run's circuit still moved over the last tenth of its steps).
 
-Intervals: the overlap ratios on a Student's t interval over the pairs of runs; the growth of the gap has one
-pair at k = 2, so no interval: inconclusive whichever way its estimate falls (until 2026-12-05 a gap shrinking by
-more than 0.05 IoU failed it on the estimate alone; issue 66: a point estimate never decides); the minimal
-circuit's accuracy a Clopper-Pearson interval over the held-out sentences.
+Intervals: the overlap ratios on a jackknife over the runs (pairs that share a run are not independent); the
+growth of the gap has one pair at k = 2, so no interval: inconclusive whichever way its estimate falls (until
+2026-12-05 a gap shrinking by more than 0.05 IoU failed it on the estimate alone; issue 66: a point estimate never
+decides); the minimal circuit's accuracy a Clopper-Pearson interval over the held-out sentences.
 """
 
 from __future__ import annotations
@@ -69,6 +70,11 @@ LATE_CHANGE = f"accuracy_change_over_last_{LATE_SHARE:.0%}_of_steps"  # its key 
 WHY_MODEL = (
     "every claim is about circuits of a model that performs IOI; a circuit cannot be faithful to a model that fails"
 )
+WHY_SECOND = (
+    "circuits with near-chance overlap that are each faithful presuppose more than one route to the answer; if the "
+    "model without the first independent circuit's edges is back at chance (at most what a complete circuit leaves), "
+    "no second valid circuit can exist and the overlap claims test nothing"
+)
 WHY_DISCOVERY = (
     "the claim compares OASR with independent discovery; if discovery without repulsion finds no valid circuit at "
     "this budget, OASR's circuits fail on the budget, not on the repulsion"
@@ -84,6 +90,13 @@ def overlap_premises(circuits: pd.DataFrame, model_accuracy: float, criteria: di
     return [
         model_premise(model_accuracy, criteria),
         premise("valid independent circuits", int(valid(independent, criteria).sum()), 1, ">=", WHY_DISCOVERY),
+        premise(
+            "a second mechanism: IO-over-S accuracy without the first independent circuit's edges",
+            redundancy(circuits),
+            criteria["complete"],
+            ">",
+            WHY_SECOND,
+        ),
     ]
 
 
@@ -129,14 +142,30 @@ def _late_summary(details: dict) -> str:
 
 
 def _ratio_interval(overlap: pd.DataFrame, method: str, threshold: float, side: str) -> Interval:
-    """Student's t over the pairs of runs of IoU over chance IoU; a pair with an empty circuit has no ratio (0/0)
-    and is left out, and with no pair left there is no interval."""
-    rows = overlap[overlap["method"] == method]
-    ratios = (rows["iou"] / rows["chance_iou"]).replace([np.inf, -np.inf], np.nan).dropna()
+    """The mean over pairs of runs of IoU over chance IoU, with a jackknife over the runs: pairs that share a run
+    are not independent (4 runs make 6 pairs, each run in 3), so the mean is left-one-run-out recomputed and its
+    jackknife variance taken with t over runs - 1 degrees of freedom (until 2026-12-05 a t interval over the pairs
+    treated them as independent: issue 66). A pair with an empty circuit has no ratio (0/0) and is left out."""
+    from scipy import stats
+
+    rows = overlap[overlap["method"] == method].assign(ratio=lambda f: f["iou"] / f["chance_iou"])
+    rows = rows[np.isfinite(rows["ratio"])]
     name = f"{method}_iou_over_chance"
-    if ratios.empty:
+    if rows.empty:
         return Interval(name, math.nan, math.nan, math.nan, threshold, side, "none: no pair with a ratio")
-    return intervals.over_seeds(name, ratios, threshold, side, unit="pairs of runs")
+    mean = float(rows["ratio"].mean())
+    ids = sorted(set(rows["run_a"]) | set(rows["run_b"]))
+    left_out = [rows[(rows["run_a"] != r) & (rows["run_b"] != r)]["ratio"] for r in ids]
+    if len(ids) < 3 or any(part.empty for part in left_out):
+        return Interval(
+            name, mean, -math.inf, math.inf, threshold, side, f"none: {len(ids)} runs, too few to leave one out"
+        )
+    thetas = np.array([part.mean() for part in left_out])
+    half = float(
+        stats.t.ppf(0.975, len(ids) - 1) * np.sqrt((len(ids) - 1) / len(ids) * ((thetas - thetas.mean()) ** 2).sum())
+    )
+    return Interval(name, mean, mean - half, mean + half, threshold, side, f"t over a jackknife of {len(ids)} runs",
+                    dof=len(ids) - 1)  # fmt: skip
 
 
 def valid(circuits: pd.DataFrame, criteria: dict) -> pd.Series:
