@@ -99,7 +99,12 @@ def pipeline(tmp_path_factory):
     rules.timing(timings, f["steps.csv"], f["machine.json"])
     rules.figures(f["accuracy.csv"], f["comparisons.csv"], f["curves.csv"], **figure_files(out, "accuracy", "curves"))
     rules.verdict(
-        f["comparisons.csv"], f["accuracy.csv"], f["claims.json"], f["metrics.json"], substitution="a test stand-in"
+        f["comparisons.csv"],
+        f["accuracy.csv"],
+        f["curves.csv"],
+        f["claims.json"],
+        f["metrics.json"],
+        substitution="a test stand-in",
     )
     return out, f
 

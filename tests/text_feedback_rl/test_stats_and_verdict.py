@@ -55,34 +55,63 @@ def _table(low_sd_multi: float, low_fm: float = 0.05, low_ablation: float = 0.02
     return frame.assign(metric="sampled", confidence=confidence, seeds=5)
 
 
+def _curves(second_turn: float = 0.5, grpo_final: float = 0.3) -> pd.DataFrame:
+    """Training curves: every run starts at sampled pass@1 0.1 (the warm start), second turn ``second_turn``."""
+    rows = []
+    for task in ("code", "permutation"):
+        for method in ("grpo_single", "grpo_multi", "sd"):
+            rows.append((task, method, 0, 0, 0.1, 0.1, second_turn))
+            final = grpo_final if method.startswith("grpo") else 0.4
+            rows.append((task, method, 0, 100, final, final, 0.5))
+    return pd.DataFrame(rows, columns=["task", "method", "seed", "step", "greedy", "sampled", "second_turn"])
+
+
+MET = verdict.premises(_curves(), baseline=True)
+
+
+def test_the_premises_read_the_warm_start_and_the_baselines_from_the_curves():
+    """Issue 66: a policy no better after feedback than before, or a GRPO that never leaves the warm start, makes the
+    claims "premise not met" whatever the comparisons say."""
+    assert [p.met for p in MET] == [True, True, True, True]
+    assert MET[0].measured == pytest.approx(0.4) and MET[1].measured == pytest.approx(0.2)
+    deaf = verdict.premises(_curves(second_turn=0.1), baseline=True)
+    assert [p.met for p in deaf] == [False, True, False, True]
+    stuck = verdict.premises(_curves(grpo_final=0.1), baseline=True)
+    table = _table(0.02)
+    assert verdict.outperforms_baselines(table, "sd", "a", "RLTF-SD", MET).holds is True
+    assert verdict.outperforms_baselines(table, "sd", "a", "RLTF-SD", stuck).state == "premise not met"
+    ablation = verdict.first_turn_baseline_matters(table, verdict.premises(_curves(second_turn=0.1), baseline=False))
+    assert ablation.state == "premise not met" and len(ablation.premises) == 2  # the feedback premise only
+
+
 def test_the_claims_hold_when_every_interval_lies_above_zero():
     table = _table(0.02)
-    assert verdict.outperforms_baselines(table, "sd", "a", "RLTF-SD").holds is True
-    fm = verdict.feedback_modelling_beats_grpo(table, "fm_w1")
+    assert verdict.outperforms_baselines(table, "sd", "a", "RLTF-SD", MET).holds is True
+    fm = verdict.feedback_modelling_beats_grpo(table, "fm_w1", MET)
     assert fm.holds is True and fm.id == "feedback_modelling_beats_grpo_lambda_1"
     assert "(97.5 % interval" in fm.statement and {i.level for i in fm.interval} == {0.975}
-    assert verdict.first_turn_baseline_matters(table).holds is True
+    assert verdict.first_turn_baseline_matters(table, MET).holds is True
 
 
 def test_one_interval_reaching_zero_on_one_task_makes_the_claim_inconclusive():
-    sd = verdict.outperforms_baselines(_table(-0.01), "sd", "a", "RLTF-SD")
+    sd = verdict.outperforms_baselines(_table(-0.01), "sd", "a", "RLTF-SD", MET)
     assert sd.state == INCONCLUSIVE and "code vs grpo_multi +0.100 [-0.010, +0.200]" in sd.headline
     assert "to decide: code vs grpo_multi: about" in sd.headline
-    assert verdict.feedback_modelling_beats_grpo(_table(0.02, low_fm=0.0), "fm_w1").state == INCONCLUSIVE
-    assert verdict.first_turn_baseline_matters(_table(0.02, low_ablation=-0.2)).state == INCONCLUSIVE
+    assert verdict.feedback_modelling_beats_grpo(_table(0.02, low_fm=0.0), "fm_w1", MET).state == INCONCLUSIVE
+    assert verdict.first_turn_baseline_matters(_table(0.02, low_ablation=-0.2), MET).state == INCONCLUSIVE
 
 
 def test_an_interval_wholly_below_zero_does_not_hold():
     table = _table(0.02)
     table.loc[table["baseline"] == "sd_turn2_baseline", ["difference", "low", "high"]] = [-0.1, -0.15, -0.05]
-    assert verdict.first_turn_baseline_matters(table).state == FAILS
+    assert verdict.first_turn_baseline_matters(table, MET).state == FAILS
 
 
 def test_a_method_that_was_not_run_is_not_evaluated():
     table = _table(0.02)
-    claim = verdict.first_turn_baseline_matters(table[table["baseline"] != "sd_turn2_baseline"])
+    claim = verdict.first_turn_baseline_matters(table[table["baseline"] != "sd_turn2_baseline"], MET)
     assert claim.holds is None and "not run" in claim.note
-    fm = verdict.feedback_modelling_beats_grpo(table[table["method"] != "fm_w1"], None)
+    fm = verdict.feedback_modelling_beats_grpo(table[table["method"] != "fm_w1"], None, MET)
     assert fm.id == "feedback_modelling_beats_grpo" and fm.state == "not evaluated"
 
 

@@ -136,6 +136,7 @@ rule text_feedback_rl_verdict:
     input:
         comparisons_table=rules.text_feedback_rl_tables.output.comparisons_table,
         accuracy_table=rules.text_feedback_rl_tables.output.accuracy_table,
+        curves_table=rules.text_feedback_rl_tables.output.curves_table,
     output:
         claims=paper_report(TF, "claims.json", "claims", "verdict"),
         metrics=f"{TF.results}/metrics.json",

@@ -274,20 +274,23 @@ def figures(accuracy_table: str, comparisons_table: str, curves_table: str, **ou
         save_figure(plots.curves(curves), *paths("curves"))
 
 
-def verdict(comparisons_table: str, accuracy_table: str, claims: str, metrics: str, *, substitution: str) -> None:
+def verdict(
+    comparisons_table: str, accuracy_table: str, curves_table: str, claims: str, metrics: str, *, substitution: str
+) -> None:
     from ..common.claims import write_claims
     from . import runs
     from . import verdict as v
 
-    comparisons = read_csv(comparisons_table)
+    comparisons, curves = read_csv(comparisons_table), read_csv(curves_table)
     primary = comparisons[comparisons["metric"] == "sampled"]
     fm = sorted({m for m in primary["method"] if runs.is_fm(m)}, key=runs.fm_weight)
+    against_grpo, feedback = v.premises(curves, baseline=True), v.premises(curves, baseline=False)
     write_claims(
         claims,
         [
-            v.outperforms_baselines(primary, "sd", "self_distillation_beats_grpo", "RLTF-SD"),
-            *[v.feedback_modelling_beats_grpo(primary, run) for run in fm or [None]],
-            v.first_turn_baseline_matters(primary),
+            v.outperforms_baselines(primary, "sd", "self_distillation_beats_grpo", "RLTF-SD", against_grpo),
+            *[v.feedback_modelling_beats_grpo(primary, run, against_grpo) for run in fm or [None]],
+            v.first_turn_baseline_matters(primary, feedback),
         ],
         substitution=substitution,
     )

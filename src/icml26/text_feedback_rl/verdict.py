@@ -11,6 +11,16 @@ below zero), and the headline gives the numbers either way and how many seeds wo
 Intervals (``common.bootstrap``): Student's t over each method's seeds with the test problems' paired variance
 (until 2026-12-05 a two-level bootstrap where both had five seeds; it under-covers with few seeds: issue 66).
 
+Premises (written 2026-12-05, issue 66, from the paper's setting; the committed run's numbers were known), read from
+the training curves (``tables/curves.csv``; step 0 is the warm-started policy every method starts from), per task:
+
+- *the feedback is informative* (every claim): the warm start's second-turn accuracy, after the critic's text
+  feedback, exceeds its first-turn sampled pass@1. Self-distillation and feedback modelling learn from what the
+  feedback adds; feedback the policy cannot use teaches them nothing, and their comparison with GRPO tests nothing;
+- *GRPO is a working baseline* (the claims against GRPO): the better GRPO variant's final sampled pass@1 exceeds
+  the warm start's. "Outperforms strong baselines" presupposes baselines that learn; beating a GRPO that never
+  moved off its start would show only that the others learn at all.
+
 RLTF-FM's loss weight is not given by the spec, so FM runs at each weight of ``fm_weights`` (fixed before the
 rerun) and each weight is its own claim, its intervals at ``1 - 0.05 / weights`` (Bonferroni, in the
 comparisons table's ``confidence``): the reader sees every weight's verdict, and a claim holding at one of
@@ -42,10 +52,41 @@ TOLERANCES = [
 BASELINES = ("grpo_single", "grpo_multi")
 FM_CLAIM = "feedback_modelling_beats_grpo"  # one claim per swept weight: FM_CLAIM + "_lambda_<weight>"
 EVIDENCE = ["tables/comparisons.csv", "tables/accuracy.csv", "figures/accuracy.png"]
-NO_PREMISE = (
-    "every method starts from the same warm-started policy, which solves part of each task before training (the "
-    "docs page gives its accuracy); a comparison of methods presupposes nothing more"
+WHY_FEEDBACK = (
+    "self-distillation and feedback modelling learn from what the critic's text feedback adds; feedback the policy "
+    "cannot use (no better on the second turn than on the first) teaches them nothing, so the comparison tests nothing"
 )
+WHY_BASELINE = (
+    "outperforming strong baselines presupposes baselines that learn: a GRPO that never moves off the warm start "
+    "would show only that the other method learns at all"
+)
+
+
+def premises(curves: pd.DataFrame, *, baseline: bool) -> list:
+    """Per task: the feedback is informative (the warm start's second turn beats its first), and with
+    ``baseline`` GRPO learns (the better variant's final sampled pass@1 above the warm start's); means over the
+    runs' seeds (step 0 is the same warm start in every run)."""
+    from ..common.claims import premise
+
+    found = []
+    for task, rows in curves.groupby("task", sort=True):
+        start = rows[rows["step"] == 0]
+        first, second = float(start["sampled"].mean()), float(start["second_turn"].mean())
+        found.append(
+            premise(f"{task}: warm start's second-turn accuracy minus its first-turn pass@1", second - first, 0.0,
+                    ">", WHY_FEEDBACK)
+        )  # fmt: skip
+        if baseline:
+            grpo = rows[rows["method"].isin(BASELINES)]
+            final = grpo[grpo["step"] == grpo.groupby("method")["step"].transform("max")]
+            best = float(final.groupby("method")["sampled"].mean().max()) if len(final) else float("nan")
+            found.append(
+                premise(f"{task}: better GRPO's final pass@1 minus the warm start's", best - first, 0.0, ">",
+                        WHY_BASELINE)
+            )  # fmt: skip
+    return found
+
+
 PAPER_OUTPERFORMS = "outperforms single-turn and multi-turn GRPO on every benchmark (reasoning puzzles, math, writing)"
 
 
@@ -77,9 +118,10 @@ def _beats(
     paper_value,
     lead: str,
     paper_says: str,
+    assumed: list,
 ) -> Claim:
     """The claim that ``method`` beats each of ``baselines`` on every task: holds when every interval of the
-    difference lies above zero, not evaluated when the runs are missing."""
+    difference lies above zero and the ``assumed`` premises are met, not evaluated when the runs are missing."""
     rows = _rows(comparisons, method, baselines)
     level = f"{100 * rows['confidence'].max():g}" if not rows.empty else "95"
     statement += f" on every task ({level} % interval of the difference in sampled pass@1 above zero)"
@@ -90,7 +132,7 @@ def _beats(
         replace(intervals.from_difference(f"{r.task}: {r.method} - {r.baseline}/difference", r), level=r.confidence)
         for r in rows.itertuples()
     ]
-    state = decide(found)
+    state = decide(found, premises=assumed)
     open_ = [
         f"{r.task} vs {r.baseline}: {i.to_decide(int(r.seeds))}"
         for r, i in zip(rows.itertuples(), found)
@@ -107,13 +149,13 @@ def _beats(
         comparator="all",
         state=state,
         interval=found,
-        premises_note=NO_PREMISE,
+        premises=list(assumed),
         headline=headline,
         evidence=EVIDENCE,
     )
 
 
-def outperforms_baselines(comparisons: pd.DataFrame, method: str, claim_id: str, name: str) -> Claim:
+def outperforms_baselines(comparisons: pd.DataFrame, method: str, claim_id: str, name: str, assumed: list) -> Claim:
     """``method``'s sampled pass@1 beats both GRPO baselines on every task (interval above zero)."""
     return _beats(
         comparisons,
@@ -124,19 +166,21 @@ def outperforms_baselines(comparisons: pd.DataFrame, method: str, claim_id: str,
         paper_value=PAPER_OUTPERFORMS,
         lead=f"{name} minus baseline, sampled pass@1",
         paper_says=f"{name} better",
+        assumed=assumed,
     )
 
 
-def feedback_modelling_beats_grpo(comparisons: pd.DataFrame, run: str | None) -> Claim:
+def feedback_modelling_beats_grpo(comparisons: pd.DataFrame, run: str | None, assumed: list) -> Claim:
     """RLTF-FM at one swept loss weight (``run``, a :mod:`.runs` name such as ``fm_w0.1``; None when FM was
     not run) beats both GRPO baselines on every task, at the table's Bonferroni-corrected confidence."""
     if run is None:
-        return outperforms_baselines(comparisons, "fm", FM_CLAIM, "RLTF-FM")
+        return outperforms_baselines(comparisons, "fm", FM_CLAIM, "RLTF-FM", assumed)
     weight = f"{runs.fm_weight(run):g}"
-    return outperforms_baselines(comparisons, run, f"{FM_CLAIM}_lambda_{weight}", f"RLTF-FM (lambda_FM = {weight})")
+    name = f"RLTF-FM (lambda_FM = {weight})"
+    return outperforms_baselines(comparisons, run, f"{FM_CLAIM}_lambda_{weight}", name, assumed)
 
 
-def first_turn_baseline_matters(comparisons: pd.DataFrame) -> Claim:
+def first_turn_baseline_matters(comparisons: pd.DataFrame, assumed: list) -> Claim:
     """SD with the first-turn baseline beats SD with the turn-2 baseline on every task."""
     return _beats(
         comparisons,
@@ -147,4 +191,5 @@ def first_turn_baseline_matters(comparisons: pd.DataFrame) -> Claim:
         paper_value="the first-turn baseline is what keeps the distillation signal alive (ablation)",
         lead="SD (first-turn baseline) minus SD (turn-2 baseline), sampled pass@1",
         paper_says="first-turn better",
+        assumed=assumed,
     )
