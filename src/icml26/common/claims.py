@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -126,6 +127,49 @@ class Interval:
         if need is None:  # a near-zero effect: a count like 95,102 would read as a plan, not as "no effect seen"
             return f"more than {TOO_MANY:,} {unit}: the effect is too small to settle (now {units})"
         return f"about {need} {unit} at this effect size (now {units})"
+
+
+UNITS = re.compile(  # "3 seeds", "3 and 1 seeds", "87 correct and 214 wrong specs"
+    r"(\d[\d,]*)(?: [a-z]+)?(?: and (\d[\d,]*)(?: [a-z]+)?)? "
+    r"(seeds|runs|datasets|subjects|items|specs|trials|episodes|problems|pairs|images|sentences|particles)\b"
+)
+
+
+def _count(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
+def units_of(interval: Interval) -> tuple[int, str] | None:
+    """How many independent units the interval rests on and what they are, read from its ``method`` ("t over 3
+    and 1 seeds and 100 items" -> (1, "seeds"): the fewest seeds of either side, seeds first since more seeds is
+    what narrows a seed-limited interval), else from its degrees of freedom; None when neither says."""
+    found = [(min(_count(a), _count(b or a)), unit) for a, b, unit in UNITS.findall(interval.method)]
+    seeds = [n for n, unit in found if unit == "seeds"]
+    if seeds:
+        return min(seeds), "seeds"
+    if found:
+        return found[0]
+    if interval.dof is not None:
+        return int(round(interval.dof)) + 1, "seeds"
+    return None
+
+
+def to_decide(claim: Claim) -> list[str]:
+    """For an inconclusive claim, what would settle each undecided interval (:meth:`Interval.to_decide` at the
+    units its method names); empty for a decided claim. A stability range (no coverage level) is read as a
+    t interval over its seeds, a rough guide; an interval whose units its method does not name says so."""
+    if claim.state != INCONCLUSIVE or not isinstance(claim.interval, list):
+        return []
+    plan = []
+    for interval in claim.interval:
+        if interval.state != INCONCLUSIVE:
+            continue
+        units = units_of(interval)
+        if units is None:
+            plan.append(f"{interval.statistic}: not estimable (its method names no units: {interval.method})")
+        else:
+            plan.append(f"{interval.statistic}: {interval.to_decide(*units)}")
+    return plan
 
 
 def seeds_to_decide(half: float, gap: float, units: int, dof: float, level: float) -> int | None:

@@ -7,7 +7,16 @@ import json
 import os
 from pathlib import Path
 
-from .claims import STATES, SUBSTITUTION_NOT_RECORDED, Claim, count_states, read_claims, setting, verdict_word
+from .claims import (
+    STATES,
+    SUBSTITUTION_NOT_RECORDED,
+    Claim,
+    count_states,
+    read_claims,
+    setting,
+    to_decide,
+    verdict_word,
+)
 from .io import write_text
 
 INTRO = (
@@ -55,15 +64,18 @@ def _counts(records: list[Claim]) -> tuple[int, ...]:
 
 
 def interval_text(claim: Claim) -> str:
-    """Each deciding statistic's interval against its threshold (and practical margin), or why there is none."""
+    """Each deciding statistic's interval against its threshold (and practical margin), or why there is none; for an
+    inconclusive claim, what would decide it (``claims.to_decide``)."""
     if isinstance(claim.interval, str):
         return claim.interval
-    return "; ".join(
+    text = "; ".join(
         f"{i.statistic} {i.estimate:.4g} [{i.low:.4g}, {i.high:.4g}] vs {i.side} {i.threshold:g}"
         + (f" by a margin of {i.margin:g}" if i.margin else "")
         + f" ({i.method})"
         for i in claim.interval
     )
+    plan = to_decide(claim)
+    return text + (f". To decide: {'; '.join(plan)}" if plan else "")
 
 
 def _plain(value) -> str:
