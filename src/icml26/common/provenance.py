@@ -73,6 +73,8 @@ def git_state(root: str | os.PathLike = ".") -> dict[str, Any]:
 
 
 def collect(scale: str, slug: str) -> dict[str, Any]:
+    from .criteria import digest
+
     return {
         "paper": slug,
         "scale": scale,
@@ -85,6 +87,7 @@ def collect(scale: str, slug: str) -> dict[str, Any]:
         "blas": blas(),
         "git": git_state(),
         "libraries": pinned_versions(),
+        "criteria": digest(slug),  # sha256 of config/criteria/<slug>.yaml: the registry this run was judged under
     }
 
 

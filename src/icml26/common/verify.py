@@ -11,6 +11,7 @@ Prose is compared too: a claim's statement, ids, evidence and premises' reasons 
 the run), its headline and note with every number masked (their numbers are the measured ones, compared with
 their tolerances), so a verdict cannot be re-worded unseen. And each file is checked against the sha256 its run
 recorded in ``provenance.json``: a claims.json or metrics.json edited by hand after the run fails, rerun or not.
+Each claim's criteria are checked against their registry, ``config/criteria/<slug>.yaml`` (``common.criteria``).
 
     python -m icml26.common.verify [--scale quick] [--against HEAD|FOLDER] [paper ...]
 """
@@ -77,6 +78,7 @@ class PaperReport:
     provenance: str = ""
     flipped: list[str] = field(default_factory=list)
     edited: list[str] = field(default_factory=list)
+    misregistered: list[str] = field(default_factory=list)
     outside: list[str] = field(default_factory=list)
     within: list[str] = field(default_factory=list)
     identical: int = 0
@@ -84,7 +86,7 @@ class PaperReport:
 
     @property
     def ok(self) -> bool:
-        return not self.flipped and not self.outside and not self.edited
+        return not self.flipped and not self.outside and not self.edited and not self.misregistered
 
     def lines(self, show: int = 8) -> list[str]:
         state = "OK" if self.ok else "FAILED"
@@ -96,6 +98,7 @@ class PaperReport:
         out = [head, f"  computed on: {self.provenance}"]
         for title, items, limit in (
             ("EDITED", self.edited, None),
+            ("CRITERIA", self.misregistered, None),
             ("FLIPPED", self.flipped, None),
             ("outside tolerance", self.outside, None),
             ("within tolerance", self.within, show),
@@ -182,6 +185,23 @@ def reference_text(path: Path, against: str) -> str | None:
     return done.stdout if done.returncode == 0 else None
 
 
+def registry_problems(slug: str, folder: Path, claims: list[dict]) -> list[str]:
+    """Claims judged on criteria other than ``config/criteria/<slug>.yaml`` registers, and results computed under
+    another version of that file (the sha256 their provenance recorded; none before 2026-12-05)."""
+    from . import criteria
+    from .claims import from_record
+
+    found = criteria.problems(slug, [from_record(r) for r in claims], criteria.load(slug))
+    path = folder / "provenance.json"
+    recorded = json.loads(path.read_text()).get("criteria") if path.exists() else None
+    if recorded is not None and recorded != criteria.digest(slug):
+        found.append(
+            f"{criteria.FOLDER / slug}.yaml changed since these results were computed (provenance records "
+            f"{recorded[:12]}): rerun, and say on the docs page what the old criterion gave"
+        )
+    return found
+
+
 def edited_files(folder: Path) -> list[str]:
     """The result files whose bytes differ from what their run recorded (provenance ``outputs``): a hand edit, or a
     file copied in from another run. Provenance written before the hashes (2026-12-05) records none to check."""
@@ -227,6 +247,7 @@ def verify(slugs: list[str], scale: str = "quick", against: str = "HEAD") -> lis
         report = compare(slug, {n: json.loads(t) for n, t in committed.items()}, current)
         report.provenance = provenance_line(folder, against)
         report.edited = edited_files(folder)
+        report.misregistered = registry_problems(slug, folder, current["claims.json"])
         reports.append(report)
     return reports
 

@@ -1,0 +1,100 @@
+"""Pre-registered criteria: what each claim is judged on, written down before the run that judges it.
+
+``config/criteria/<slug>.yaml`` lists, per claim, every deciding statistic with the side and threshold it is
+judged against and its practical margin (how far beyond the threshold the statistic must lie to matter), when the
+criterion was fixed, and why the margin is what it is. The verdict code judges; this file is the record that it
+judged what was registered:
+
+- ``make verify`` fails a committed claim whose intervals differ from the registry (a threshold moved, a statistic
+  added or dropped, a margin changed), and a claim the registry does not list;
+- each run's ``provenance.json`` records the registry file's sha256 (``criteria``), and ``make verify`` fails
+  results computed under another version of it: changing a criterion means registering the change, dated, then
+  rerunning, and the docs page says what the old criterion gave.
+
+The registry describes the quick scale (the committed results); smaller scales judge fewer tasks or toys with the
+same thresholds. Claims without intervals (deterministic, wall-clock) register ``deterministic``.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import math
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .claims import NOT_EVALUATED, Claim
+
+FOLDER = Path("config") / "criteria"
+DETERMINISTIC = "deterministic"
+
+
+def path_of(slug: str, root: Path = Path(".")) -> Path:
+    return root / FOLDER / f"{slug}.yaml"
+
+
+def load(slug: str, root: Path = Path(".")) -> dict[str, Any] | None:
+    """The paper's registry, or None when it registers none."""
+    path = path_of(slug, root)
+    return yaml.safe_load(path.read_text()) if path.exists() else None
+
+
+def digest(slug: str, root: Path = Path(".")) -> str | None:
+    """sha256 of the paper's registry file (what a run records in its provenance), or None."""
+    path = path_of(slug, root)
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else None
+
+
+def _same(a: float, b: float) -> bool:
+    return a == b or math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def problems(slug: str, claims: list[Claim], registry: dict[str, Any] | None) -> list[str]:
+    """Where ``claims`` were judged on something other than what ``registry`` registers, one line each."""
+    if registry is None:
+        return [f"{FOLDER / slug}.yaml: no registered criteria for {slug}"]
+    registered = registry.get("claims", {})
+    found = []
+    for claim in claims:
+        if claim.state == NOT_EVALUATED:
+            continue
+        entry = registered.get(claim.id)
+        if entry is None:
+            found.append(f"{claim.id}: not registered in {FOLDER / slug}.yaml")
+            continue
+        rows = entry["criteria"]
+        if not isinstance(claim.interval, list):
+            if rows != DETERMINISTIC:
+                found.append(f"{claim.id}: judged {claim.interval}, registered with intervals")
+            continue
+        if rows == DETERMINISTIC:
+            found.append(f"{claim.id}: judged on intervals, registered as deterministic")
+            continue
+        judged = {}
+        for interval in claim.interval:
+            judged.setdefault(interval.statistic, []).append(
+                (interval.side, interval.threshold, interval.margin or 0.0)
+            )
+        for statistic, criteria in sorted(judged.items()):
+            key = next((k for k in rows if k == statistic), None) or next(
+                (k for k in rows if fnmatch.fnmatchcase(statistic, k)), None
+            )  # a pattern where the statistic's name depends on the data (the most conflicting pair)
+            wanted = rows.get(key)
+            if wanted is None:
+                found.append(f"{claim.id}: statistic {statistic!r} judged but not registered")
+                continue
+            wanted = [wanted] if isinstance(wanted[0], str) else wanted
+            pairs = sorted(map(tuple, wanted)), sorted(criteria)
+            if len(pairs[0]) != len(pairs[1]) or not all(
+                w[0] == j[0] and _same(float(w[1]), j[1]) and _same(float(w[2]), j[2]) for w, j in zip(*pairs)
+            ):
+                shown = lambda rows: ", ".join(f"{s} {t:g} (margin {m:g})" for s, t, m in rows)  # noqa: E731
+                found.append(
+                    f"{claim.id}: {statistic!r} judged {shown(pairs[1])}, registered {shown(pairs[0])} "
+                    f"(fixed {entry.get('fixed', '?')}): register a change, dated, before the run"
+                )
+        exact = {k for k in rows if not any(c in k for c in "*?[")}
+        found += [f"{claim.id}: registered {s!r} not judged" for s in sorted(exact - set(judged))]
+    return found
