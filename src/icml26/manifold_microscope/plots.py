@@ -12,8 +12,9 @@ from .verdict import TOLERANCE
 # the names of the verdict's constants it draws, or why it draws none.
 CRITERIA = {
     "estimator_accuracy": ("TOLERANCE",),
-    "bound_scaling": "the fitted lower and upper envelopes are the claim's band (the share of runs between them, "
-    "against BETWEEN_MIN, is counted in tables/bound_scaling.csv and the claim)",
+    "bound_scaling": "the claim judges each fitted slope (in every panel's legend) against the band of the two "
+    "envelopes' log-log slopes, the rates drawn as dashed lines; the band's ends are in tables/bound_scaling.csv "
+    "(genovese_exponent, upper_slope) and the claim",
     "vae_layers": "the claim's statistic, the rank correlation of each quantity with depth, is computed from these "
     "curves and stated with its threshold in the claim; the curves are drawn, not the correlation",
 }
