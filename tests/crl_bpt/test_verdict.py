@@ -92,8 +92,9 @@ def test_readable_states():
 
 def test_variance_reduced_states():
     rows = pd.DataFrame(
-        {"method": v.CONTROLLED, "seed": [0, 1, 2], "ratio": [0.5, 0.55, 0.6], "alpha_mean": 0.8, "var_reward": 4.0}
-    )
+        {"method": v.CONTROLLED, "seed": [0, 1, 2], "ratio": [0.5, 0.55, 0.6], "alpha_mean": 0.8, "var_reward": 4.0,
+         "reward_baseline_correlation": 0.6}
+    )  # fmt: skip
     assert v.variance_reduced(rows).state == HOLDS
     assert v.variance_reduced(rows.assign(ratio=[1.2, 1.25, 1.3])).state == FAILS
     committed = v.variance_reduced(rows.assign(ratio=[0.988, 0.988, 0.999]))
@@ -101,6 +102,18 @@ def test_variance_reduced_states():
     assert v.variance_reduced(rows.assign(method="reinforce")).state == NOT_EVALUATED
     # a seed whose raw rewards never vary (every template invalid) has no ratio: the premise is not met
     constant = v.variance_reduced(rows.assign(var_reward=[4.0, 0.0, 4.0], ratio=[0.5, float("nan"), 0.6]))
-    assert constant.state == PREMISE_NOT_MET and [p.met for p in constant.premises] == [False]
+    assert constant.state == PREMISE_NOT_MET and [p.met for p in constant.premises] == [False, True]
     nothing = v.variance_reduced(rows.assign(var_reward=0.0, ratio=float("nan")))
     assert nothing.state == NOT_EVALUATED and "no seed's raw rewards varied" in nothing.note
+
+
+def test_a_control_variate_uncorrelated_with_the_rewards_is_premise_not_met():
+    """Issue 66: the run got a variance ratio of 0.992 and was judged; a control variate whose baseline reward does
+    not move with the sampled rewards has nothing to remove, so the claim tests nothing."""
+    rows = pd.DataFrame(
+        {"method": v.CONTROLLED, "seed": [0, 1, 2], "ratio": [0.99, 0.992, 0.995], "alpha_mean": 0.8,
+         "var_reward": 4.0, "reward_baseline_correlation": [0.3, -0.02, 0.1]}
+    )  # fmt: skip
+    claim = v.variance_reduced(rows)
+    assert claim.state == PREMISE_NOT_MET and [p.met for p in claim.premises] == [True, False]
+    assert claim.premises[1].measured == -0.02 and claim.details["reward_baseline_correlation"]["1"] == -0.02

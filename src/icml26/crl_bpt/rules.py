@@ -330,12 +330,17 @@ def _comparisons(scores: pd.DataFrame, criteria: dict) -> pd.DataFrame:
 
 def _variance(calls: pd.DataFrame, steps: pd.DataFrame, warmup: int) -> pd.DataFrame:
     """Per run with the control variate: the variance of raw and calibrated rewards over the same calls (steps
-    from ``warmup`` on), and the mean alpha."""
+    from ``warmup`` on), the mean alpha, and the correlation of each call's raw reward with its step's baseline
+    reward (the control variate subtracts a multiple of the latter: it can lower the variance only as far as the
+    two move together, a fraction rho^2 at the best alpha)."""
     rows = []
     sampled = calls[(calls["role"] == "sample") & (calls["step"] >= warmup)]
     for (method, seed), group in sampled.dropna(subset=["calibrated"]).groupby(["method", "seed"], sort=True):
-        alpha = steps[(steps["method"] == method) & (steps["seed"] == seed) & (steps["step"] >= warmup)]["alpha"]
+        run = steps[(steps["method"] == method) & (steps["seed"] == seed) & (steps["step"] >= warmup)]
         raw, calibrated = group["reward"].var(), group["calibrated"].var()
+        paired = group.merge(run[["step", "baseline_reward"]], on="step", how="inner")
+        spread = paired[["reward", "baseline_reward"]].std()
+        rho = float(paired["reward"].corr(paired["baseline_reward"])) if (spread > 0).all() else float("nan")
         rows.append(
             {
                 "method": method,
@@ -344,12 +349,12 @@ def _variance(calls: pd.DataFrame, steps: pd.DataFrame, warmup: int) -> pd.DataF
                 "var_reward": raw,
                 "var_calibrated": calibrated,
                 "ratio": calibrated / raw if raw > 0 else float("nan"),
-                "alpha_mean": float(alpha.mean()),
+                "alpha_mean": float(run["alpha"].mean()),
+                "reward_baseline_correlation": rho,
             }
         )
-    return pd.DataFrame(
-        rows, columns=["method", "seed", "calls", "var_reward", "var_calibrated", "ratio", "alpha_mean"]
-    )
+    columns = ["method", "seed", "calls", "var_reward", "var_calibrated", "ratio", "alpha_mean"]
+    return pd.DataFrame(rows, columns=[*columns, "reward_baseline_correlation"])
 
 
 def _readability(calls: pd.DataFrame, best: pd.DataFrame) -> pd.DataFrame:
