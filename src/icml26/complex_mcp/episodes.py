@@ -63,24 +63,7 @@ async def run_episode(
     tools = exposed_tools(toolbox, task.gold_tools(start), distractors, failure_seed)
     shown = {t["name"] for t in tools}
     agent = AGENTS[agent_name](task, tools, seed=failure_seed, **(agent_options or {}))
-    observation, statuses, idle, turns, calls = introduction(task, tools), Counter(), 0, 0, 0
-    while turns < limits.max_turns:
-        turns += 1
-        parsed = parse(agent.act(observation))
-        results = [error(problem) for problem in parsed.errors]
-        for call in parsed.calls:
-            calls += 1
-            if call.name not in shown:
-                results.append(error(f"tool {call.name!r} is not available"))
-            else:
-                results.append(await toolbox.call(call.name, call.arguments))
-        statuses.update(r["status"] for r in results)
-        if parsed.end:
-            break
-        idle = 0 if results else idle + 1
-        if idle >= limits.max_idle:
-            break
-        observation = "\n".join(response_text(r) for r in results) or "<response>no tool call</response>"
+    talk = await converse(agent, introduction(task, tools), toolbox.call, shown, limits)
     new = sandbox.world.snapshot()
     score, released = judge(old, new, gold, INTENDED_EXCLUDE_KEYS), judge(old, new, gold, RELEASED_WORLD_EXCLUDE_KEYS)
     return {
@@ -91,8 +74,42 @@ async def run_episode(
         "failure_rate": failure_rate,
         "distractors": -1 if distractors is None else distractors,
         "tools_shown": len(tools),
-        "turns": turns,
-        "calls": calls,
+        **scored(talk, score, released),
+        "released_total": released.total,
+    }
+
+
+async def converse(agent, observation: str, call, shown: set[str], limits: Limits) -> dict:
+    """The harness's turns: the agent's text parsed, each call to a shown tool made with ``call(name, arguments)``
+    (an unshown one is an error result), the results sent back, until ``[END]``, ``max_idle`` turns without a call,
+    or ``max_turns``; the turns, calls and result statuses."""
+    statuses, idle, turns, calls = Counter(), 0, 0, 0
+    while turns < limits.max_turns:
+        turns += 1
+        parsed = parse(agent.act(observation))
+        results = [error(problem) for problem in parsed.errors]
+        for request in parsed.calls:
+            calls += 1
+            if request.name not in shown:
+                results.append(error(f"tool {request.name!r} is not available"))
+            else:
+                results.append(await call(request.name, request.arguments))
+        statuses.update(r.get("status", "error") for r in results)
+        if parsed.end:
+            break
+        idle = 0 if results else idle + 1
+        if idle >= limits.max_idle:
+            break
+        observation = "\n".join(response_text(r) for r in results) or "<response>no tool call</response>"
+    return {"turns": turns, "calls": calls, "statuses": statuses}
+
+
+def scored(talk: dict, score, released) -> dict:
+    """An episode row's counts and the judge's scores (intended exclude keys, and the released ones' success)."""
+    statuses = talk["statuses"]
+    return {
+        "turns": talk["turns"],
+        "calls": talk["calls"],
         "ok": statuses["ok"],
         "failed": statuses["failed"],
         "error": statuses["error"],
@@ -102,5 +119,4 @@ async def run_episode(
         "success": int(score.success),
         "completion": score.completion,
         "released_success": int(released.success),
-        "released_total": released.total,
     }

@@ -27,13 +27,11 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from .apps import error
 from .judge import REFERENCE_EXCLUDE_KEYS, RELEASED_EXCLUDE_KEYS, judge
-from .protocol import END, call_text, parse, response_text
+from .protocol import END, call_text, parse
 
 COLUMNS = ("seed", "query", "apps", "level", "output", "tool_cnt", "gt_env")
 SYSTEM = "LightSystem"  # the app whose session every other app's login is tied to
@@ -97,11 +95,6 @@ class ReplayAgent:
 
     def act(self, observation: str) -> str:
         return self.calls.pop(0) if self.calls else END
-
-
-def introduction(task: PublicTask, tools: list[dict]) -> str:
-    listing = "\n".join(f"- {t['name']}({', '.join(t['parameters'])}): {t['description']}" for t in tools)
-    return f"Task: {task.instruction}\nTools:\n{listing}\nCall tools as <tool>{{...}}</tool>; say [END] when done."
 
 
 class Sessions:
@@ -168,6 +161,7 @@ async def run_task(
 ) -> dict:
     """One public task with one agent against the reference's servers; the judged row."""
     from .agents import LanguageModelAgent
+    from .episodes import Limits, converse, introduction, scored
     from .servers import Toolbox
 
     async with Toolbox.remote(servers) as toolbox:
@@ -177,40 +171,9 @@ async def run_task(
         shown = {t["name"] for t in tools}
         make = ReplayAgent if agent_name == "replay" else LanguageModelAgent
         agent = make(task, tools, seed=seed, **(agent_options or {}))
-        observation, statuses, idle, turns, calls = introduction(task, tools), Counter(), 0, 0, 0
-        while turns < max_turns:
-            turns += 1
-            parsed = parse(agent.act(observation))
-            results = [error(problem) for problem in parsed.errors]
-            for call in parsed.calls:
-                calls += 1
-                known = call.name in shown
-                results.append(await sessions.call(call.name, call.arguments) if known else error("not available"))
-            statuses.update(r.get("status", "error") for r in results)
-            if parsed.end:
-                break
-            idle = 0 if results else idle + 1
-            if idle >= max_idle:
-                break
-            observation = "\n".join(response_text(r) for r in results) or "<response>no tool call</response>"
+        talk = await converse(agent, introduction(task, tools), sessions.call, shown, Limits(max_turns, max_idle))
         new = await sessions.logout()
     score = judge(old, new, task.gold, REFERENCE_EXCLUDE_KEYS)
     released = judge(old, new, task.gold, RELEASED_EXCLUDE_KEYS)
-    return {
-        "task": task.number,
-        "level": task.level,
-        "apps": "+".join(task.apps),
-        "agent": agent_name,
-        "tools_shown": len(tools),
-        "turns": turns,
-        "calls": calls,
-        "ok": statuses["ok"],
-        "failed": statuses["failed"],
-        "error": statuses["error"],
-        "total": score.total,
-        "recall": score.recall,
-        "misbehave": score.misbehave,
-        "success": int(score.success),
-        "completion": score.completion,
-        "released_success": int(released.success),
-    }
+    row = {"task": task.number, "level": task.level, "apps": "+".join(task.apps), "agent": agent_name}
+    return row | {"tools_shown": len(tools)} | scored(talk, score, released)
