@@ -110,7 +110,7 @@ def test_wrong_nyud_files_fail_in_one_line_naming_them(nyud_folder, tmp_path):
     with pytest.raises(SourceError, match=r"0002.png: holds class 41; NYUD-v2 has classes 1-40"):
         nyud.read(folder, "train", 32, _quiet)
     (folder / "gt_sets" / "val.txt").unlink()
-    with pytest.raises(SourceError, match=r"val.txt: missing: a NYUD-v2 folder"):
+    with pytest.raises(SourceError, match=r"val.txt: missing: a NYUD-v2 \(NYUD_MT layout\) folder"):
         nyud.read(folder, "test", 32, _quiet)
 
 

@@ -57,3 +57,15 @@ def same_shape(path: Path, array: np.ndarray, shape: tuple[int, int]) -> np.ndar
     if array.shape[:2] != shape:
         fail(path, f"is {array.shape[0]} x {array.shape[1]}, its image {shape[0]} x {shape[1]}")
     return array
+
+
+def split_ids(path: Path, layout: str) -> list[str]:
+    """The image ids a split file lists, one per line (``layout`` names the folder it belongs to)."""
+    from ..common.sources import fail
+
+    if not path.is_file():
+        fail(path, f"missing: a {layout} folder lists the images of this split here")
+    found = [line.strip() for line in path.read_text().splitlines() if line.strip()]
+    if not found:
+        fail(path, "lists no images")
+    return found

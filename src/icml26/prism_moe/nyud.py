@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from . import squares
-from .label_files import find, gray, normal_map, rgb, same_shape
+from .label_files import find, gray, normal_map, rgb, same_shape, split_ids
 from .tasks import IGNORE, header
 
 TASKS = {"seg": 40, "depth": 1, "edges": 1, "normals": 3}
@@ -34,15 +34,7 @@ def split_files(root: str | Path) -> list[str]:
 
 
 def ids(root: str | Path, split: str) -> list[str]:
-    from ..common.sources import fail
-
-    path = Path(root) / "gt_sets" / SPLITS[split]
-    if not path.is_file():
-        fail(path, f"missing: a NYUD-v2 folder (NYUD_MT layout) lists its {split} images here")
-    found = [line.strip() for line in path.read_text().splitlines() if line.strip()]
-    if not found:
-        fail(path, "lists no images")
-    return found
+    return split_ids(Path(root) / "gt_sets" / SPLITS[split], "NYUD-v2 (NYUD_MT layout)")
 
 
 def image(root: Path, name: str, size: int) -> dict[str, np.ndarray]:

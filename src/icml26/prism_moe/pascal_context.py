@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from . import squares
-from .label_files import find, gray, normal_map, rgb, same_shape
+from .label_files import find, gray, normal_map, rgb, same_shape, split_ids
 from .scenes import boundary
 from .tasks import IGNORE, header
 
@@ -49,15 +49,7 @@ def split_files(root: str | Path) -> list[str]:
 
 
 def ids(root: Path, split: str) -> list[str]:
-    from ..common.sources import fail
-
-    path = root / "ImageSets" / "Context" / SPLITS[split]
-    if not path.is_file():
-        fail(path, f"missing: a PASCAL-Context folder (PASCAL_MT layout) lists its {split} images here")
-    found = [line.strip() for line in path.read_text().splitlines() if line.strip()]
-    if not found:
-        fail(path, "lists no images")
-    return found
+    return split_ids(root / "ImageSets" / "Context" / SPLITS[split], "PASCAL-Context (PASCAL_MT layout)")
 
 
 def _mat(path: Path, key: str):
