@@ -81,7 +81,11 @@ def _hashes(folder: str | os.PathLike) -> dict[str, str]:
     from .sources import sha256
 
     root = Path(folder)
-    return {p.relative_to(root).as_posix(): sha256(p) for p in sorted(root.rglob("*")) if p.is_file()}
+    return {  # Snakemake stamps a folder output with .snakemake_timestamp after the job: not the job's file
+        p.relative_to(root).as_posix(): sha256(p)
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and not p.name.startswith(".snakemake")
+    }
 
 
 def record_folders(outputs: list[str]) -> None:
