@@ -17,7 +17,6 @@ NO_UNITS = {
     ("optifluence", "mlp/optifluence_minus_best"): "the ends of two bootstrap intervals over models and canaries",
     ("optifluence", "mlp_wide/optifluence_minus_best"): "the ends of two bootstrap intervals over models and canaries",
     ("optifluence", "cnn/optifluence_minus_best"): "the ends of two bootstrap intervals over models and canaries",
-    ("sheaf_repulsion", "growth_beyond_margin"): "one pair of runs per method at k = 2: no interval at all",
 }
 
 
