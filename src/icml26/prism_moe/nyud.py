@@ -22,7 +22,7 @@ import numpy as np
 
 from . import squares
 from .label_files import find, gray, normal_map, rgb, same_shape, split_ids
-from .tasks import IGNORE, header
+from .tasks import IGNORE, header, present
 
 TASKS = {"seg": 40, "depth": 1, "edges": 1, "normals": 3}
 SPLITS = {"train": "train.txt", "test": "val.txt"}
@@ -61,7 +61,7 @@ def image(root: Path, name: str, size: int) -> dict[str, np.ndarray]:
         "depth": squares.nearest(depth, size).astype(np.float32),
         "edges": squares.boundary((edges > 127).astype(np.uint8), size),
         "normals": squares.normals(same_shape(normals_path, normal_map(normals_path), shape), size),
-        "present": np.bincount(picked[picked != IGNORE].ravel(), minlength=TASKS["seg"]).astype(bool).astype(np.uint8),
+        "present": present(picked, TASKS["seg"]),
     }
 
 

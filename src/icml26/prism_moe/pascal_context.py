@@ -28,7 +28,7 @@ import numpy as np
 from . import squares
 from .label_files import find, gray, normal_map, rgb, same_shape, split_ids
 from .scenes import boundary
-from .tasks import IGNORE, header
+from .tasks import IGNORE, header, present
 
 TASKS = {"seg": 21, "parts": 7, "normals": 3, "edges": 1, "saliency": 1}
 SPLITS = {"train": "train.txt", "test": "val.txt"}
@@ -127,7 +127,7 @@ def image(root: Path, name: str, size: int, normal_classes: np.ndarray) -> dict[
         "normals": squares.normals(vectors, size),
         "edges": squares.boundary(boundary(context).astype(np.uint8), size),
         "saliency": squares.nearest((saliency > 127).astype(np.uint8), size),
-        "present": np.bincount(picked[picked != IGNORE].ravel(), minlength=TASKS["seg"]).astype(bool).astype(np.uint8),
+        "present": present(picked, TASKS["seg"]),
     }
 
 

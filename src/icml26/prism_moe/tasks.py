@@ -59,3 +59,8 @@ def header(tasks: dict[str, int]) -> dict[str, np.ndarray]:
         "tasks": np.array(list(tasks)),
         "classes": np.array([c if TASKS[t].kind == "labels" else 0 for t, c in tasks.items()], np.int64),
     }
+
+
+def present(labels: np.ndarray, classes: int) -> np.ndarray:
+    """Which of ``classes`` a label map shows (``IGNORE`` aside): the semantic teacher's multi-label target."""
+    return np.bincount(labels[labels != IGNORE].ravel(), minlength=classes).astype(bool).astype(np.uint8)
