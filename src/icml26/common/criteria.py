@@ -51,6 +51,10 @@ def _same(a: float, b: float) -> bool:
     return a == b or math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
 
 
+def _text(rows) -> str:
+    return ", ".join(f"{side} {threshold:g} (margin {margin:g})" for side, threshold, margin in rows)
+
+
 def problems(slug: str, claims: list[Claim], registry: dict[str, Any] | None) -> list[str]:
     """Where ``claims`` were judged on something other than what ``registry`` registers, one line each."""
     if registry is None:
@@ -90,9 +94,8 @@ def problems(slug: str, claims: list[Claim], registry: dict[str, Any] | None) ->
             if len(pairs[0]) != len(pairs[1]) or not all(
                 w[0] == j[0] and _same(float(w[1]), j[1]) and _same(float(w[2]), j[2]) for w, j in zip(*pairs)
             ):
-                shown = lambda rows: ", ".join(f"{s} {t:g} (margin {m:g})" for s, t, m in rows)  # noqa: E731
                 found.append(
-                    f"{claim.id}: {statistic!r} judged {shown(pairs[1])}, registered {shown(pairs[0])} "
+                    f"{claim.id}: {statistic!r} judged {_text(pairs[1])}, registered {_text(pairs[0])} "
                     f"(fixed {entry.get('fixed', '?')}): register a change, dated, before the run"
                 )
         exact = {k for k in rows if not any(c in k for c in "*?[")}
