@@ -32,7 +32,18 @@ def test_every_committed_claim_matches_its_paper_s_registry_with_a_margin_and_a_
         assert criteria.problems(paper.slug, claims, registry) == [], paper.slug
         for claim_id, entry in registry["claims"].items():
             assert entry.get("fixed"), f"{paper.slug}/{claim_id}: when was it fixed?"
-            assert entry.get("margin_why") or registry.get("margin_why"), f"{paper.slug}/{claim_id}: margin's reason"
+            if entry["criteria"] != criteria.DETERMINISTIC:  # its own margin, by a named clause of the margin rule
+                assert str(entry.get("margin_why")).startswith(("rule 1", "rule 2", "rule 3")), (
+                    f"{paper.slug}/{claim_id}"
+                )
+
+
+def test_a_margin_registered_by_its_rule_accepts_any_positive_margin_and_refuses_none():
+    by_rule = {"claims": {"c": {"fixed": "x", "criteria": {"gain": [">", 0.0, "1 % of the baseline's return"]}}}}
+    assert criteria.problems("p", [_claim(margin=0.05)], by_rule) == []
+    (line,) = criteria.problems("p", [_claim()], by_rule)
+    assert "registered > 0 (margin 1 % of the baseline's return)" in line
+    assert criteria.rank_point(10) == 0.09 and abs(criteria.percent_of(-222.9) - 2.229) < 1e-12
 
 
 def test_a_moved_threshold_a_new_margin_or_an_unregistered_statistic_is_named():

@@ -43,7 +43,10 @@ def test_headroom_premises():
 
 
 def test_beats_baselines_states():
-    assert v.beats_baselines(_comparisons(0.01), MET).state == HOLDS
+    assert v.beats_baselines(_comparisons(0.02), MET).state == HOLDS
+    # issue 66: an interval that clears zero but not the practical margin (one point of accuracy) does not hold it
+    assert v.beats_baselines(_comparisons(0.005), MET).state == INCONCLUSIVE
+    assert v.beats_baselines(_comparisons(-0.05, 0.008), MET).state == FAILS
     assert v.beats_baselines(_comparisons(-0.1, -0.01), MET).state == FAILS
     frame = _comparisons(0.01)
     frame.loc[frame["baseline"] == "random_search", ["difference", "low", "high"]] = [0.024, -0.012, 0.076]
@@ -97,6 +100,7 @@ def test_variance_reduced_states():
     )  # fmt: skip
     assert v.variance_reduced(rows).state == HOLDS
     assert v.variance_reduced(rows.assign(ratio=[1.2, 1.25, 1.3])).state == FAILS
+    assert v.variance_reduced(rows.assign(ratio=[0.992, 0.993, 0.994])).state == FAILS  # within 1 % of no reduction
     committed = v.variance_reduced(rows.assign(ratio=[0.988, 0.988, 0.999]))
     assert committed.state == INCONCLUSIVE and "to decide" in committed.headline
     assert v.variance_reduced(rows.assign(method="reinforce")).state == NOT_EVALUATED

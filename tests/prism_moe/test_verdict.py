@@ -63,7 +63,14 @@ MET = v.premises(CONFLICT, DELTA)
 
 
 @pytest.mark.parametrize(
-    ("interval", "state"), [((2.0, 0.5, 3.5), HOLDS), ((2.0, -0.5, 4.5), INCONCLUSIVE), ((-2.0, -3.5, -0.5), FAILS)]
+    ("interval", "state"),
+    [
+        ((2.5, 1.5, 3.5), HOLDS),
+        ((2.0, 0.5, 3.5), INCONCLUSIVE),  # above zero, not above the practical margin of one Delta_m point (issue 66)
+        ((2.0, -0.5, 4.5), INCONCLUSIVE),
+        ((0.5, 0.2, 0.8), FAILS),  # an effect shown to be under one point
+        ((-2.0, -3.5, -0.5), FAILS),
+    ],
 )
 def test_prism_beats_dense_on_its_interval(interval, state):
     claim = v.prism_beats_dense(_comparisons(interval), DELTA, MET)

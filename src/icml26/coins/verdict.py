@@ -9,7 +9,8 @@ specs (gold, equivalent rewrites) from mutants that differ from the gold spec.
 Evidence strength: the gold and rewrite pass rates and the soundness counts are exact (kernel-checked proofs on
 fixed specs: one failure is a fact, not noise); the kill rate gets a Clopper-Pearson interval over the judged
 mutants; the AUROC comparison a 95 % percentile bootstrap over the specs (correct and wrong ones resampled apart,
-both methods on the same resample) of the difference in AUROC, which must lie above zero.
+both methods on the same resample) of the difference in AUROC, which must lie above the practical margin
+(``criteria.POINT``: one AUROC point).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import pandas as pd
 
 from ..common import intervals
 from ..common.claims import DETERMINISTIC, Claim, Interval, decide
+from ..common.criteria import POINT
 from .tables import WELL_FORMED
 
 MOST = 0.5
@@ -181,6 +183,7 @@ def auroc_difference(correct: pd.DataFrame, wrong: pd.DataFrame, seed: int = 0) 
         0.0,
         ">",
         f"bootstrap over {len(correct)} correct and {len(wrong)} wrong specs",
+        margin=POINT,
     )
 
 
@@ -234,7 +237,8 @@ def verification_obscures(specs: pd.DataFrame) -> tuple[Claim, dict]:
         statement=(
             "Verification complexity obscures spec quality: proving equivalence with the gold spec (the "
             "existing style of evaluation) separates correct specs from wrong ones less well than the "
-            "test-based obligations (AUROC of the verdict score; 95 % bootstrap interval of the difference above 0)."
+            "test-based obligations (AUROC of the verdict score; 95 % bootstrap interval of the difference above "
+            f"the practical margin {POINT:g}, one AUROC point)."
         ),
         paper_value=None,
         measured=measured,

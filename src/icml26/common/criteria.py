@@ -11,6 +11,9 @@ judged what was registered:
   results computed under another version of it: changing a criterion means registering the change, dated, then
   rerunning, and the docs page says what the old criterion gave.
 
+A margin that scales with a measured reference (rule 3's ``percent_of``: a return) is registered by its
+rule as text ("1 % of NTK's mean return"); the check then asks only that the claim was judged with a positive one.
+
 The registry describes the quick scale (the committed results); smaller scales judge fewer tasks or toys with the
 same thresholds. Claims without intervals (deterministic, wall-clock) register ``deterministic``.
 """
@@ -29,6 +32,28 @@ from .claims import NOT_EVALUATED, Claim
 
 FOLDER = Path("config") / "criteria"
 DETERMINISTIC = "deterministic"
+
+# The margin rule (docs/ARCHITECTURE.md, "Practical margins"), fixed 2026-12-05 before any claim's margin was set
+# and applied by a claim's kind, never by its numbers:
+# 1. a threshold that is itself a size (a bound, a band, a factor, a rate to reach, a non-inferiority allowance)
+#    carries the margin: 0 on top of it;
+# 2. a comparison whose gap the paper reports for the same methods takes a round value under half the smallest
+#    such gap (cox_subgroups' Synth-Counter F1: 0.05 under 0.13 / 2);
+# 3. any other comparison against no effect (a difference at 0, a ratio at 1, a chance level) takes one percent of
+#    the statistic's scale: the constants and functions below.
+POINT = 0.01  # on [0, 1] (rates, accuracies, F1, AUROC, shares, relative changes), a ratio to 1, a count per sample
+SIGNED_POINT = 0.02  # on a correlation's or a cosine's [-1, 1]
+DELTA_M_POINT = 1.0  # Delta_m, a mean relative change already in percent: one percentage point
+
+
+def rank_point(methods: int) -> float:
+    """Rule 3 for a mean rank among ``methods`` methods: one percent of the rank's range."""
+    return (methods - 1) / 100
+
+
+def percent_of(reference: float) -> float:
+    """Rule 3 for an unbounded statistic (a return): one percent of the reference method's magnitude."""
+    return abs(reference) / 100
 
 
 def path_of(slug: str, root: Path = Path(".")) -> Path:
@@ -52,7 +77,20 @@ def _same(a: float, b: float) -> bool:
 
 
 def _text(rows) -> str:
-    return ", ".join(f"{side} {threshold:g} (margin {margin:g})" for side, threshold, margin in rows)
+    return ", ".join(
+        f"{side} {threshold:g} (margin {margin if isinstance(margin, str) else format(margin, 'g')})"
+        for side, threshold, margin in rows
+    )
+
+
+def _agree(wanted, judged) -> bool:
+    """A registered row and a judged one agree: same side and threshold, and the same margin -- or, where the
+    registry names the margin by its rule because it scales with a measured reference (``percent_of``), any
+    positive margin."""
+    (side, threshold, margin), (judged_side, judged_threshold, judged_margin) = wanted, judged
+    if side != judged_side or not _same(float(threshold), judged_threshold):
+        return False
+    return judged_margin > 0 if isinstance(margin, str) else _same(float(margin), judged_margin)
 
 
 def problems(slug: str, claims: list[Claim], registry: dict[str, Any] | None) -> list[str]:
@@ -90,10 +128,8 @@ def problems(slug: str, claims: list[Claim], registry: dict[str, Any] | None) ->
                 found.append(f"{claim.id}: statistic {statistic!r} judged but not registered")
                 continue
             wanted = [wanted] if isinstance(wanted[0], str) else wanted
-            pairs = sorted(map(tuple, wanted)), sorted(criteria)
-            if len(pairs[0]) != len(pairs[1]) or not all(
-                w[0] == j[0] and _same(float(w[1]), j[1]) and _same(float(w[2]), j[2]) for w, j in zip(*pairs)
-            ):
+            pairs = sorted(map(tuple, wanted), key=lambda row: row[:2]), sorted(criteria)
+            if len(pairs[0]) != len(pairs[1]) or not all(_agree(w, j) for w, j in zip(*pairs)):
                 found.append(
                     f"{claim.id}: {statistic!r} judged {_text(pairs[1])}, registered {_text(pairs[0])} "
                     f"(fixed {entry.get('fixed', '?')}): register a change, dated, before the run"

@@ -2,10 +2,11 @@
 
 "Costs success" and "falls" are decided on paired episodes (the same world, task and failure seed for both
 sides): the 95 % percentile bootstrap interval over the pairs of the drop in success (better minus worse) must lie
-above zero (holds); a drop of exactly zero everywhere, or an interval below zero, does not hold; otherwise the
-claim is inconclusive. The exact one-sided McNemar test is reported beside, with the success rates. The paper
-reports LLM agents (best < 60 % success, humans about 90 %); ours are scripted agents that isolate one behaviour
-each, so the paper's numbers are context, not targets (docs/papers/complex_mcp.md).
+above the practical margin, one point of success (``criteria.POINT``; holds); an interval wholly below it (a drop
+of exactly zero everywhere among them) does not hold; otherwise the claim is inconclusive. The exact one-sided
+McNemar test is reported beside, with the success rates. The paper reports LLM agents (best < 60 % success, humans
+about 90 %); ours are scripted agents that isolate one behaviour each, so the paper's numbers are context, not
+targets (docs/papers/complex_mcp.md).
 
 The three bottleneck claims are labelled ``by_construction``: their agents are scripted to have exactly the
 behaviour the claim is about (the over- confident agent is the oracle with its checks removed, the defeatist one the
@@ -27,6 +28,7 @@ from scipy.stats import binomtest
 
 from ..common import intervals
 from ..common.claims import Claim, decide, premise
+from ..common.criteria import POINT
 
 NO_PREMISE = "scripted agents on a simulated server: they have every capability they are scripted with"
 # The two agents made from the oracle by removing what the claim is about. Not the retrieval agent: its BM25
@@ -67,6 +69,7 @@ def _drop_intervals(better: pd.Series, worse: pd.Series) -> list:
         0.0,
         ">",
         function=lambda a, b: float(a.mean() - b.mean()),
+        margin=POINT,
         unit="paired episodes",
     )
     return [drop]
@@ -106,7 +109,7 @@ def retrieval_saturation(saturation: pd.DataFrame) -> Claim:
     return Claim(
         id="tool_retrieval_saturates",
         statement="A retrieval-based agent's success falls as the number of exposed tools grows "
-        f"({low} vs {high} distractor tools; 95 % interval of the paired drop above zero)",
+        f"({low} vs {high} distractor tools; 95 % interval of the paired drop above the practical margin {POINT:g})",
         paper_value="success falls as the action space grows (qualitative)",
         measured={**test, "curve": curve},
         comparator="<",
@@ -127,7 +130,7 @@ def over_confidence_costs(agents: pd.DataFrame) -> Claim:
     return Claim(
         id="over_confidence_costs_success",
         statement="Skipping verifications (privilege, balance, stock, cheapest) costs success against the oracle "
-        "(95 % interval of the paired drop above zero)",
+        f"(95 % interval of the paired drop above the practical margin {POINT:g})",
         paper_value={"bottleneck": "over-confidence", **PAPER_CONTEXT},
         measured=test,
         comparator="<",
@@ -152,7 +155,7 @@ def defeatism_costs(agents: pd.DataFrame, failures: pd.DataFrame) -> Claim:
     return Claim(
         id="defeatism_costs_success",
         statement="Giving up after a failure instead of recovering costs success against the oracle at the main "
-        "failure rate (95 % interval of the paired drop above zero)",
+        f"failure rate (95 % interval of the paired drop above the practical margin {POINT:g})",
         paper_value={"bottleneck": "strategic defeatism", **PAPER_CONTEXT},
         measured={**test, "no_retry_curve": curve},
         comparator="<",

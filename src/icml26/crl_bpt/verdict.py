@@ -34,6 +34,7 @@ import pandas as pd
 
 from ..common import intervals
 from ..common.claims import INCONCLUSIVE, Claim, Premise, decide, not_evaluated, premise
+from ..common.criteria import POINT
 from ..common.tolerance import Tolerance
 
 # How far the committed numbers may move on another machine (make verify). Measured at quick scale: one standard
@@ -104,7 +105,9 @@ def _beats(comparisons, method, baselines, premises, *, claim_id, statement, pap
     if rows.empty or missing:
         note = f"{method} or {', '.join(missing or baselines)} were not run at this scale"
         return not_evaluated(claim_id, statement, paper_value, note, EVIDENCE_BEATS, premises=premises)
-    found = [intervals.from_difference(f"{r.method} - {r.baseline}/difference", r) for r in rows.itertuples()]
+    found = [
+        intervals.from_difference(f"{r.method} - {r.baseline}/difference", r, margin=POINT) for r in rows.itertuples()
+    ]
     state = decide(found, premises=premises)
     shown = "; ".join(f"vs {r.baseline} {r.difference:+.3f} [{r.low:+.3f}, {r.high:+.3f}]" for r in rows.itertuples())
     seeds = int(found[0].method.split()[2]) if found[0].method.startswith("t over") else 3
@@ -119,7 +122,9 @@ def _beats(comparisons, method, baselines, premises, *, claim_id, statement, pap
     headline = f"{lead}, test accuracy of the best template [95 % interval]: {shown}{decide_by}"
     return Claim(
         id=claim_id,
-        statement=statement + " (95 % interval of the difference in the best template's test accuracy above zero)",
+        statement=statement
+        + " (95 % interval of the difference in the best template's test accuracy above the practical margin, "
+        f"{POINT:g})",
         paper_value=paper_value,
         measured={
             f"{r.method} - {r.baseline}": {"difference": r.difference, "low": r.low, "high": r.high}
@@ -170,7 +175,7 @@ READABLE_STATEMENT = (
 PAPER_READABLE = "generates highly interpretable (human-readable) prompts"
 VARIANCE_STATEMENT = (
     "Relative reward calibration lowers the reward variance: var(calibrated) / var(raw) over the same calls below 1 "
-    "(95 % interval over the seeds of REINFORCE + control variate)"
+    f"by the practical margin {POINT:g} (95 % interval over the seeds of REINFORCE + control variate)"
 )
 PAPER_VARIANCE = "relative reward calibration stabilises training (lower reward variance)"
 
@@ -257,7 +262,7 @@ def variance_reduced(variance: pd.DataFrame) -> Claim:
         note = "no seed's raw rewards varied, so var(calibrated) / var(raw) is undefined in every seed"
         evidence = ["tables/variance.csv"]
         return not_evaluated(VARIANCE_ID, VARIANCE_STATEMENT, PAPER_VARIANCE, note, evidence, premises=[varies])
-    found = [intervals.over_seeds("mean_ratio", defined, VARIANCE_RATIO, "<")]
+    found = [intervals.over_seeds("mean_ratio", defined, VARIANCE_RATIO, "<", margin=POINT)]
     state = decide(found, premises=[varies, correlated])
     return Claim(
         id="control_variate_reduces_variance",

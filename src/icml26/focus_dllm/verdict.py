@@ -29,6 +29,7 @@ import pandas as pd
 
 from ..common import intervals
 from ..common.claims import DETERMINISTIC, INCONCLUSIVE, PREMISE_NOT_MET, WALL_CLOCK, Claim, Premise, decide
+from ..common.criteria import POINT, SIGNED_POINT
 from ..common.tolerance import Tolerance
 
 FEW = 0.25  # ours: "only a small subset" read as at most a quarter of the masked tokens per step
@@ -148,8 +149,8 @@ def importance_predicts(correlation: pd.DataFrame, recall: pd.DataFrame, alpha: 
     gap = float(at.get("delta", float("nan")) - at.get("leftmost", float("nan")))
     premises = [_task_premise(accuracy, 1, WHY_SOLVED)]
     found = [
-        intervals.over_seeds("auroc", auroc, AUROC_CHANCE, ">") if len(auroc) else None,
-        intervals.over_seeds("spearman", rho, RHO_NONE, ">") if len(rho) else None,
+        intervals.over_seeds("auroc", auroc, AUROC_CHANCE, ">", margin=POINT) if len(auroc) else None,
+        intervals.over_seeds("spearman", rho, RHO_NONE, ">", margin=SIGNED_POINT) if len(rho) else None,
     ]
     interval = [i for i in found if i is not None]
     state = decide(interval, premises=premises) if len(interval) == 2 else PREMISE_NOT_MET
@@ -162,8 +163,8 @@ def importance_predicts(correlation: pd.DataFrame, recall: pd.DataFrame, alpha: 
     return Claim(
         id="importance_predicts_decodability",
         statement="Attention-derived importance Δ predicts decodability: the AUROC of Δ for 'decoded this step' "
-        "above 0.5 and Spearman's rho of Δ with confidence above 0 (95 % intervals over seeds, on the tasks dense "
-        "decoding solves)",
+        f"above 0.5 and Spearman's rho of Δ with confidence above 0, each by its practical margin ({POINT:g} and "
+        f"{SIGNED_POINT:g}; 95 % intervals over seeds, on the tasks dense decoding solves)",
         paper_value="a strong correlation between attention-derived token importance and decoding probability",
         measured={
             "auroc": float(auroc.mean()) if len(auroc) else float("nan"),
@@ -230,11 +231,11 @@ def saves_compute(quality: pd.DataFrame, dense: str, focus: str) -> Claim:
 
     a, b = per_token(dense), per_token(focus)
     ratio = b / a
-    interval = [intervals.over_seeds("ratio", ratio, 1.0, "<")]
+    interval = [intervals.over_seeds("ratio", ratio, 1.0, "<", margin=POINT)]
     return Claim(
         id="focus_saves_compute",
         statement="FOCUS runs fewer rows through the network per generated token than dense decoding (ratio below "
-        "1, 95 % interval over seeds)",
+        f"1 by the practical margin {POINT:g}, 95 % interval over seeds)",
         paper_value="computation focused on decodable tokens (evicting non-decodable ones)",
         measured={
             "dense_rows_per_token": float(a.mean()),

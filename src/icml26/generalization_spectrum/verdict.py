@@ -38,6 +38,7 @@ import pandas as pd
 
 from ..common import intervals
 from ..common.claims import NOT_EVALUATED, PREMISE_NOT_MET, Claim, Premise, decide, premise
+from ..common.criteria import POINT
 from .variants import VARIANTS
 
 CRITERIA = {"icl_strong": 0.5, "icl_dependent": 0.5}
@@ -75,11 +76,24 @@ class Problems:
         g = self.gain(learner, rows)
         return float(g[1:3].mean() / g[0]) if g[0] > 0 else 0.0
 
-    def interval(self, statistic: str, function: Callable[[np.ndarray], float], threshold: float, side: str):
+    def interval(
+        self,
+        statistic: str,
+        function: Callable[[np.ndarray], float],
+        threshold: float,
+        side: str,
+        margin: float | None = None,
+    ):
         """Bootstrap over the seed problems of ``function(row indices)``."""
         rows = np.arange(len(self.seeds), dtype=float)
         return intervals.over_items(
-            statistic, rows, threshold, side, function=lambda r: function(r.astype(int)), unit="seed problems"
+            statistic,
+            rows,
+            threshold,
+            side,
+            function=lambda r: function(r.astype(int)),
+            margin=margin,
+            unit="seed problems",
         )
 
     def base_skill(self) -> float:
@@ -123,11 +137,12 @@ def rl_transfers_most_efficiently(problems: Problems) -> Claim:
     def lead(rows: np.ndarray) -> float:
         return problems.near_efficiency("rl", rows) - max(problems.near_efficiency(x, rows) for x in others)
 
-    found = [problems.interval("rl_lead", lead, 0.0, ">")]
+    found = [problems.interval("rl_lead", lead, 0.0, ">", margin=POINT)]
     return Claim(
         id="rl_converts_memorisation_into_near_transfer",
         statement="At matched D0 accuracy, RL's transfer efficiency over D1 and D2 exceeds SFT's and RFT's (95 % "
-        "bootstrap interval over the seed problems of RL's lead over the better of the two above zero)",
+        f"bootstrap interval over the seed problems of RL's lead over the better of the two above the practical margin "
+        f"{POINT:g})",
         paper_value="RL converts memorisation into near transfer more efficiently than SFT-family baselines",
         measured={**near, "rl_lead": found[0].estimate},
         comparator=">",
@@ -207,6 +222,7 @@ def rft_keeps_a_stronger_far_tail(problems: Problems) -> Claim:
             0.0,
             ">",
             function=lambda a, b: float(a.mean() - b.mean()),
+            margin=POINT,
             unit="seed problems",
         )
     ]
@@ -214,7 +230,8 @@ def rft_keeps_a_stronger_far_tail(problems: Problems) -> Claim:
     return Claim(
         id="rft_far_tail_stronger_than_sft",
         statement="RFT's far-transfer tail (share of seeds whose D3 problem it solves more often than the base "
-        "model) exceeds SFT's (95 % paired bootstrap interval over the seed problems above zero)",
+        f"model) exceeds SFT's (95 % paired bootstrap interval over the seed problems above the practical margin "
+        f"{POINT:g})",
         paper_value="RFT preserves a stronger far-transfer tail than reference SFT",
         measured={"rft": rft, "sft": sft, "rft_minus_sft": rft - sft},
         comparator=">",

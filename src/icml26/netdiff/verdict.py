@@ -31,6 +31,7 @@ import pandas as pd
 
 from ..common import intervals
 from ..common.claims import WALL_CLOCK, Claim, Interval, Premise, decide, not_evaluated
+from ..common.criteria import POINT
 from ..common.tolerance import Tolerance
 from .calibration import BANDS
 
@@ -98,13 +99,16 @@ def calibration_premise(calibrated: Claim) -> Premise:
     )
 
 
-def _intervals(rows, name, threshold: float, side: str) -> list:
+def _intervals(rows, name, threshold: float, side: str, margin: float | None = None) -> list:
     """Each table row (``difference`` or ``share``, ``low``, ``high``, ``interval``) as an Interval on the measured key
     ``name(row)``."""
     out = []
     for r in rows.itertuples():
         estimate = float(getattr(r, "difference", None) if hasattr(r, "difference") else r.share)
-        out.append(Interval(name(r), estimate, float(r.low), float(r.high), threshold, side, str(r.interval)))
+        interval = Interval(
+            name(r), estimate, float(r.low), float(r.high), threshold, side, str(r.interval), margin=margin
+        )
+        out.append(interval)
     return out
 
 
@@ -184,14 +188,14 @@ def _ahead(comparisons: pd.DataFrame, baselines: list[str], metric: str = "share
     rows = comparisons[(comparisons["metric"] == metric) & comparisons["baseline"].isin(baselines)]
     measured = {f"{r.baseline}/N{r.nodes}": float(r.difference) for r in rows.itertuples()}
     bounds = {f"{r.baseline}/N{r.nodes}": [float(r.low), float(r.high)] for r in rows.itertuples()}
-    return measured, bounds, _intervals(rows, lambda r: f"{r.baseline}/N{r.nodes}", 0.0, ">")
+    return measured, bounds, _intervals(rows, lambda r: f"{r.baseline}/N{r.nodes}", 0.0, ">", POINT)
 
 
 def beats_heuristics(comparisons: pd.DataFrame, premises: list[Premise]) -> Claim:
     heuristics = ["greedy", "mutual_nearest", "random_feasible", "omnidirectional"]
     statement = (
         "NetDiff's share of the target exceeds every heuristic's and omnidirectional's (95 % interval of the "
-        "paired difference above zero) at every test N"
+        f"paired difference above the practical margin {POINT:g}) at every test N"
     )
     evidence = ["tables/comparisons.csv", "tables/results.csv", "figures/shares.png"]
     measured, bounds, found = _ahead(comparisons, heuristics)
@@ -219,14 +223,14 @@ def improves_over_graph_transformer(comparisons: pd.DataFrame, premises: list[Pr
     statement = (
         "NetDiff's raw samples (before repair) have fewer constraint violations per sample than those of the same "
         "graph transformer without ACAM tokens (DiGress-style; 95 % interval of the difference over seeds and "
-        "instances below zero) at every test N"
+        f"instances below -{POINT:g}, the practical margin: one violation per hundred samples) at every test N"
     )
     evidence = ["tables/comparisons.csv", "tables/repair.csv", "figures/shares.png"]
     rows = comparisons[(comparisons["metric"] == "raw_violations") & (comparisons["baseline"] == "graph_transformer")]
     if rows.empty:
         note = "graph_transformer was not run"
         return not_evaluated("improves_over_graph_transformer", statement, PAPER_TRANSFORMER, note, evidence, "<")
-    found = _intervals(rows, lambda r: f"raw_violations/N{r.nodes}", 0.0, "<")
+    found = _intervals(rows, lambda r: f"raw_violations/N{r.nodes}", 0.0, "<", POINT)
     measured = {i.statistic: i.estimate for i in found}
     repaired, bounds, _ = _ahead(comparisons, ["graph_transformer"])
     by_n = [f"N={k.split('/N')[1]} {i.estimate:+.2f} [{i.low:+.2f}, {i.high:+.2f}]" for k, i in zip(measured, found)]
@@ -251,7 +255,7 @@ def acam_matches_counts(counts: pd.DataFrame, premises: list[Premise]) -> Claim:
     statement = (
         "ACAM tokens help match graph-level counts: NetDiff's absolute error in density and in sector usage "
         "(raw samples vs the target) is below the graph transformer's without them (95 % interval of the "
-        "difference below zero) at every test N"
+        f"difference below -{POINT:g}, the practical margin) at every test N"
     )
     evidence = ["tables/counts.csv", "figures/counts.png"]
     rows = counts[counts["model"] == "graph_transformer"]
@@ -261,7 +265,7 @@ def acam_matches_counts(counts: pd.DataFrame, premises: list[Premise]) -> Claim:
     key = lambda r: f"{r.count}/N{r.nodes}"  # noqa: E731
     measured = {key(r): float(r.netdiff_minus) for r in rows.itertuples()}
     errors = counts.pivot_table(index=["count", "nodes"], columns="model", values="error")
-    found = _intervals(rows.rename(columns={"netdiff_minus": "difference"}), key, 0.0, "<")
+    found = _intervals(rows.rename(columns={"netdiff_minus": "difference"}), key, 0.0, "<", POINT)
     return Claim(
         id="acam_matches_counts",
         statement=statement,

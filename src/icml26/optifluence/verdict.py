@@ -3,8 +3,8 @@
 "Higher" means separated: the lower end of OptiFluence's 95 % interval on its TPR (a bootstrap over the audited
 models and the canaries, so the threshold at the extreme FPR is redrawn too; ``tables.tpr_interval``) lies above
 the upper end of the other type's, a fixed rule rather than a margin chosen after looking. As an interval on the
-difference (OptiFluence minus the other) that is ``[low - other high, high - other low]``: above zero holds, below
-zero does not hold, in between is inconclusive.
+difference (OptiFluence minus the other) that is ``[low - other high, high - other low]``: above the practical
+margin (one point of TPR, ``criteria.POINT``) holds, wholly below it does not hold, in between is inconclusive.
 
 Premises (docs/papers/optifluence.md), each fixed before the rerun that introduced it: the best heuristic
 canary's TPR is below :data:`CEILING` on the architecture judged -- where a heuristic is always detected, no
@@ -21,6 +21,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..common.claims import Claim, Interval, Premise, decide, not_evaluated, premise
+from ..common.criteria import POINT
 from .canaries import HEURISTIC
 
 PAPER_TPR = 0.996
@@ -79,6 +80,7 @@ def _separation(arch: str, m: dict) -> Interval:
         0.0,
         ">",
         "ends of the two bootstrap intervals (models and canaries)",
+        margin=POINT,
     )
 
 
@@ -117,7 +119,7 @@ def beats_heuristics(tpr: pd.DataFrame, target: str, fpr: float, trace: pd.DataF
         id="optimised_canaries_beat_heuristics",
         statement=f"OptiFluence canaries reach a higher TPR at {fpr:.1%} FPR than every heuristic canary type "
         "(in-distribution, mislabeled, out-of-distribution) on the model they were optimised for "
-        "(95 % bootstrap intervals separated)",
+        f"(95 % bootstrap intervals separated by at least the practical margin, {POINT:g})",
         paper_value={"optifluence_tpr": PAPER_TPR, "dataset": "CIFAR-10"},
         measured={target: m},
         comparator=">",
@@ -187,7 +189,8 @@ def transfers(tpr: pd.DataFrame, transfer: list[str], fpr: float, trace: pd.Data
     return Claim(
         id="canaries_transfer_across_architectures",
         statement="Canaries optimised on the target architecture, inserted unchanged into other architectures, "
-        f"still reach a higher TPR at {fpr:.1%} FPR than every heuristic canary type there (intervals separated)",
+        f"still reach a higher TPR at {fpr:.1%} FPR than every heuristic canary type there (intervals separated by at "
+        f"least {POINT:g})",
         paper_value="transfer across architectures without re-optimising (qualitative)",
         measured=per_arch,
         comparator="all",

@@ -4,9 +4,10 @@ other, with bootstrap intervals over seeds and test problems; :mod:`.stats`).
 The abstract states the claims without numbers ("both methods consistently outperform strong baselines"),
 so the criterion is ours, fixed before any quick run: a method *outperforms* another on a task when the
 95 % interval of the difference of their single-turn sampled pass@1 lies above zero, and a claim holds when
-that is so on every task and against every baseline it names. A difference in the right direction whose
-interval reaches zero does not count: the claim is then inconclusive (does not hold only when an interval lies
-below zero), and the headline gives the numbers either way and how many seeds would decide it.
+that is so on every task and against every baseline it names; since 2026-12-05 the interval must clear the
+practical margin, one point of pass@1 (``criteria.POINT``). A difference in the right direction whose interval
+reaches the margin does not count: the claim is then inconclusive (does not hold only when an interval lies
+wholly below the margin), and the headline gives the numbers either way and how many seeds would decide it.
 
 Intervals (``common.bootstrap``): Student's t over each method's seeds with the test problems' paired variance
 (until 2026-12-05 a two-level bootstrap where both had five seeds; it under-covers with few seeds: issue 66).
@@ -35,6 +36,7 @@ import pandas as pd
 
 from ..common import intervals
 from ..common.claims import INCONCLUSIVE, Claim, decide, not_evaluated
+from ..common.criteria import POINT
 from ..common.tolerance import Tolerance
 from . import runs
 
@@ -121,15 +123,21 @@ def _beats(
     assumed: list,
 ) -> Claim:
     """The claim that ``method`` beats each of ``baselines`` on every task: holds when every interval of the
-    difference lies above zero and the ``assumed`` premises are met, not evaluated when the runs are missing."""
+    difference lies above the practical margin (``criteria.POINT``) and the ``assumed`` premises are met, not
+    evaluated when the runs are missing."""
     rows = _rows(comparisons, method, baselines)
     level = f"{100 * rows['confidence'].max():g}" if not rows.empty else "95"
-    statement += f" on every task ({level} % interval of the difference in sampled pass@1 above zero)"
+    statement += (
+        f" on every task ({level} % interval of the difference in sampled pass@1 above the practical margin {POINT:g})"
+    )
     if rows.empty:
         note = f"{method} or its baselines ({', '.join(baselines)}) were not run at this scale"
         return not_evaluated(claim_id, statement, paper_value, note, EVIDENCE)
     found = [
-        replace(intervals.from_difference(f"{r.task}: {r.method} - {r.baseline}/difference", r), level=r.confidence)
+        replace(
+            intervals.from_difference(f"{r.task}: {r.method} - {r.baseline}/difference", r, margin=POINT),
+            level=r.confidence,
+        )
         for r in rows.itertuples()
     ]
     state = decide(found, premises=assumed)
