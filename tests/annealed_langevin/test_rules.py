@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from icml26.annealed_langevin import rules, verdict
+from icml26.common.claims import to_decide
 from tests.conftest import figure_files
 
 OPS = dict(
@@ -100,6 +101,7 @@ def outputs(tmp_path_factory):
         f["metrics"],
         reference_smoothing="trace_class",
         fast_preconditioner="fast",
+        particles=1000,
         substitution="a test stand-in",
     )
     rules.figures(
@@ -114,6 +116,7 @@ def outputs(tmp_path_factory):
         epsilon=0.05,
         reference_smoothing="trace_class",
         fast_preconditioner="fast",
+        particles=1000,
         **figure_files(d, *FIGURES),
     )
     return d, f
@@ -218,7 +221,12 @@ def test_mode_weight_claim_fails_when_annealing_misses_the_weights():
             ]
         )
 
-    assert verdict.annealing_recovers_mode_weights(errors([0.01, 0.02])).state == "holds"
+    assert verdict.annealing_recovers_mode_weights(errors([0.01, 0.02]), 10000).state == "holds"
     # 0.04 against 0.05 with exact samples erring by 0.01: the interval [0.02, 0.06] reaches past the threshold
-    assert verdict.annealing_recovers_mode_weights(errors([0.01, 0.04])).state == "inconclusive"
-    assert verdict.annealing_recovers_mode_weights(errors([0.01, 0.08])).state == "does not hold"
+    undecided = verdict.annealing_recovers_mode_weights(errors([0.01, 0.04]), 10000)
+    assert undecided.state == "inconclusive"
+    # the band shrinks as one over sqrt(particles): half width 0.02 against a gap of 0.01 asks for about 4x as many
+    (plan,) = to_decide(undecided)
+    need = int(plan.split("about ")[1].split(" particles")[0])
+    assert plan.startswith("ald_worst_tv_error: about") and abs(need - 4 * 10000) < 40  # (half / gap)^2 x n
+    assert verdict.annealing_recovers_mode_weights(errors([0.01, 0.08]), 10000).state == "does not hold"

@@ -125,6 +125,8 @@ def _table(values: dict[str, dict[str, float]], width=0.02, n_in=5000) -> pd.Dat
                 "tpr_low": max(t - width, 0),
                 "tpr_high": min(t + width, 1),
                 "n_in": n_in,
+                "n_out": n_in,
+                "canaries": 40,
             }
             for arch, kinds in values.items()
             for kind, t in kinds.items()

@@ -185,5 +185,6 @@ rule annealed_langevin_verdict:
         substitution=substitution(AL),
         reference_smoothing=AL.cfg["reference_smoothing"],
         fast_preconditioner=AL.cfg["fast_preconditioner"],
+        particles=AL.cfg["particles"]["n"],
     script:
         CALL

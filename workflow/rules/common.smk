@@ -237,6 +237,13 @@ def summary_folder():
     return f"results/{SCALE}" if set(selected_papers()) == set(REGISTERED) else f"results/{SCALE}/subset"
 
 
+def verdict_changes():
+    """The log of verdict changes the summary lists (icml26.common.verdict_changes): the committed quick one, for the
+    summary of every paper at quick scale (the results it describes); none elsewhere."""
+    log = Path(f"results/{SCALE}/verdict_changes.yaml")
+    return [str(log)] if summary_folder() == f"results/{SCALE}" and SCALE == "quick" and log.exists() else []
+
+
 def summary_page():
     """The HTML report's first page: the rst summary of verdicts once `rule summary` has written it (a
     report is made after a run), else the workflow's description."""

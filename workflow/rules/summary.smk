@@ -30,6 +30,7 @@ rule summary:
     input:
         claims=expand("results/{scale}/{slug}/claims.json", scale=SCALE, slug=PAPERS),
         timing_claims=[r.output.claims for r in workflow.rules if r.name in {f"{s}_timing_verdict" for s in PAPERS}],
+        changes=verdict_changes(),
     output:
         summary=report(
             f"{summary_folder()}/summary.md",

@@ -463,9 +463,10 @@ def verdict(
     *,
     reference_smoothing: str,
     fast_preconditioner: str,
+    particles: int,
     substitution: str,
 ) -> None:
-    """Judge the spec's claims and collect the headline numbers."""
+    """Judge the spec's claims and collect the headline numbers (``particles``: per run of the mode-weight test)."""
     from ..common.claims import verdict_word, write_claims
     from . import verdict as verdicts
 
@@ -473,7 +474,7 @@ def verdict(
     judged = [
         verdicts.dimension_uniform_horizon(need, trace_class=reference_smoothing),
         verdicts.preconditioning_bounds_misspecification(kl, trace_class=reference_smoothing, fast=fast_preconditioner),
-        verdicts.annealing_recovers_mode_weights(err),
+        verdicts.annealing_recovers_mode_weights(err, particles),
     ]
     for claim in judged:
         print(f"{claim.id}: {verdict_word(claim)} -- {claim.measured}", flush=True)

@@ -120,7 +120,9 @@ def preconditioning_bounds_misspecification(kl: pd.DataFrame, *, trace_class: st
     )
 
 
-def annealing_recovers_mode_weights(errors: pd.DataFrame) -> Claim:
+def annealing_recovers_mode_weights(errors: pd.DataFrame, particles: int) -> Claim:
+    """``particles``: how many each run samples; the noise band, twice the exact samples' TV error, shrinks as one
+    over its square root, so it is the unit what would decide an undecided claim counts."""
     by = {m: errors[errors["method"] == m].set_index("d")["weight_tv_error"] for m in errors["method"].unique()}
     ald, plain = by["ald_exponential"], by["plain_exponential"]
     measured = {
@@ -135,7 +137,8 @@ def annealing_recovers_mode_weights(errors: pd.DataFrame) -> Claim:
     floor = errors[errors["method"] == "ald_exponential"].set_index("d")["exact_sample_tv_error"]
     noise = NOISE_WIDTH * float(floor.max())
     worst, best_plain = float(ald.max()), float(plain.min())
-    method = f"measured +- {NOISE_WIDTH:g} x the exact samples' TV error ({float(floor.max()):.3g})"
+    band = f"{NOISE_WIDTH:g} x the exact samples' TV error ({float(floor.max()):.3g})"
+    method = f"measured +- {band} over {particles} particles"
     found = [
         Interval("ald_worst_tv_error", worst, max(worst - noise, 0.0), worst + noise, WEIGHT_TOL, "<=", method),
         Interval(

@@ -44,7 +44,8 @@ NOT_RECORDED = "not recorded (written before verdict states)"  # how a record ol
 SUBSTITUTION_NOT_RECORDED = "not recorded (written before claims named their substitution)"
 POINTS = (DETERMINISTIC, WALL_CLOCK, NOT_RECORDED)  # interval fields that are not intervals: a point verdict
 SIDES = (">", ">=", "<", "<=")
-TOO_MANY = 1000  # Interval.to_decide: beyond this many units, say the effect is too small instead of a count
+TOO_MANY = 1000  # Interval.to_decide: beyond this many units (or 100x the present ones, if more), say the effect is
+TIMES_TOO_MANY = 100  # too small instead of a count (10,000 particles may sensibly become 40,000; 3 seeds not 5,000)
 
 
 @dataclass(frozen=True)
@@ -131,7 +132,7 @@ class Interval:
 
 UNITS = re.compile(  # "3 seeds", "3 and 1 seeds", "87 correct and 214 wrong specs"
     r"(\d[\d,]*)(?: [a-z]+)?(?: and (\d[\d,]*)(?: [a-z]+)?)? "
-    r"(seeds|runs|datasets|subjects|items|specs|trials|episodes|problems|pairs|images|sentences|particles)\b"
+    r"(seeds|runs|datasets|subjects|items|specs|trials|episodes|problems|pairs|images|sentences|particles|canaries)\b"
 )
 
 
@@ -175,18 +176,19 @@ def to_decide(claim: Claim) -> list[str]:
 def seeds_to_decide(half: float, gap: float, units: int, dof: float, level: float) -> int | None:
     """The fewest units ``n > units`` whose t interval's half width falls below ``gap``, the spread per unit read
     from the present ``half`` width (t with ``dof`` degrees of freedom over ``units``); None beyond
-    :data:`TOO_MANY`. More units add as many degrees of freedom."""
+    :data:`TOO_MANY` units or :data:`TIMES_TOO_MANY` times ``units``. More units add as many degrees of freedom."""
     from scipy import stats
 
     q = (1 + level) / 2
     dof = max(float(dof), 1.0)
+    cap = max(TOO_MANY, TIMES_TOO_MANY * units)
     spread = half * math.sqrt(units) / stats.t.ppf(q, dof)
-    if spread * stats.norm.ppf(q) / math.sqrt(TOO_MANY) >= gap:  # not even the normal quantile settles it
+    if spread * stats.norm.ppf(q) / math.sqrt(cap) >= gap:  # not even the normal quantile settles it
         return None
     n = max(units + 1, math.ceil(units * (half / gap) ** 2 * (stats.norm.ppf(q) / stats.t.ppf(q, dof)) ** 2))
     while stats.t.ppf(q, dof + n - units) * spread / math.sqrt(n) >= gap:
         n += 1
-        if n > TOO_MANY:
+        if n > cap:
             return None
     return n
 

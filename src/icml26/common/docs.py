@@ -185,12 +185,20 @@ def committed_link(paper: str, path: str, root: Path | str = ".") -> str | None:
 def write_committed_summary(root: Path | str = ".") -> Path:
     """``results/quick/summary.md`` from the committed quick verdicts, its evidence linked to the committed copies
     (``make run`` rewrites it with links to the run's own files)."""
+    from . import verdict_changes
     from .summary import build_summary
 
     root = Path(root)
     claims = sorted((root / "results" / "quick").glob("*/claims.json"))
     out = root / "results" / "quick" / "summary.md"
-    build_summary(claims, out, scale="quick", link=lambda paper, path: committed_link(paper, path, root))
+    log = root / verdict_changes.PATH
+    build_summary(
+        claims,
+        out,
+        scale="quick",
+        link=lambda paper, path: committed_link(paper, path, root),
+        changes=[log] if log.exists() else [],
+    )
     return out
 
 

@@ -7,6 +7,7 @@ import json
 import os
 from pathlib import Path
 
+from . import verdict_changes
 from .claims import (
     STATES,
     SUBSTITUTION_NOT_RECORDED,
@@ -120,7 +121,12 @@ def run_link(paper: str, path: str) -> str | None:
 
 
 def _markdown(
-    papers: dict[str, list[Claim]], scale: str, totals: tuple[int, ...], timing_note: str, link=run_link
+    papers: dict[str, list[Claim]],
+    scale: str,
+    totals: tuple[int, ...],
+    timing_note: str,
+    link=run_link,
+    changes: dict | None = None,
 ) -> str:
     lines = [f"# Claim verdicts at `{scale}` scale", "", INTRO, "", _md_row(COUNT_HEADER)]
     lines.append("|---" * len(COUNT_HEADER) + "|")
@@ -138,6 +144,8 @@ def _markdown(
     lines += [totals_sentence(totals), ""]
     if timing_note:
         lines += [timing_note, ""]
+    if changes:
+        lines += verdict_changes.markdown(changes)
     return "\n".join(lines)
 
 
@@ -196,6 +204,7 @@ def build_summary(
     timing_summary: str | os.PathLike | None = None,
     link=run_link,
     up: int = 0,
+    changes: str | os.PathLike | list = (),
 ) -> None:
     """Write ``summary.md`` (and ``report_page``, the same in reStructuredText): a count of verdicts per
     paper, then per paper each claim's headline, verdict and evidence.
@@ -205,7 +214,9 @@ def build_summary(
     marked with the machine they were measured on, so that ``summary.md`` stays byte-identical.
     ``link(paper, path)`` says where an evidence file is linked (None: named without a link); the committed
     summary links the committed copies (:func:`icml26.common.docs.committed_link`). ``up``: how many folders
-    below ``results/<scale>/`` the summary lies (a subset run's: one), for the run's own links.
+    below ``results/<scale>/`` the summary lies (a subset run's: one), for the run's own links. ``changes``: the log
+    of verdict changes since the audit (:mod:`icml26.common.verdict_changes`; a path, or a list of none or one, as
+    the rule passes it), listed after the totals.
     """
     if up and link is run_link:
 
@@ -220,7 +231,9 @@ def build_summary(
         if timing_claims
         else ""
     )
-    write_text(summary, _markdown(papers, scale, totals, timing_note, link))
+    found = [changes] if isinstance(changes, (str, os.PathLike)) else list(changes)
+    log = verdict_changes.load(found[0]) if found else None
+    write_text(summary, _markdown(papers, scale, totals, timing_note, link, log))
     if report_page is not None:
         write_text(report_page, _rst(papers, scale, totals, timing_note))
     if timing_summary is not None:

@@ -69,7 +69,14 @@ def _converged(trace: pd.DataFrame) -> Premise:
     )
 
 
-def _separation(arch: str, m: dict) -> Interval:
+def _bootstrap(row: pd.Series) -> str:
+    """The intervals' method, naming their units: the canaries of a type (the unit more of which narrows them; the
+    audited models are resampled with them) -- what would decide an undecided claim counts them."""
+    models = int((row["n_in"] + row["n_out"]) // row["canaries"])
+    return f"ends of the two bootstrap intervals over {int(row['canaries'])} canaries and {models} models"
+
+
+def _separation(arch: str, m: dict, tpr: pd.DataFrame) -> Interval:
     """OptiFluence's TPR minus the best heuristic's, with the conservative interval from the two intervals."""
     (low, high), (other_low, other_high) = m["optifluence_interval"], m["best_heuristic_interval"]
     return Interval(
@@ -79,7 +86,7 @@ def _separation(arch: str, m: dict) -> Interval:
         high - other_low,
         0.0,
         ">",
-        "ends of the two bootstrap intervals (models and canaries)",
+        _bootstrap(_row(tpr, arch, "optifluence")),
         margin=POINT,
     )
 
@@ -114,7 +121,7 @@ def _against_heuristics(tpr: pd.DataFrame, arch: str) -> dict:
 
 def beats_heuristics(tpr: pd.DataFrame, target: str, fpr: float, trace: pd.DataFrame) -> Claim:
     m = _against_heuristics(tpr, target)
-    found, premises = [_separation(target, m)], [_ceiling(target, m), _converged(trace)]
+    found, premises = [_separation(target, m, tpr)], [_ceiling(target, m), _converged(trace)]
     return Claim(
         id="optimised_canaries_beat_heuristics",
         statement=f"OptiFluence canaries reach a higher TPR at {fpr:.1%} FPR than every heuristic canary type "
@@ -144,7 +151,7 @@ def times_in_distribution(tpr: pd.DataFrame, target: str, fpr: float) -> Claim:
             float(ours["tpr_high"] / max(base["tpr_low"], floor)),
             PAPER_FACTOR,
             ">=",
-            "ends of the two bootstrap intervals (models and canaries)",
+            _bootstrap(ours),
         )
     ]
     return Claim(
@@ -184,7 +191,7 @@ def transfers(tpr: pd.DataFrame, transfer: list[str], fpr: float, trace: pd.Data
             EVIDENCE,
         )
     per_arch = {arch: _against_heuristics(tpr, arch) for arch in transfer}
-    found = [_separation(arch, m) for arch, m in per_arch.items()]
+    found = [_separation(arch, m, tpr) for arch, m in per_arch.items()]
     premises = [*(_ceiling(arch, m) for arch, m in per_arch.items()), _converged(trace)]
     return Claim(
         id="canaries_transfer_across_architectures",
