@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from icml26.common import docs
+from icml26.common import docs, verdict_changes
 from icml26.common.registry import Paper, dvc_yaml, missing_parts, papers
 from tests.conftest import ROOT
 
@@ -124,6 +124,8 @@ def test_docs_page_shows_every_evidence_figure_of_the_committed_verdicts(paper):
     page = (ROOT / "docs" / "papers" / f"{paper.slug}.md").read_text()
     section = docs.figures_section(ROOT, paper.slug)
     assert docs.with_table(page, section, docs.FIGURES_BEGIN, docs.FIGURES_END) == page, "run `make docs`"
+    criteria = docs.criteria_section(ROOT, paper.slug)  # the registered criteria and margins, beside the verdicts
+    assert docs.with_table(page, criteria, docs.CRITERIA_BEGIN, docs.CRITERIA_END) == page, "run `make docs`"
     for path in docs.evidence_figures(ROOT, paper.slug):
         shown = ROOT / "docs" / "papers" / "figures" / paper.slug / path.split("/")[-1]
         assert shown.is_file(), f"{shown} missing: run `make docs` after the quick run"
@@ -135,7 +137,13 @@ def test_the_committed_summary_is_current_and_links_the_committed_copies(tmp_pat
 
     claims = sorted((ROOT / "results" / "quick").glob("*/claims.json"))
     out = tmp_path / "summary.md"
-    build_summary(claims, out, scale="quick", link=lambda paper, path: docs.committed_link(paper, path, ROOT))
+    build_summary(
+        claims,
+        out,
+        scale="quick",
+        link=lambda paper, path: docs.committed_link(paper, path, ROOT),
+        changes=[ROOT / verdict_changes.PATH],
+    )
     assert out.read_text() == (ROOT / "results" / "quick" / "summary.md").read_text(), "run `make docs`"
     for paper in papers(ROOT):
         for path in docs.evidence_tables(ROOT, paper.slug):

@@ -25,9 +25,10 @@ INTRO = (
     "scale's outputs. Evidence paths are relative to `results/<scale>/<paper>/`; where a paper's numbers were "
     "computed (machine, BLAS kernel, libraries, commit) is in its `provenance.json`, and `make verify` "
     "compares a rerun with the committed numbers. A claim *holds* only when the interval of its deciding "
-    "statistic clears the claim's threshold, *does not hold* only when it lies on the other side, and is "
-    "*inconclusive* in between; *premise not met* means the stand-in lacks what the claim presupposes, so the "
-    "run cannot test it. Results built into the setup are marked *by construction* and not counted as "
+    "statistic clears the claim's threshold by its practical margin (pre-registered in `config/criteria/`), *does "
+    "not hold* only when it lies wholly short of that, and is *inconclusive* in between; *premise not met* "
+    "means the stand-in lacks what the claim presupposes, so the run cannot test it. Results built into the "
+    "setup are marked *by construction* and not counted as "
     'reproduced (docs/ARCHITECTURE.md, "Claims and verdicts"). The *setting* column says whether the verdicts '
     "rest on a *stand-in* (a model, data or agent built here in place of the paper's, named under the paper's "
     "heading) or on the paper's own setting: a stand-in's verdict is about the stand-in."
