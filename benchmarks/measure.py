@@ -5,6 +5,7 @@ benchmarks/RESULTS.md. Per-rule timings of every run are in Snakemake's own
 benchmark files, benchmarks/<scale>/<slug>/<rule>.tsv.
 
     python benchmarks/measure.py [--papers ski_rental] [--repeat 3] [--skip-full] [--scales smoke] [--warm]
+    python benchmarks/measure.py --scales --skip-full --make-run   # only `make run` of every paper (hours)
 
 ``--workdir DIR`` keeps the copy and its outputs (e.g. to compare the quick verdicts with the committed
 ones). ``--skip-full`` leaves out the no-op rebuild of everything, which first builds every paper at quick
@@ -57,6 +58,7 @@ COMPONENTS = [  # benchmarks of one computation, each written by its own script 
     "",
 ]
 WARM_SMOKE = "smoke run, fork server"  # `make run SCALE=smoke WARM=1 PAPER=<slug>` (icml26.common.forkserver)
+MAKE_RUN = ("`make run`: every paper at quick, the summary and the HTML report", "<= 3 h")  # issue 67
 
 
 def previous_rows() -> dict[str, tuple[float, str]]:
@@ -96,8 +98,11 @@ def main() -> None:
     parser.add_argument("--skip-full", action="store_true", help="skip the no-op rebuild (needs every quick run)")
     parser.add_argument("--workdir", type=Path, help="run in this (new) folder and keep it, outputs included")
     parser.add_argument(
+        "--make-run", action="store_true", help="time `make run` in the copy: every paper at quick from nothing"
+    )
+    parser.add_argument(
         "--scales",
-        nargs="+",
+        nargs="*",
         choices=["smoke", "quick"],
         default=["smoke", "quick"],
         help="the per-paper runs to measure (the others keep their previous rows)",
@@ -123,6 +128,13 @@ def main() -> None:
                     for folder in ("results", "data"):
                         shutil.rmtree(repo / folder / "smoke" / paper, ignore_errors=True)
                     papers.append((f"{paper} {WARM_SMOKE}", timed(command, repo, warm=True), target))
+        if args.make_run:  # the command a user runs: the pinned environment named by VENV, the copy's own outputs
+            venv = Path(sys.executable).parent.parent
+            start = time.perf_counter()
+            subprocess.run(
+                ["make", "run", f"VENV={venv}", f"CORES={cores}"], cwd=repo, env=tool_env(warm=False), check=True
+            )
+            papers.append((MAKE_RUN[0], time.perf_counter() - start, MAKE_RUN[1]))
         if not args.skip_full:
             timed(["snakemake", "--cores", cores], repo)  # everything else (e.g. the summary) first
             noop = [timed(["snakemake", "--cores", cores], repo) for _ in range(args.repeat)]

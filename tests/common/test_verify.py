@@ -150,3 +150,14 @@ def test_an_interval_moves_with_the_tolerance_of_the_number_it_bounds(monkeypatc
     assert report.ok and len(report.within) == 3  # the measured number, the estimate and the low end
     moved["interval"][0]["low"] = 0.45
     assert not verify.compare("nonesuch", _files(claims=[claim]), _files(claims=[moved])).ok
+
+
+def test_every_committed_result_names_the_clean_commit_it_was_computed_at():
+    """Issue 66: a committed result from a dirty tree (or from no checkout) cannot be traced to the code that made
+    it; every paper's quick provenance names a full commit and a clean tree."""
+    from icml26.common.registry import papers
+
+    for paper in papers(ROOT):
+        record = json.loads((ROOT / "results" / "quick" / paper.slug / "provenance.json").read_text())
+        commit, dirty = record["git"]["commit"], record["git"]["dirty"]
+        assert commit and len(commit) == 40 and dirty is False, f"{paper.slug}: computed at {commit}, dirty {dirty}"
