@@ -76,7 +76,9 @@ def _same(a: float, b: float) -> bool:
     return a == b or math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
 
 
-def _text(rows) -> str:
+def rows_text(rows) -> str:
+    """One statistic's registered or judged rows as text: "> 0 (margin 0.01), <= 1 (margin 0)"."""
+    rows = [rows] if isinstance(rows[0], str) else rows
     return ", ".join(
         f"{side} {threshold:g} (margin {margin if isinstance(margin, str) else format(margin, 'g')})"
         for side, threshold, margin in rows
@@ -131,7 +133,7 @@ def problems(slug: str, claims: list[Claim], registry: dict[str, Any] | None) ->
             pairs = sorted(map(tuple, wanted), key=lambda row: row[:2]), sorted(criteria)
             if len(pairs[0]) != len(pairs[1]) or not all(_agree(w, j) for w, j in zip(*pairs)):
                 found.append(
-                    f"{claim.id}: {statistic!r} judged {_text(pairs[1])}, registered {_text(pairs[0])} "
+                    f"{claim.id}: {statistic!r} judged {rows_text(pairs[1])}, registered {rows_text(pairs[0])} "
                     f"(fixed {entry.get('fixed', '?')}): register a change, dated, before the run"
                 )
         exact = {k for k in rows if not any(c in k for c in "*?[")}

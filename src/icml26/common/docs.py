@@ -238,14 +238,6 @@ def figures_section(root: Path | str, slug: str) -> str:
     return "\n".join(lines).rstrip()
 
 
-def _criterion(rows) -> str:
-    rows = [rows] if isinstance(rows[0], str) else rows
-    return "; ".join(
-        f"{side} {threshold:g}" + (f", margin {margin}" if isinstance(margin, str) else f", margin {margin:g}")
-        for side, threshold, margin in rows
-    )
-
-
 def criteria_section(root: Path | str, slug: str) -> str:
     """The docs page's pre-registered criteria (``config/criteria/<slug>.yaml``) beside the committed quick
     verdicts: per claim its deciding statistics with side, threshold and practical margin, why the margin is what it
@@ -270,7 +262,7 @@ def criteria_section(root: Path | str, slug: str) -> str:
         shown = (
             "exact (deterministic)"
             if rows == criteria.DETERMINISTIC
-            else "<br>".join(f"`{stat}`: {_criterion(r)}" for stat, r in rows.items())
+            else "<br>".join(f"`{stat}`: {criteria.rows_text(r)}" for stat, r in rows.items())
         )
         fixed = entry.get("fixed", "")
         if entry.get("margin_fixed"):
