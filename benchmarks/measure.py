@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from tests.conftest import copy_repository, tool_env  # noqa: E402
 
+from icml26.common import docs  # noqa: E402
 from icml26.common.registry import papers as registered  # noqa: E402
 
 # (smoke, quick) targets: every paper's smoke DAG <= 30 s, its quick run <= 20 min unless its issue set less
@@ -58,17 +59,35 @@ COMPONENTS = [  # benchmarks of one computation, each written by its own script 
     "",
 ]
 WARM_SMOKE = "smoke run, fork server"  # `make run SCALE=smoke WARM=1 PAPER=<slug>` (icml26.common.forkserver)
-MAKE_RUN = ("`make run`: every paper at quick, the summary and the HTML report", "<= 3 h")  # issue 67
+MAKE_RUN = (docs.MAKE_RUN, "<= 3 h")  # issue 67
 
 
-def previous_rows() -> dict[str, tuple[float, str]]:
-    """Rows of the last RESULTS.md, kept for papers not measured this time."""
+NOT_RECORDED = "not recorded"  # rows measured before RESULTS.md named the machine of each row
+
+
+def this_machine() -> str:
+    """The date and machine a row is measured on: rows are kept across runs, so each names its own (one
+    2-core machine ran the same quick runs in 0.3-0.75x the time of another)."""
+    model = next(
+        (line.partition(":")[2].strip() for line in _cpuinfo().splitlines() if line.startswith("model name")),
+        platform.processor() or platform.machine(),
+    )
+    return f"{time.strftime('%Y-%m-%d')}, {model}, {os.cpu_count()} CPUs"
+
+
+def _cpuinfo() -> str:
+    path = Path("/proc/cpuinfo")
+    return path.read_text() if path.exists() else ""
+
+
+def previous_rows() -> dict[str, tuple[float, str, str]]:
+    """Rows of the last RESULTS.md (seconds, target, machine), kept for papers not measured this time."""
     rows = {}
     if RESULTS.exists():
         for line in RESULTS.read_text().splitlines():
             cells = [c.strip() for c in line.strip("|").split("|")]
-            if len(cells) == 3 and cells[1].replace(".", "", 1).isdigit():
-                rows[cells[0]] = (float(cells[1]), cells[2])
+            if len(cells) in (3, 4) and cells[1].replace(".", "", 1).isdigit():
+                rows[cells[0]] = (float(cells[1]), cells[2], cells[3] if len(cells) == 4 else NOT_RECORDED)
     return rows
 
 
@@ -139,24 +158,33 @@ def main() -> None:
             timed(["snakemake", "--cores", cores], repo)  # everything else (e.g. the summary) first
             noop = [timed(["snakemake", "--cores", cores], repo) for _ in range(args.repeat)]
             noop_row = (noop_name, statistics.median(noop), "< 10 s")
+    machine = this_machine()
+    papers = [(*row, machine) for row in papers]
+    dry_row = (*dry_row, machine)
     previous = previous_rows()
     if args.skip_full:
-        noop_row = (noop_name, *previous.get(noop_name, (float("nan"), "< 10 s")))
-    measured = {name for name, _, _ in papers} | {dry_row[0], noop_name}
+        noop_row = (noop_name, *previous.get(noop_name, (float("nan"), "< 10 s", NOT_RECORDED)))
+    else:
+        noop_row = (*noop_row, machine)
+    measured = {row[0] for row in papers} | {dry_row[0], noop_name}
     papers += [
-        (name, seconds, target_of(name, target)) for name, (seconds, target) in previous.items() if name not in measured
+        (name, seconds, target_of(name, target), on)
+        for name, (seconds, target, on) in previous.items()
+        if name not in measured
     ]
     rows = [dry_row, *sorted(papers), noop_row]
-    machine = f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
     lines = [
         "# Platform benchmarks",
         "",
-        f"Measured by `make bench` (`benchmarks/measure.py`) on {machine}, `--cores {cores}`;",
-        "wall-clock seconds including Snakemake start-up. Per-rule times: `benchmarks/<scale>/<slug>/*.tsv`.",
+        f"Measured by `make bench` (`benchmarks/measure.py`) with Python {platform.python_version()},"
+        f" `--cores {cores}`; wall-clock seconds",
+        "including Snakemake start-up. Each row names the day and machine it was measured on: rows not measured",
+        "again are kept, and one 2-core machine ran the same quick runs in 0.3-0.75x the time of another.",
+        "Per-rule times: `benchmarks/<scale>/<slug>/*.tsv`.",
         "",
-        "| measurement | seconds | target |",
-        "|---|---|---|",
-        *[f"| {name} | {seconds:.1f} | {target} |" for name, seconds, target in rows],
+        "| measurement | seconds | target | measured on |",
+        "|---|---|---|---|",
+        *[f"| {name} | {seconds:.1f} | {target} | {on} |" for name, seconds, target, on in rows],
         "",
         *COMPONENTS,
     ]

@@ -58,6 +58,23 @@ def test_readme_papers_table_is_generated_from_measured_files():
     assert len(readme.splitlines()) <= 250
 
 
+def test_papers_table_total_names_the_measured_make_run_beside_the_sum_of_the_rows(tmp_path):
+    (tmp_path / "workflow").mkdir()
+    (tmp_path / "workflow" / "papers.yaml").write_text("p: {}\nq: {}\n")
+    for slug in ("p", "q"):
+        page = tmp_path / "docs" / "papers" / f"{slug}.md"
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text("---\nreproduces: x\nstatus: complete\n---\n")
+    results = tmp_path / "benchmarks" / "RESULTS.md"
+    results.parent.mkdir()
+    rows = ["| p quick run | 600.0 | <= 20 min |", "| q quick run | 1200.0 | <= 20 min | 2026-12-05, Z80, 2 CPUs |"]
+    results.write_text("\n".join(rows))
+    assert docs.measured_seconds(results) == {"p quick run": 600.0, "q quick run": 1200.0}
+    assert "**30 min 0 s, one after another** (`make run`)" in docs.papers_table(tmp_path)
+    results.write_text("\n".join([*rows, f"| {docs.MAKE_RUN} | 1500.0 | <= 3 h | 2026-12-05, Z80, 2 CPUs |"]))
+    assert "**25 min 0 s measured; 30 min 0 s, one after another** (`make run`)" in docs.papers_table(tmp_path)
+
+
 def test_measured_figures_are_copied_with_their_machine_and_kept_without_a_run(tmp_path):
     (tmp_path / "workflow").mkdir()
     (tmp_path / "workflow" / "papers.yaml").write_text("p: {timing: true}\n")
