@@ -107,15 +107,17 @@ def write(claims: str, metrics: str, provenance: str, *, scale: str, slug: str) 
 
 def describe(info: dict[str, Any]) -> str:
     """One line: 'AMD EPYC 7763, 2 cores, openblas Haswell, Python 3.11.7, commit 1a2b3c4d5e'."""
-    kernels = sorted(
-        {
-            f"{b.get('internal_api', '?')} {b.get('architecture', '?')}"
-            for b in info.get("blas", [])
-            if b.get("user_api") == "blas"
-        }
-    )
     git = info.get("git") or {}
     state = " (uncommitted changes)" if git.get("dirty") else ""
     commit = f"commit {git['commit'][:10]}{state}" if git.get("commit") else "no git commit"
-    where = f"{info.get('cpu', '?')}, {info.get('cores', '?')} cores, {', '.join(kernels) or 'no BLAS'}"
+    where = f"{info.get('cpu', '?')}, {info.get('cores', '?')} cores, {kernels(info.get('blas', []))}"
     return f"{where}, Python {info.get('python', '?')}, {commit}"
+
+
+def kernels(pools: list[dict[str, Any]]) -> str:
+    """'openblas Haswell': the BLAS kernels of :func:`blas`, which set the last digits and much of the speed (the
+    same processor model ran SkylakeX and Haswell kernels on different days)."""
+    names = sorted(
+        {f"{b.get('internal_api', '?')} {b.get('architecture', '?')}" for b in pools if b.get("user_api") == "blas"}
+    )
+    return ", ".join(names) or "no BLAS"
