@@ -75,13 +75,12 @@ def this_machine() -> str:
 
 def previous_rows() -> dict[str, tuple[float, str, str]]:
     """Rows of the last RESULTS.md (seconds, target, machine), kept for papers not measured this time."""
-    rows = {}
-    if RESULTS.exists():
-        for line in RESULTS.read_text().splitlines():
-            cells = [c.strip() for c in line.strip("|").split("|")]
-            if len(cells) in (3, 4) and cells[1].replace(".", "", 1).isdigit():
-                rows[cells[0]] = (float(cells[1]), cells[2], cells[3] if len(cells) == 4 else NOT_RECORDED)
-    return rows
+    if not RESULTS.exists():
+        return {}
+    return {
+        name: (seconds, later[0], later[1] if len(later) > 1 else NOT_RECORDED)
+        for name, (seconds, later) in docs.benchmark_rows(RESULTS).items()
+    }
 
 
 def target_of(name: str, previous: str) -> str:
@@ -124,41 +123,37 @@ def main() -> None:
     )
     args = parser.parse_args()
     cores = str(args.cores)
+    machine = this_machine()
     papers = []
     noop_name = "no-op rebuild of everything (quick)"
     with tempfile.TemporaryDirectory() as tmp:
         repo = copy_repository((args.workdir or Path(tmp)) / "icml26")
         dry = [timed(["snakemake", "-n", "--cores", cores], repo) for _ in range(args.repeat)]
-        dry_row = ("dry-run of the full DAG (quick)", statistics.median(dry), "< 5 s")
+        dry_row = ("dry-run of the full DAG (quick)", statistics.median(dry), "< 5 s", machine)
         for paper in args.papers:
             for scale, target in zip(("smoke", "quick"), TARGETS.get(paper, DEFAULT_TARGETS)):
                 if scale not in args.scales:
                     continue
                 command = ["snakemake", paper, "--cores", cores, "--configfile", f"config/{scale}.yaml"]
-                papers.append((f"{paper} {scale} run", timed(command, repo), target))
+                papers.append((f"{paper} {scale} run", timed(command, repo), target, machine))
                 if scale == "smoke" and args.warm:  # from scratch again: the first run's outputs set aside
                     for folder in ("results", "data"):
                         shutil.rmtree(repo / folder / "smoke" / paper, ignore_errors=True)
-                    papers.append((f"{paper} {WARM_SMOKE}", timed(command, repo, warm=True), target))
+                    papers.append((f"{paper} {WARM_SMOKE}", timed(command, repo, warm=True), target, machine))
         if args.make_run:  # the command a user runs: the pinned environment named by VENV, the copy's own outputs
             venv = Path(sys.executable).parent.parent
             start = time.perf_counter()
             subprocess.run(
                 ["make", "run", f"VENV={venv}", f"CORES={cores}"], cwd=repo, env=tool_env(warm=False), check=True
             )
-            papers.append((MAKE_RUN[0], time.perf_counter() - start, MAKE_RUN[1]))
+            papers.append((MAKE_RUN[0], time.perf_counter() - start, MAKE_RUN[1], machine))
         if not args.skip_full:
             timed(["snakemake", "--cores", cores], repo)  # everything else (e.g. the summary) first
             noop = [timed(["snakemake", "--cores", cores], repo) for _ in range(args.repeat)]
-            noop_row = (noop_name, statistics.median(noop), "< 10 s")
-    machine = this_machine()
-    papers = [(*row, machine) for row in papers]
-    dry_row = (*dry_row, machine)
+            noop_row = (noop_name, statistics.median(noop), "< 10 s", machine)
     previous = previous_rows()
     if args.skip_full:
         noop_row = (noop_name, *previous.get(noop_name, (float("nan"), "< 10 s", NOT_RECORDED)))
-    else:
-        noop_row = (*noop_row, machine)
     measured = {row[0] for row in papers} | {dry_row[0], noop_name}
     papers += [
         (name, seconds, target_of(name, target), on)

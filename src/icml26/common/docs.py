@@ -52,15 +52,20 @@ def front_matter(page: Path) -> dict[str, str]:
 MAKE_RUN = "`make run`: every paper at quick, the summary and the HTML report"  # its row in RESULTS.md
 
 
-def measured_seconds(results_md: Path) -> dict[str, float]:
-    """``measurement -> seconds`` from the table of benchmarks/RESULTS.md (its later columns: target, and the
-    machine measured on)."""
+def benchmark_rows(results_md: Path) -> dict[str, tuple[float, list[str]]]:
+    """``measurement -> (seconds, later cells)`` from the table of benchmarks/RESULTS.md: the target, then the
+    day and machine measured on (absent in rows written before RESULTS.md named it)."""
     rows = {}
     for line in results_md.read_text(encoding="utf-8").splitlines():
         cells = [c.strip() for c in line.strip("|").split("|")]
         if len(cells) >= 3 and re.fullmatch(r"[0-9]+(\.[0-9]+)?", cells[1]):
-            rows[cells[0]] = float(cells[1])
+            rows[cells[0]] = (float(cells[1]), cells[2:])
     return rows
+
+
+def measured_seconds(results_md: Path) -> dict[str, float]:
+    """``measurement -> seconds`` from benchmarks/RESULTS.md."""
+    return {name: seconds for name, (seconds, _) in benchmark_rows(results_md).items()}
 
 
 def duration(seconds: float) -> str:
