@@ -42,14 +42,57 @@ def test_bad_files_are_named(tmp_path):
         data.load(str(tmp_path / "no_y.npz"))
 
 
-def test_the_paper_scale_reads_every_row_of_all_47_classical_sets():
-    from icml26.dvm_ad import data
+def test_the_paper_scale_reads_the_43_offline_classical_sets_and_the_overlay_all_47():
+    import yaml
 
     X, y = np.arange(40.0).reshape(20, 2), np.array([0] * 18 + [1] * 2)
     kept_X, kept_y = data.subsample(X, y, None, seed=0)
     assert kept_X is X and kept_y is y  # max_rows null: no cap
-    local = {p.stem for p in (ROOT.parent / "shared" / "data" / "adbench_classical").glob("*.npz")}
-    assert len(data.CLASSICAL) == 47 and local < set(data.CLASSICAL)  # the 33 provided are among ADBench's 47
+    paper = yaml.safe_load((ROOT / "config/papers/dvm_ad.yaml").read_text())["paper"]
+    offline = {p.stem for folder in paper["source_dir"] for p in (ROOT / folder).glob("*.npz")}
+    assert len(data.CLASSICAL) == 47 and offline < set(data.CLASSICAL) and len(offline) == 43
+    assert sorted(paper["datasets"]) == sorted(offline)  # every offline set, and only those
+    absent = set(data.CLASSICAL) - offline
+    assert absent == {"3_backdoor", "9_census", "13_fraud", "36_speech"}
+    assert all(name in paper["substitution"] for name in absent)  # named wherever the verdict goes
+    overlay = yaml.safe_load((ROOT / "config/overlays/dvm_ad_all_47.yaml").read_text())["dvm_ad"]
+    assert overlay["datasets"] == list(data.CLASSICAL)
+
+
+def test_adbench_rows_duplicate_small_sets_up_to_1000_and_subsample_large_ones_to_10000():
+    small_y = np.r_[np.zeros(200, int), np.ones(23, int)]  # 42_WBC's size: 223 rows
+    Xs, ys, _ = data.adbench_rows(np.arange(223.0)[:, None], small_y, seed=1, low=1000, high=10000)
+    assert len(ys) == 1000 and set(Xs[:, 0]) <= set(range(223))  # drawn with replacement from its own rows
+    assert ys.tolist() == small_y[Xs[:, 0].astype(int)].tolist()  # rows keep their labels
+    large_y = (np.arange(19020) % 7 == 0).astype(int)  # 22_magic.gamma's size: 19,020 rows
+    Xl, yl, _ = data.adbench_rows(np.arange(19020.0)[:, None], large_y, seed=1, low=1000, high=10000)
+    assert len(yl) == 10000 and len(set(Xl[:, 0])) == 10000  # without replacement
+    middle = np.arange(5000.0)[:, None]
+    assert data.adbench_rows(middle, np.r_[np.zeros(4500, int), np.ones(500, int)], 1, 1000, 10000)[0] is middle
+
+
+@pytest.mark.parametrize("rows", [223, 5000, 19020])
+def test_adbench_rows_and_split_are_adbenchs_own_draws(rows):
+    """The oracle: ADBench's DataGenerator seeds numpy's global generator, draws the rows with np.random.choice and
+    splits with train_test_split on the global state; ours must give the same rows and the same split."""
+    from sklearn.model_selection import train_test_split
+
+    X, y = np.arange(float(rows))[:, None], (np.arange(rows) % 9 == 0).astype(int)
+    np.random.seed(2)
+    if rows < 1000:
+        np.random.seed(2)
+        keep = np.random.choice(np.arange(rows), 1000, replace=True)
+        X_a, y_a = X[keep], y[keep]
+    elif rows > 10000:
+        np.random.seed(2)
+        keep = np.random.choice(np.arange(rows), 10000, replace=False)
+        X_a, y_a = X[keep], y[keep]
+    else:
+        X_a, y_a = X, y
+    X_train, X_test, y_train, _ = train_test_split(X_a, y_a, test_size=0.3, shuffle=True, stratify=y_a)
+    X_o, y_o, state = data.adbench_rows(X, y, 2, 1000, 10000)
+    normal, ours_test, _ = data.split(X_o, y_o, state, 0.3)
+    assert np.array_equal(ours_test, X_test) and np.array_equal(normal, X_train[y_train == 0])
 
 
 def test_subsample_is_stratified_and_capped():
@@ -83,6 +126,7 @@ def pipeline(tmp_path_factory):
             test_size=0.3,
             baselines=["KNN", "IForest"],
             epsilon=0.1,
+            adbench_rows=None,
         )
     f = {k: str(d / f"{k}.csv") for k in ("per_dataset", "leaderboard", "ablation", "rank_per_seed")}
     rules.summarise(aurocs, f["per_dataset"], f["leaderboard"], f["ablation"], f["rank_per_seed"])
@@ -189,14 +233,15 @@ def test_auroc_orders_infinite_scores_and_refuses_nan():
 
 
 def test_every_paper_scale_baseline_fits_the_normal_rows_deterministically_and_scores_every_test_row():
-    """The paper section's 28 pyod detectors through the protocol's own ``evaluate``: one AUROC per detector and
-    seed, each a number, the same on a second run (each detector seeded, the global generators too)."""
+    """Every detector the paper section may name (28 pyod detectors; it names 27, ROD left out for its C(d, 3)
+    subspaces) through the protocol's own ``evaluate``: one AUROC per detector and seed, each a number, the same on
+    a second run (each detector seeded, the global generators too)."""
     import yaml
 
     from icml26.dvm_ad.benchmark import BASELINES, evaluate
 
     paper = yaml.safe_load((Path(__file__).resolve().parents[2] / "config/papers/dvm_ad.yaml").read_text())["paper"]
-    assert paper["baselines"] == list(BASELINES) and len(BASELINES) == 28  # the paper's count
+    assert paper["baselines"] == [b for b in BASELINES if b != "ROD"] and len(BASELINES) == 28  # the paper's count
     rng = np.random.default_rng(0)
     X = np.vstack([rng.normal(size=(60, 3)), rng.normal(5.0, 1.0, size=(8, 3))])
     y = np.r_[np.zeros(60, int), np.ones(8, int)]

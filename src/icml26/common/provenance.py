@@ -72,20 +72,30 @@ def git_state(root: str | os.PathLike = ".") -> dict[str, Any]:
     return {"commit": commit, "dirty": None if status is None else bool(status)}
 
 
-def collect(scale: str, slug: str) -> dict[str, Any]:
-    from .criteria import digest
-
+def collect_machine() -> dict[str, Any]:
+    """Processor, cores, platform, Python, thread settings and BLAS kernels: what sets the last digits."""
     return {
-        "paper": slug,
-        "scale": scale,
-        "written": datetime.now(UTC).isoformat(timespec="seconds"),
         "cpu": cpu_model(),
         "cores": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
         "platform": platform.platform(),
         "python": platform.python_version(),
         "threads": {name: os.environ.get(name) for name in THREAD_VARIABLES},
         "blas": blas(),
+    }
+
+
+def collect(scale: str, slug: str) -> dict[str, Any]:
+    from .criteria import digest
+    from .units import commits
+
+    units = commits(scale, slug)
+    return {
+        "paper": slug,
+        "scale": scale,
+        "written": datetime.now(UTC).isoformat(timespec="seconds"),
+        **collect_machine(),
         "git": git_state(),
+        **({"units": units} if units else {}),  # where its kept jobs were computed (common.units)
         "libraries": pinned_versions(),
         "criteria": digest(slug),  # sha256 of config/criteria/<slug>.yaml: the registry this run was judged under
     }

@@ -23,6 +23,7 @@ class Paper:
     slug: str
     data: tuple[str, ...] = ()  # external folders it reads (relative to the repository root)
     timing: bool = False  # writes wall-clock measurements to results/<scale>/<slug>/timing/
+    units: tuple[str, ...] = ()  # steps whose finished jobs are kept and reused at paper scale (common.units)
 
     def parts(self) -> dict[str, str]:
         """What a registered paper consists of: part -> path relative to the repository root."""
@@ -46,10 +47,12 @@ def papers(root: Path | str = ".") -> list[Paper]:
     out = []
     for slug, spec in entries.items():
         spec = spec or {}
-        unknown = sorted(set(spec) - {"data", "timing"})
+        unknown = sorted(set(spec) - {"data", "timing", "units"})
         if unknown:
-            raise ValueError(f"{REGISTRY}: {slug}: unknown key(s) {', '.join(unknown)} (allowed: data, timing)")
-        out.append(Paper(slug, tuple(spec.get("data", ())), bool(spec.get("timing", False))))
+            raise ValueError(f"{REGISTRY}: {slug}: unknown key(s) {', '.join(unknown)} (allowed: data, timing, units)")
+        out.append(
+            Paper(slug, tuple(spec.get("data", ())), bool(spec.get("timing", False)), tuple(spec.get("units", ())))
+        )
     return out
 
 

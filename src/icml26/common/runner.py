@@ -138,6 +138,7 @@ def call_rule_function(snakemake: Any) -> None:
     from .heartbeat import Heartbeat
     from .io import remove_leftovers
     from .replay import record
+    from .units import for_job
 
     pin_threads(int(snakemake.threads))
     func = resolve(snakemake.params.func)
@@ -155,8 +156,15 @@ def call_rule_function(snakemake: Any) -> None:
             changed = changed_folders(list(snakemake.input))
             if changed:
                 raise ValueError("; ".join(changed))
-            with Heartbeat(snakemake.rule, log, console) if log else contextlib.nullcontext():
-                func(**kwargs)
+            unit = for_job(snakemake)
+            kept = unit.committed() if unit else None
+            if kept:
+                print(unit.reuse(kept), flush=True)
+            else:
+                with Heartbeat(snakemake.rule, log, console) if log else contextlib.nullcontext():
+                    func(**kwargs)
+                if unit:
+                    unit.record(time.perf_counter() - start)
         except Exception as error:
             traceback.print_exc(file=stream)  # the full story in the log ...
             if not log:

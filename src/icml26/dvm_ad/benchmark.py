@@ -1,6 +1,8 @@
 """The evaluation protocol on one dataset: DVM-AD, its ablations and pyod baselines.
 
-Per seed: a stratified split (``test_size`` of the rows for testing), every
+Per seed: (at paper scale, ADBench's rows for that seed: small sets drawn up to 1,000 rows with replacement,
+large ones subsampled to 10,000, :func:`data.adbench_rows`), a stratified split (``test_size`` of the rows for
+testing), every
 method fitted on the *normal* training rows only, AUROC on the whole test split.
 Baselines see the features standardised with the normal training rows'
 statistics (DVM-AD standardises internally the same way), with pyod's default
@@ -95,12 +97,25 @@ def auroc(y: np.ndarray, scores: np.ndarray) -> float:
 
 
 def evaluate(
-    X: np.ndarray, y: np.ndarray, *, seeds: list[int], test_size: float, baselines: list[str], epsilon: float
+    X: np.ndarray,
+    y: np.ndarray,
+    *,
+    seeds: list[int],
+    test_size: float,
+    baselines: list[str],
+    epsilon: float,
+    adbench_rows: dict | None = None,
 ) -> tuple[list[dict], list[dict]]:
-    """AUROC rows ``(seed, method, keep, reference, auroc)`` and timing rows for one dataset."""
+    """AUROC rows ``(seed, method, keep, reference, auroc)`` and timing rows for one dataset; ``adbench_rows``
+    (``{low, high}``) draws each seed's rows and split as ADBench does."""
     rows, timings = [], []
     for seed in seeds:
-        normal, X_test, y_test = data.split(X, y, seed, test_size)
+        if adbench_rows:
+            X_seed, y_seed, state = data.adbench_rows(X, y, seed, adbench_rows["low"], adbench_rows["high"])
+            normal, X_test, y_test = data.split(X_seed, y_seed, state, test_size)
+            print(f"seed {seed}: {len(y_seed)} rows (ADBench's protocol), {len(normal)} normal to fit", flush=True)
+        else:
+            normal, X_test, y_test = data.split(X, y, seed, test_size)
         mean, scale = normal.mean(axis=0), normal.std(axis=0)
         scale = np.where(scale > 0, scale, 1.0)
         for keep in KEEP_MODES:
@@ -126,7 +141,7 @@ def evaluate(
             start = time.perf_counter()
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                detector = _pyod(name, seed, X.shape[1])
+                detector = _pyod(name, seed, normal.shape[1])
                 seed_everything(seed)  # LODA and friends draw from numpy's global state, the deep ones from torch's
                 detector.fit((normal - mean) / scale)
                 scores = detector.decision_function((X_test - mean) / scale)

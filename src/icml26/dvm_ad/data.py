@@ -37,8 +37,29 @@ def subsample(X: np.ndarray, y: np.ndarray, max_rows: int | None, seed: int) -> 
     return X[keep], y[keep]
 
 
-def split(X: np.ndarray, y: np.ndarray, seed: int, test_size: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Stratified split; returns the *normal* training rows, the test rows and the test labels."""
+def adbench_rows(
+    X: np.ndarray, y: np.ndarray, seed: int, low: int, high: int
+) -> tuple[np.ndarray, np.ndarray, np.random.RandomState]:
+    """ADBench's rows for one seed (``DataGenerator.generator`` in Minqi824/ADBench, ``datasets/data_generator.py``):
+    a set under ``low`` rows is drawn ``low`` times with replacement, one over ``high`` rows subsampled to ``high``
+    without, each from numpy's legacy generator seeded with the seed. Returns the rows and that generator in the
+    state ADBench's train/test split then draws from (it splits with numpy's global state), so the split is
+    ADBench's too. Duplicated rows can land on both sides of the split: that is ADBench's protocol."""
+    state = np.random.RandomState(seed)
+    if len(y) < low:
+        keep = state.choice(np.arange(len(y)), low, replace=True)
+    elif len(y) > high:
+        keep = state.choice(np.arange(len(y)), high, replace=False)
+    else:
+        return X, y, state
+    return X[keep], y[keep], state
+
+
+def split(
+    X: np.ndarray, y: np.ndarray, seed: int | np.random.RandomState, test_size: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Stratified split; returns the *normal* training rows, the test rows and the test labels. ``seed`` may be a
+    generator in a given state (ADBench's protocol, :func:`adbench_rows`)."""
     X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=test_size, stratify=y, random_state=seed)
     return X_train[y_train == 0], X_test, y_test
 

@@ -28,13 +28,23 @@ def dataset(source: str, dataset: str, *, max_rows: int, seed: int) -> None:
 
 
 def evaluate(
-    dataset: str, auroc: str, timing: str, *, seeds: list[int], test_size: float, baselines: list[str], epsilon: float
+    dataset: str,
+    auroc: str,
+    timing: str,
+    *,
+    seeds: list[int],
+    test_size: float,
+    baselines: list[str],
+    epsilon: float,
+    adbench_rows: dict | None,
 ) -> None:
     """AUROC of DVM-AD, its ablations and the baselines on one dataset, per seed; fit times aside."""
     from . import benchmark, data
 
     X, y = data.load(dataset)
-    rows, timings = benchmark.evaluate(X, y, seeds=seeds, test_size=test_size, baselines=baselines, epsilon=epsilon)
+    rows, timings = benchmark.evaluate(
+        X, y, seeds=seeds, test_size=test_size, baselines=baselines, epsilon=epsilon, adbench_rows=adbench_rows
+    )
     name = Path(dataset).stem
     write_csv(auroc, pd.DataFrame(rows).assign(dataset=name))
     write_csv(timing, pd.DataFrame(timings).assign(dataset=name, rows=len(y), features=X.shape[1]))

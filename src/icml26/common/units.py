@@ -1,0 +1,150 @@
+"""Resumable paper-scale runs: the finished jobs of a long step, committed and reused by content.
+
+A paper-scale run can outlast a session (dvm_ad's 43 sets x 3 seeds x 28 detectors, annealed_langevin's particle
+runs at d = 1024). The steps the registry names under ``units:`` (``workflow/papers.yaml``) keep, at paper scale,
+a copy of each finished job's outputs in ``results/paper/<slug>/units/<rule>/<key>/`` (git-tracked), where the key
+is the sha256 of everything the job's outputs follow from: the rule, its params, and the bytes of every input
+file, the paper's code among them (``complete_rules`` lists the source files a rule function executes as its
+inputs). A later run, in any checkout, whose job has the same key copies the committed outputs instead of
+computing them again and says so in one line; a changed parameter, input byte or line of the code that runs
+gives another key, so nothing stale is ever reused. Rerunning a committed unit gives the same bytes (same
+config, same outputs on CPU), which is what makes the copy equivalent to the computation.
+
+Each unit's ``unit.json`` records the commit (and whether the tree was clean), machine and time it was computed
+at; the paper's ``provenance.json`` lists the commits its reused units came from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+RECORD = "unit.json"
+SCALES = ("paper",)  # the scales whose runs can outlast a session; below them every job is computed
+
+
+def folder(scale: str, slug: str) -> Path:
+    """Where a paper's units live (relative to the repository root, the working directory of jobs)."""
+    return Path("results", scale, slug, "units")
+
+
+def unit_rules(slug: str) -> set[str]:
+    """The rule names the registry makes resumable for ``slug`` (its ``units:`` steps)."""
+    from .registry import papers
+
+    return {f"{slug}_{step}" for paper in papers() if paper.slug == slug for step in paper.units}
+
+
+def _digest_path(path: Path) -> str:
+    from .sources import sha256
+
+    if path.is_dir():
+        inner = {p.relative_to(path).as_posix(): sha256(p) for p in sorted(path.rglob("*")) if p.is_file()}
+        return hashlib.sha256(json.dumps(inner, sort_keys=True).encode()).hexdigest()
+    return sha256(path)
+
+
+def key(rule: str, params: dict[str, Any], inputs: list[str]) -> tuple[str, dict[str, str]]:
+    """The job's content key and the sha256 of each input it covers."""
+    digests = {str(p): _digest_path(Path(p)) for p in sorted(set(map(str, inputs)))}
+    blob = json.dumps({"rule": rule, "params": params, "inputs": digests}, sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest(), digests
+
+
+def _plain(params: dict[str, Any]) -> dict[str, Any]:
+    """Params as JSON sees them (Snakemake hands lists and dicts in its own containers)."""
+    return json.loads(json.dumps(params, sort_keys=True, default=str))
+
+
+class Unit:
+    """One job of a resumable step: where its committed copy would be, and how to reuse or record it."""
+
+    def __init__(self, rule: str, scale: str, slug: str, params: dict[str, Any], inputs: list[str], outputs: list[str]):
+        self.rule, self.outputs = rule, [str(o) for o in outputs]
+        self.params = _plain(params)
+        self.key, self.inputs = key(rule, self.params, inputs)
+        self.home = folder(scale, slug) / rule / self.key[:20]
+
+    def committed(self) -> dict[str, Any] | None:
+        """The unit's record when a finished copy with this key is here and every output copy is intact."""
+        from .sources import sha256
+
+        record_path = self.home / RECORD
+        if not record_path.is_file():
+            return None
+        record = json.loads(record_path.read_text(encoding="utf-8"))
+        if record.get("key") != self.key or set(record.get("outputs", {})) != set(self.outputs):
+            return None
+        for output, digest in record["outputs"].items():
+            copy = self.home / "outputs" / output
+            if not copy.is_file() or sha256(copy) != digest:
+                raise ValueError(
+                    f"{copy}: does not match the sha256 its unit recorded ({self.home / RECORD}); "
+                    "restore it from git or delete the unit's folder to compute it again"
+                )
+        return record
+
+    def reuse(self, record: dict[str, Any]) -> str:
+        """Copy the committed outputs into place; the one line saying where they were computed."""
+        for output in self.outputs:
+            Path(output).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(self.home / "outputs" / output, output)
+        git = record.get("git") or {}
+        return (
+            f"reused the committed unit {self.home} (same rule, params, input and code bytes), computed "
+            f"{record.get('written', '?')} at commit {str(git.get('commit'))[:10]}"
+            f"{' (uncommitted changes)' if git.get('dirty') else ''} on {record.get('machine', '?')}"
+        )
+
+    def record(self, seconds: float) -> None:
+        """Keep a copy of the finished job's outputs (plain files) with its record."""
+        from datetime import UTC, datetime
+
+        from .io import write_json
+        from .provenance import collect_machine, describe, git_state
+        from .sources import sha256
+
+        if any(Path(o).is_dir() for o in self.outputs):
+            raise ValueError(f"{self.rule}: a resumable step writes files, not folders ({self.outputs})")
+        for output in self.outputs:
+            target = self.home / "outputs" / output
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(output, target)
+        git = git_state()
+        write_json(
+            self.home / RECORD,
+            {
+                "rule": self.rule,
+                "key": self.key,
+                "params": self.params,
+                "inputs": self.inputs,
+                "outputs": {o: sha256(o) for o in self.outputs},
+                "git": git,
+                "written": datetime.now(UTC).isoformat(timespec="seconds"),
+                "machine": describe(collect_machine() | {"git": git}).rsplit(", commit", 1)[0],
+                "seconds": round(seconds, 1),
+            },
+        )
+
+
+def for_job(snakemake: Any) -> Unit | None:
+    """The job's unit when its rule is a resumable step of its paper at a scale that keeps units, else None."""
+    scale = (getattr(snakemake, "config", None) or {}).get("scale")
+    parts = snakemake.params.func.partition(":")[0].split(".")
+    if scale not in SCALES or len(parts) < 3 or snakemake.rule not in unit_rules(parts[1]):
+        return None
+    params = {k: v for k, v in snakemake.params.items() if k != "func"}
+    return Unit(snakemake.rule, scale, parts[1], params, list(snakemake.input), list(snakemake.output))
+
+
+def commits(scale: str, slug: str) -> dict[str, int]:
+    """``{commit (or 'commit, uncommitted changes'): units}`` over the paper's committed units."""
+    counts: dict[str, int] = {}
+    for path in sorted(folder(scale, slug).glob(f"*/*/{RECORD}")):
+        git = json.loads(path.read_text(encoding="utf-8")).get("git") or {}
+        name = str(git.get("commit")) + (" (uncommitted changes)" if git.get("dirty") else "")
+        counts[name] = counts.get(name, 0) + 1
+    return counts
