@@ -4,8 +4,11 @@ In a scratch copy of the repository (the user's `external/` and results are neve
 brings in replicas of every model and data set the papers' `paper:` sections name (icml26.common.lm.replicas), then one
 Snakemake run builds, at smoke size, those papers with their paper-scale model keys and the smoke DAGs of the other
 papers whose rules compute on the device, with `device: cuda` where torch sees a GPU (else `cpu`: the check passes
-there too). It prints one row per paper: device, dtype, seconds of its jobs, and its verdict states. A failed job
-fails the check with Snakemake's one-line message.
+there too). complex_mcp's public tasks run against the replica sandbox, started here on free localhost ports for the
+run (the reference's Docker sandbox is the paper-scale one). While it runs it prints Snakemake's progress lines
+(`12 of 40 steps (30%) done`) and the jobs' own (`icml26: ...`); Snakemake's whole output goes to
+`logs/gpu-check.log`, which it names and keeps. It prints one row per paper: device, dtype, seconds of its jobs, and
+its verdict states. A failed job fails the check with Snakemake's one-line message.
 
     python scripts/gpu_check.py [--papers text_feedback_rl crl_bpt ...] [--cores N]
 """
@@ -13,7 +16,9 @@ fails the check with Snakemake's one-line message.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -40,6 +45,24 @@ REPLICA_PAPERS = (
     "prism_moe",
 )
 DEVICE_PAPERS = ("netdiff", "cerebellar_control")  # their smoke DAGs on the device
+LOG = ROOT / "logs" / "gpu-check.log"
+PROGRESS = re.compile(r"^\d+ of \d+ steps \(\d+%\) done$|^icml26: ")  # the lines shown while it runs
+
+
+def run_logged(command: list[str], cwd: Path) -> tuple[int, list[str]]:
+    """Run ``command``, its output (both streams) to :data:`LOG`, its progress lines to the console as they come;
+    the exit status and the ``icml26:`` lines."""
+    LOG.parent.mkdir(parents=True, exist_ok=True)
+    found = []
+    with open(LOG, "w", encoding="utf-8") as log:
+        proc = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for line in proc.stdout:
+            log.write(line)
+            line = line.rstrip("\n")
+            if PROGRESS.search(line):
+                print(f"  {line}", flush=True)
+                found += [line] if line.startswith("icml26:") else []
+        return proc.wait(), found
 
 
 def device() -> tuple[str, str]:
@@ -74,32 +97,36 @@ def main(argv: list[str] | None = None) -> int:
         overlay: dict = {}
         for slug in (p for p in args.papers if p in REPLICA_PAPERS):
             overlay |= replicas.overlay(slug, root=repo)
-        (repo / "replicas.yaml").write_text(yaml.safe_dump(overlay))
-        print(f"gpu-check on {shown}: {', '.join(args.papers)} (smoke size; replicas of the papers' own models)")
-        start = time.perf_counter()
-        proc = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "snakemake",
-                *args.papers,
-                "--cores",
-                str(args.cores),
-                "--configfile",
-                "config/smoke.yaml",
-                "replicas.yaml",
-                "--config",
-                f"device={setting}",
-            ],
-            cwd=repo,
-            capture_output=True,
-            text=True,
-        )
+        with contextlib.ExitStack() as stack:
+            if "complex_mcp" in overlay:  # its public tasks need a sandbox: the replica's, on localhost
+                from icml26.complex_mcp.public_replica import Sandbox
+
+                overlay["complex_mcp"]["public"]["servers"] = stack.enter_context(Sandbox())
+            (repo / "replicas.yaml").write_text(yaml.safe_dump(overlay))
+            print(f"gpu-check on {shown}: {', '.join(args.papers)} (smoke size; replicas of the papers' own models)")
+            print(f"  Snakemake's output: {LOG}", flush=True)
+            start = time.perf_counter()
+            status, job_lines = run_logged(
+                [
+                    sys.executable,
+                    "-m",
+                    "snakemake",
+                    *args.papers,
+                    "--cores",
+                    str(args.cores),
+                    "--configfile",
+                    "config/smoke.yaml",
+                    "replicas.yaml",
+                    "--config",
+                    f"device={setting}",
+                ],
+                repo,
+            )
         elapsed = time.perf_counter() - start
-        if proc.returncode:
-            failed = [line for line in proc.stderr.splitlines() if line.startswith("icml26:")]
-            print("\n".join(failed) or proc.stderr[-3000:], file=sys.stderr)
-            print(f"gpu-check FAILED after {elapsed:.0f} s", file=sys.stderr)
+        if status:
+            failed = [line for line in job_lines if " failed: " in line]
+            print("\n".join(failed) or f"Snakemake stopped (exit {status}) before any job failed", file=sys.stderr)
+            print(f"gpu-check FAILED after {elapsed:.0f} s; Snakemake's output: {LOG}", file=sys.stderr)
             return 1
         print("\n| paper | device | dtype | seconds (jobs) | verdict states |\n|---|---|---|---|---|")
         for slug in args.papers:
@@ -108,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
             # the paper section's training precision (bfloat16 autocast: weights float32, forward passes bf16)
             dtype = overlay.get(slug, {}).get("model", {}).get("precision", "float32")
             print(f"| {slug} | {setting} | {dtype} | {seconds_of_jobs(repo, slug):.1f} | {states} |")
-        print(f"\ngpu-check passed in {elapsed:.0f} s")
+        print(f"\ngpu-check passed in {elapsed:.0f} s; Snakemake's output: {LOG}")
         return 0
     finally:
         shutil.rmtree(where, ignore_errors=True)

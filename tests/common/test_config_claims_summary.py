@@ -409,3 +409,28 @@ def test_a_claim_whose_premise_failed_also_says_what_its_intervals_would_decide(
     assert verdict_word(claim) == "premise not met (its intervals alone: does not hold)"
     exact = Claim("e", "s", None, {"gap": -0.25}, ">", PREMISE_NOT_MET, premises=unmet)
     assert verdict_word(exact) == "premise not met"  # a deterministic claim has no intervals to read
+
+
+def test_every_paper_has_paper_scale_verdicts_or_a_reason_it_has_none():
+    """The summary, report and README never leave the paper-scale cell blank: a committed verdict, or a line in
+    results/paper/not_run.yaml saying why there is none (and no stale reason beside a committed verdict)."""
+    from icml26.common.registry import papers
+    from icml26.common.summary import NOT_RUN, not_run_reasons
+
+    reasons = not_run_reasons(ROOT / NOT_RUN)
+    for paper in papers(ROOT):
+        run = (ROOT / "results" / "paper" / paper.slug / "claims.json").is_file()
+        assert run != (paper.slug in reasons), paper.slug
+    assert set(reasons) <= {p.slug for p in papers(ROOT)}
+
+
+def test_the_scales_table_shows_each_scale_or_why_not(tmp_path):
+    import shutil
+
+    from icml26.common.summary import scales_rows
+
+    (tmp_path / "results" / "quick" / "a").mkdir(parents=True)
+    shutil.copyfile(ROOT / "results/quick/ski_rental/claims.json", tmp_path / "results/quick/a/claims.json")
+    rows = scales_rows(["a", "b"], tmp_path, {"a": "needs a GPU"})
+    assert rows[0] == ("a", "2 of 3 hold; 1 does not hold", "not run: needs a GPU")
+    assert rows[1] == ("b", "not run", "not run")  # no reason recorded: says so, never blank

@@ -160,6 +160,8 @@ def test_the_committed_summary_is_current_and_links_the_committed_copies(tmp_pat
         scale="quick",
         link=lambda paper, path: docs.committed_link(paper, path, ROOT),
         changes=[ROOT / verdict_changes.PATH],
+        not_run=[ROOT / "results" / "paper" / "not_run.yaml"],
+        root=ROOT,
     )
     assert out.read_text() == (ROOT / "results" / "quick" / "summary.md").read_text(), "run `make docs`"
     for paper in papers(ROOT):

@@ -183,29 +183,15 @@ def test_gold_state_is_deterministic(template):
 
 
 def test_http_mode_serves_the_same_tools_on_localhost():
-    import threading
-    import time
-
-    import uvicorn
     from mcp.client.client import Client
 
-    from icml26.complex_mcp.servers import combined_server
+    from icml26.complex_mcp.servers import combined_server, serve
 
     sandbox = Sandbox(build_world(0))
-    with socket.socket() as probe:  # a free port
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(combined_server(sandbox).streamable_http_app(), host="127.0.0.1", port=port, log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 60  # a guard against a hang, not a time limit
-    while not server.started and time.time() < deadline:
-        time.sleep(0.05)
+    server, url = serve(combined_server(sandbox))
 
     async def call():
-        async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+        async with Client(url) as client:
             tools = (await client.list_tools()).tools
             result = await client.call_tool("shop_list_categories", {})
             return len(tools), result.structured_content
@@ -214,7 +200,6 @@ def test_http_mode_serves_the_same_tools_on_localhost():
         count, content = asyncio.run(call())
     finally:
         server.should_exit = True
-        thread.join(timeout=60)
     assert count > 200 and content == sandbox.shop_list_categories()
 
 

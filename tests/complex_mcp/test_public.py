@@ -6,9 +6,6 @@ the session plumbing, and wrong inputs fail in one line."""
 from __future__ import annotations
 
 import asyncio
-import socket
-import threading
-import time
 
 import pandas as pd
 import pytest
@@ -17,29 +14,10 @@ from icml26.common.sources import SourceError
 from icml26.complex_mcp import public, public_replica, rules
 
 
-def serve(server):
-    """``server`` over Streamable HTTP on a free localhost port, in a thread: (the uvicorn server, its URL)."""
-    import uvicorn
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    running = uvicorn.Server(
-        uvicorn.Config(server.streamable_http_app(), host="127.0.0.1", port=port, log_level="warning")
-    )
-    threading.Thread(target=running.run, daemon=True).start()
-    deadline = time.time() + 60  # a guard against a hang, not a time limit
-    while not running.started and time.time() < deadline:
-        time.sleep(0.05)
-    return running, f"http://127.0.0.1:{port}/mcp"
-
-
 @pytest.fixture(scope="module")
 def sandbox():
-    system, system_url = serve(public_replica.system_server())
-    talk, talk_url = serve(public_replica.talk_server())
-    yield {"LightSystem": system_url, "LightTalk": talk_url}
-    system.should_exit = talk.should_exit = True
+    with public_replica.Sandbox() as servers:
+        yield servers
 
 
 @pytest.fixture(scope="module")

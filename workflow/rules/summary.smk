@@ -24,6 +24,18 @@ rule provenance:
         CALL
 
 
+def claims_beside():
+    """The committed verdicts of the other scales the summary shows beside this one's (icml26.common.summary)."""
+    return [
+        path
+        for scale in ("quick", "paper")
+        if scale != SCALE
+        for slug in PAPERS
+        for path in [f"results/{scale}/{slug}/claims.json"]
+        if os.path.exists(path)
+    ]
+
+
 rule summary:
     """results/<scale>/summary.md (a subset run's in results/<scale>/subset/; and .rst, the report's first page): verdict
     counts, then each claim's headline."""
@@ -31,6 +43,8 @@ rule summary:
         claims=expand("results/{scale}/{slug}/claims.json", scale=SCALE, slug=PAPERS),
         timing_claims=[r.output.claims for r in workflow.rules if r.name in {f"{s}_timing_verdict" for s in PAPERS}],
         changes=verdict_changes(),
+        beside=claims_beside(),
+        not_run=[p for p in ["results/paper/not_run.yaml"] if os.path.exists(p)],
     output:
         summary=report(
             f"{summary_folder()}/summary.md",

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from . import verdict_changes
 from .claims import (
+    HOLDS,
     STATES,
     SUBSTITUTION_NOT_RECORDED,
     Claim,
@@ -34,6 +35,8 @@ INTRO = (
     "heading) or on the paper's own setting: a stand-in's verdict is about the stand-in."
 )
 COUNT_HEADER = ("paper", "setting", "claims", *STATES, "by construction")
+SCALES_SHOWN = ("quick", "paper")  # the scales whose committed verdicts every summary shows side by side
+NOT_RUN = Path("results", "paper", "not_run.yaml")  # {slug: why it has no paper-scale verdicts yet}, committed
 CLAIM_HEADER = ("claim", "headline (ours, then the paper's)", "verdict", "interval", "premises", "evidence")
 
 
@@ -121,6 +124,55 @@ def run_link(paper: str, path: str) -> str | None:
     return f"{paper}/{path}"
 
 
+def verdict_count(claims_json: str | os.PathLike) -> str:
+    """'2 of 4 hold; 1 inconclusive, 1 premise not met' from the five verdict states (nothing left unsaid); a
+    result built into the setup is counted apart ('1 of 4 hold; 3 by construction'), never as holding."""
+    claims = read_claims(claims_json)
+    built_in = sum(1 for c in claims if c.by_construction)
+    counts = count_states([c for c in claims if not c.by_construction])
+    others = [f"{n} {state}" for state, n in counts.items() if n and state != HOLDS]
+    others += [f"{built_in} by construction"] if built_in else []
+    return f"{counts[HOLDS]} of {len(claims)} hold" + (f"; {', '.join(others)}" if others else "")
+
+
+def not_run_reasons(path: str | os.PathLike = NOT_RUN) -> dict[str, str]:
+    """Why each paper without paper-scale verdicts has none ('needs a GPU: ...'), from :data:`NOT_RUN`."""
+    from .config import load_yaml
+
+    path = Path(path)
+    return dict(load_yaml(path.read_text(encoding="utf-8")) or {}) if path.is_file() else {}
+
+
+def scale_cell(claims_json: str | os.PathLike, slug: str, scale: str, reasons: dict[str, str]) -> str:
+    """A paper's verdict count at one scale, or why it has none there ('not run: needs a GPU ...'), never blank."""
+    if Path(claims_json).is_file():
+        return verdict_count(claims_json)
+    return f"not run: {reasons[slug]}" if scale == "paper" and slug in reasons else "not run"
+
+
+SCALES_INTRO = (
+    "Each paper's committed verdicts at quick scale (stand-ins where named, minutes on 2 cores) beside those at the "
+    "paper's own scale (its models and data; `results/paper/`), or why it has none there yet."
+)
+
+
+def scales_rows(slugs: list[str], root: str | os.PathLike = ".", reasons: dict[str, str] | None = None) -> list:
+    """``(slug, cell per scale of SCALES_SHOWN)`` from the committed verdicts under ``root``."""
+    reasons = not_run_reasons(Path(root) / NOT_RUN) if reasons is None else reasons
+    return [
+        (slug, *(scale_cell(Path(root, "results", s, slug, "claims.json"), slug, s, reasons) for s in SCALES_SHOWN))
+        for slug in slugs
+    ]
+
+
+def _scales_markdown(rows: list) -> list[str]:
+    if not rows:
+        return []
+    lines = ["## Verdicts at each scale", "", SCALES_INTRO, ""]
+    lines += [_md_row(("paper", *(f"{s} scale" for s in SCALES_SHOWN))), "|---" * (1 + len(SCALES_SHOWN)) + "|"]
+    return [*lines, *(_md_row(tuple(map(_md_escape, row))) for row in rows), ""]
+
+
 def _markdown(
     papers: dict[str, list[Claim]],
     scale: str,
@@ -128,11 +180,13 @@ def _markdown(
     timing_note: str,
     link=run_link,
     changes: dict | None = None,
+    scales: list = (),
 ) -> str:
     lines = [f"# Claim verdicts at `{scale}` scale", "", INTRO, "", _md_row(COUNT_HEADER)]
     lines.append("|---" * len(COUNT_HEADER) + "|")
     lines += [_md_row((f"[{p}](#{p})", setting(r), *_counts(r))) for p, r in papers.items()]
     lines += [_md_row(("**all**", _stand_ins(papers), *totals)), ""]
+    lines += _scales_markdown(scales)
     for paper, records in papers.items():
         lines += [f"## {paper}", "", f"Substitution: {_md_escape(substitution(records))}.", ""]
         lines += [_md_row(CLAIM_HEADER), "|---" * len(CLAIM_HEADER) + "|"]
@@ -176,7 +230,9 @@ def _rst_escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("*", "\\*").replace("`", "\\`").replace("|", "\\|").replace("_", "\\_")
 
 
-def _rst(papers: dict[str, list[Claim]], scale: str, totals: tuple[int, ...], timing_note: str) -> str:
+def _rst(
+    papers: dict[str, list[Claim]], scale: str, totals: tuple[int, ...], timing_note: str, scales: list = ()
+) -> str:
     title = f"Claim verdicts at {scale} scale"
     lines = [title, "=" * len(title), "", _rst_escape(INTRO.replace("`", "")), ""]
     lines += _rst_table(
@@ -184,6 +240,9 @@ def _rst(papers: dict[str, list[Claim]], scale: str, totals: tuple[int, ...], ti
         [(p, setting(r), *_counts(r)) for p, r in papers.items()] + [("all", _stand_ins(papers), *totals)],
         "20 8 7 9 9 9 9 9 9",
     )
+    if scales:
+        lines += ["Verdicts at each scale", "-" * 22, "", _rst_escape(SCALES_INTRO.replace("`", "")), ""]
+        lines += _rst_table(("paper", *(f"{s} scale" for s in SCALES_SHOWN)), scales, "20 40 40")
     for paper, records in papers.items():
         lines += [paper, "-" * len(paper), "", _rst_escape(f"Substitution: {substitution(records)}."), ""]
         lines += _rst_table(
@@ -206,6 +265,9 @@ def build_summary(
     link=run_link,
     up: int = 0,
     changes: str | os.PathLike | list = (),
+    beside: list[str | os.PathLike] = (),
+    not_run: str | os.PathLike | list = (),
+    root: str | os.PathLike = ".",
 ) -> None:
     """Write ``summary.md`` (and ``report_page``, the same in reStructuredText): a count of verdicts per
     paper, then per paper each claim's headline, verdict and evidence.
@@ -217,7 +279,10 @@ def build_summary(
     summary links the committed copies (:func:`icml26.common.docs.committed_link`). ``up``: how many folders
     below ``results/<scale>/`` the summary lies (a subset run's: one), for the run's own links. ``changes``: the log
     of verdict changes since the audit (:mod:`icml26.common.verdict_changes`; a path, or a list of none or one, as
-    the rule passes it), listed after the totals.
+    the rule passes it), listed after the totals. ``beside``: the committed verdicts of the other scales (inputs, so a
+    newly committed paper-scale verdict rebuilds the summary), shown with this scale's in one table
+    (:func:`scales_markdown`), with ``not_run`` (:data:`NOT_RUN`, a path or a list of none or one) saying why a paper
+    has none at paper scale.
     """
     if up and link is run_link:
 
@@ -234,9 +299,12 @@ def build_summary(
     )
     found = [changes] if isinstance(changes, (str, os.PathLike)) else list(changes)
     log = verdict_changes.load(found[0]) if found else None
-    write_text(summary, _markdown(papers, scale, totals, timing_note, link, log))
+    reasons_file = [not_run] if isinstance(not_run, (str, os.PathLike)) else list(not_run)
+    reasons = not_run_reasons(reasons_file[0]) if reasons_file else {}
+    scales = scales_rows(list(papers), root, reasons) if scale in SCALES_SHOWN or beside else []
+    write_text(summary, _markdown(papers, scale, totals, timing_note, link, log, scales))
     if report_page is not None:
-        write_text(report_page, _rst(papers, scale, totals, timing_note))
+        write_text(report_page, _rst(papers, scale, totals, timing_note, scales))
     if timing_summary is not None:
         write_text(timing_summary, _timing_table(timing_claims, scale, up))
 

@@ -154,3 +154,17 @@ def write_tasks(path: str | Path) -> Path:
 def write_replica(folder: str | Path) -> Path:
     """The fetched folder's replica: ``data.parquet`` in it."""
     return write_tasks(Path(folder) / "data.parquet")
+
+
+class Sandbox:
+    """The replica sandbox (``LightSystem`` and ``LightTalk``) on localhost for as long as the ``with`` block:
+    ``public.servers`` for a run of the replica tasks (the tests, ``make gpu-check``)."""
+
+    def __enter__(self) -> dict[str, str]:
+        from .servers import serve
+
+        (self.system, system_url), (self.talk, talk_url) = serve(system_server()), serve(talk_server())
+        return {"LightSystem": system_url, "LightTalk": talk_url}
+
+    def __exit__(self, *exc) -> None:
+        self.system.should_exit = self.talk.should_exit = True

@@ -185,3 +185,26 @@ if __name__ == "__main__":  # python -m icml26.complex_mcp.servers --seed 0 --po
     parser.add_argument("--port", type=int, default=8000)
     args = parser.parse_args()
     serve_http(args.seed, args.failure_rate, args.host, args.port)
+
+
+def serve(server):
+    """``server`` over Streamable HTTP on a free localhost port, in a thread: (the uvicorn server, its URL)."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    running = uvicorn.Server(
+        uvicorn.Config(server.streamable_http_app(), host="127.0.0.1", port=port, log_level="warning")
+    )
+    threading.Thread(target=running.run, daemon=True).start()
+    deadline = time.time() + 60  # a guard against a hang, not a time limit
+    while not running.started and time.time() < deadline:
+        time.sleep(0.05)
+    if not running.started:
+        raise RuntimeError(f"the replica sandbox's server did not start on 127.0.0.1:{port}")
+    return running, f"http://127.0.0.1:{port}/mcp"
