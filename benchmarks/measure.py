@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from tests.conftest import copy_repository, tool_env  # noqa: E402
 
-from icml26.common import docs, provenance, timing  # noqa: E402
+from icml26.common import docs, machine  # noqa: E402
 from icml26.common.registry import papers as registered  # noqa: E402
 
 # (smoke, quick) targets: every paper's smoke DAG <= 30 s, its quick run <= 20 min unless its issue set less
@@ -69,8 +69,8 @@ def this_machine() -> str:
     """The day and machine a row is measured on: rows are kept across runs, so each names its own (one 2-core
     machine ran the same quick runs in 0.3-0.75x the time of another; both said 'AMD EPYC', their BLAS kernels
     differed)."""
-    blas = provenance.kernels(provenance.blas())
-    return f"{time.strftime('%Y-%m-%d')}, {timing.cpu_model()}, {os.cpu_count()} CPUs, {blas}"
+    blas = machine.kernels(machine.blas())
+    return f"{time.strftime('%Y-%m-%d')}, {machine.cpu_model()}, {os.cpu_count()} CPUs, {blas}"
 
 
 def previous_rows() -> dict[str, tuple[float, str, str]]:

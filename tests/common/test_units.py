@@ -13,17 +13,27 @@ from icml26.common import units
 from tests.conftest import ROOT
 
 
-def _job(tmp_path: Path, *, params=None, data=b"rows", code=b"def f(): pass\n") -> units.Unit:
+def _job(
+    tmp_path: Path, *, params=None, data=b"rows", code="def evaluate():\n    return helper()\n", runner="# v1\n"
+) -> units.Unit:
+    """A job of a resumable step in a repository laid out as ours: src/icml26/demo/rules.py, a runner beside."""
+    package = tmp_path / "src" / "icml26"
+    (package / "demo").mkdir(parents=True, exist_ok=True)
+    (package / "common").mkdir(exist_ok=True)
+    for init in (package, package / "demo", package / "common"):
+        (init / "__init__.py").write_text("")
+    (package / "demo" / "helpers.py").write_text("def helper():\n    return 1\n")
+    (package / "demo" / "rules.py").write_text("from .helpers import helper\n\n\n" + code)
+    (package / "common" / "runner.py").write_text(runner)
     (tmp_path / "data").mkdir(exist_ok=True)
-    (tmp_path / "src").mkdir(exist_ok=True)
     (tmp_path / "data" / "in.npz").write_bytes(data)
-    (tmp_path / "src" / "rules.py").write_bytes(code)
     return units.Unit(
         "demo_evaluate",
         "paper",
         "demo",
+        "icml26.demo.rules:evaluate",
         params if params is not None else {"seeds": [1, 2, 3], "adbench_rows": {"low": 1000, "high": 10000}},
-        ["data/in.npz", "src/rules.py"],
+        ["data/in.npz", "src/icml26/demo/rules.py", "src/icml26/common/runner.py"],
         ["data/out/a.csv", "results/paper/demo/timing/a.csv"],
     )
 
@@ -42,7 +52,8 @@ def test_a_recorded_unit_is_reused_byte_for_byte_in_a_fresh_checkout(tmp_path, m
     job.record(seconds=3.0)
     record = json.loads((job.home / units.RECORD).read_text())
     assert record["key"] == job.key and set(record["outputs"]) == set(job.outputs)
-    assert record["inputs"]["src/rules.py"] and record["params"]["seeds"] == [1, 2, 3]
+    assert record["inputs"]["src/icml26/demo/helpers.py"] and record["params"]["seeds"] == [1, 2, 3]
+    assert "src/icml26/common/runner.py" not in record["inputs"]  # the runner calls the code, computes nothing
     for output in job.outputs:  # a fresh checkout: the outputs are gone, the units folder is committed
         Path(output).unlink()
     again = _job(tmp_path)
@@ -58,7 +69,7 @@ def test_a_recorded_unit_is_reused_byte_for_byte_in_a_fresh_checkout(tmp_path, m
     [
         {"params": {"seeds": [1, 2], "adbench_rows": {"low": 1000, "high": 10000}}},
         {"data": b"other rows"},
-        {"code": b"def f(): return 1\n"},
+        {"code": "def evaluate():\n    return helper() + 1\n"},
     ],
     ids=["params", "input bytes", "code bytes"],
 )
@@ -69,6 +80,14 @@ def test_a_changed_param_input_or_code_line_never_reuses_a_unit(tmp_path, monkey
     job.record(seconds=1.0)
     changed = _job(tmp_path, **change)
     assert changed.key != job.key and changed.committed() is None
+
+
+def test_an_edit_to_a_helper_the_function_calls_changes_the_key_and_one_to_the_runner_does_not(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    job = _job(tmp_path)
+    assert _job(tmp_path, runner="# v2: a better console line\n").key == job.key
+    (tmp_path / "src/icml26/demo/helpers.py").write_text("def helper():\n    return 2\n")
+    assert units.Unit(job.rule, "paper", "demo", job.func, job.params, ["data/in.npz"], job.outputs).key != job.key
 
 
 def test_an_edited_committed_copy_stops_the_job_naming_it(tmp_path, monkeypatch):

@@ -120,20 +120,20 @@ def test_the_committed_results_verify_against_themselves():
 def test_provenance_names_the_blas_kernel_the_pins_and_the_commit(tmp_path):
     from importlib import metadata
 
-    from icml26.common import provenance
+    from icml26.common import machine, provenance
 
     info = provenance.collect("smoke", "ski_rental")
     assert info["libraries"]["pandas"] == metadata.version("pandas") == "2.3.3"
     assert "lifelines" in info["libraries"] and "pytest" not in info["libraries"]  # extras are not pins
     assert any(b["user_api"] == "blas" and b.get("architecture") for b in info["blas"])
-    assert provenance.git_state(tmp_path) == {"commit": None, "dirty": None}  # not a checkout
+    assert machine.git_state(tmp_path) == {"commit": None, "dirty": None}  # not a checkout
     outer = tmp_path / "outer"
     (outer / "copy").mkdir(parents=True)
     git = ["git", "-C", str(outer), "-c", "user.email=t@t", "-c", "user.name=t"]
     subprocess.run([*git, "init", "-q"], check=True)
     subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "outer"], check=True)
-    assert provenance.git_state(outer)["commit"] is not None
-    assert provenance.git_state(outer / "copy") == {"commit": None, "dirty": None}  # a copy inside another repo
+    assert machine.git_state(outer)["commit"] is not None
+    assert machine.git_state(outer / "copy") == {"commit": None, "dirty": None}  # a copy inside another repo
     line = provenance.describe({**info, "git": {"commit": "0123456789abcdef", "dirty": True}})
     assert "commit 0123456789 (uncommitted changes)" in line and info["blas"][0]["architecture"] in line
 

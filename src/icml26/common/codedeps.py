@@ -149,14 +149,16 @@ def _names_used(node: ast.AST) -> set[str]:
     return names
 
 
-def function_sources(spec: str, src: Path) -> list[Path]:
-    """The project files that ``module:function`` executes (see the module docstring), sorted."""
+def function_sources(spec: str, src: Path, with_runner: bool = True) -> list[Path]:
+    """The project files that ``module:function`` executes (see the module docstring), sorted; ``with_runner=False``
+    leaves out the runner's own files where the function does not reach them itself (what a kept paper-scale job is
+    keyed on: icml26.common.units)."""
     module_name, _, func = spec.partition(":")
     src = Path(src).resolve()
     module = parse_module(module_name, src)
     if func not in module.definitions:
         raise LookupError(f"{module.path.name} defines no {func!r} (rule function {spec})")
-    files = set(module_closure(RUNNER, src)) | {module.path}
+    files = (set(module_closure(RUNNER, src)) if with_runner else set()) | {module.path}
     for package in _packages(module_name):
         files.add(parse_module(package, src).path)
     definitions = module.definitions

@@ -23,16 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .io import write_json
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
+from .machine import cpu_model
 
 
 def machine() -> dict[str, Any]:

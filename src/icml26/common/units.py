@@ -3,12 +3,17 @@
 A paper-scale run can outlast a session (dvm_ad's 43 sets x 3 seeds x 28 detectors, annealed_langevin's particle
 runs at d = 1024). The steps the registry names under ``units:`` (``workflow/papers.yaml``) keep, at paper scale,
 a copy of each finished job's outputs in ``results/paper/<slug>/units/<rule>/<key>/`` (git-tracked), where the key
-is the sha256 of everything the job's outputs follow from: the rule, its params, and the bytes of every input
-file, the paper's code among them (``complete_rules`` lists the source files a rule function executes as its
-inputs). A later run, in any checkout, whose job has the same key copies the committed outputs instead of
-computing them again and says so in one line; a changed parameter, input byte or line of the code that runs
-gives another key, so nothing stale is ever reused. Rerunning a committed unit gives the same bytes (same
-config, same outputs on CPU), which is what makes the copy equivalent to the computation.
+is the sha256 of everything the job's outputs follow from: the rule, its params, the bytes of every data input, and
+the bytes of every source file the rule function executes (``codedeps.function_sources`` without the runner: the job
+runner, this module among its files, calls the function and does not change what it computes, so an edit to the
+runner leaves the kept jobs valid, while Snakemake still reruns on it). A later run, in any checkout, whose job has
+the same key copies the committed outputs instead of computing them again and says so in one line; a changed
+parameter, input byte or line of the code that computes gives another key, so nothing stale is ever reused.
+Rerunning a committed unit gives the same bytes (same config, same outputs on CPU), which is what makes the copy
+equivalent to the computation.
+
+This module is part of every rule's code (the runner imports it), so it imports only what the runner's other
+modules already do, plus the small ``machine`` and ``codedeps``.
 
 Each unit's ``unit.json`` records the commit (and whether the tree was clean), machine and time it was computed
 at; the paper's ``provenance.json`` lists the commits its reused units came from.
@@ -31,11 +36,13 @@ def folder(scale: str, slug: str) -> Path:
     return Path("results", scale, slug, "units")
 
 
-def unit_rules(slug: str) -> set[str]:
-    """The rule names the registry makes resumable for ``slug`` (its ``units:`` steps)."""
-    from .registry import papers
+def unit_rules(slug: str, registry: str | Path = Path("workflow", "papers.yaml")) -> set[str]:
+    """The rule names the registry makes resumable for ``slug`` (its ``units:`` steps; read here as plain YAML, not
+    through ``icml26.common.registry``, whose imports would become every rule's code)."""
+    import yaml
 
-    return {f"{slug}_{step}" for paper in papers() if paper.slug == slug for step in paper.units}
+    entry = (yaml.safe_load(Path(registry).read_text(encoding="utf-8")) or {}).get(slug) or {}
+    return {f"{slug}_{step}" for step in entry.get("units", ())}
 
 
 def _digest_path(path: Path) -> str:
@@ -47,10 +54,24 @@ def _digest_path(path: Path) -> str:
     return sha256(path)
 
 
-def key(rule: str, params: dict[str, Any], inputs: list[str]) -> tuple[str, dict[str, str]]:
-    """The job's content key and the sha256 of each input it covers."""
-    digests = {str(p): _digest_path(Path(p)) for p in sorted(set(map(str, inputs)))}
-    blob = json.dumps({"rule": rule, "params": params, "inputs": digests}, sort_keys=True, default=str)
+SOURCE = Path("src")  # the package's source root, relative to the repository root (where jobs run)
+
+
+def code_files(func: str, src: Path = SOURCE) -> list[str]:
+    """The source files ``module:function`` executes, without the runner's (relative to the repository root)."""
+    from .codedeps import function_sources
+
+    root = src.resolve().parent
+    return [str(p.relative_to(root)) for p in function_sources(func, src.resolve(), with_runner=False)]
+
+
+def key(rule: str, func: str, params: dict[str, Any], inputs: list[str]) -> tuple[str, dict[str, str]]:
+    """The job's content key, and the sha256 of each data input and code file it covers. ``inputs`` are the
+    rule's inputs; the source files among them (which include the runner's) give way to :func:`code_files`."""
+    data = [str(p) for p in inputs if not Path(p).is_relative_to(SOURCE)]
+    covered = sorted({*data, *(code_files(func) if func else ())})
+    digests = {p: _digest_path(Path(p)) for p in covered}
+    blob = json.dumps({"rule": rule, "func": func, "params": params, "inputs": digests}, sort_keys=True, default=str)
     return hashlib.sha256(blob.encode()).hexdigest(), digests
 
 
@@ -62,10 +83,12 @@ def _plain(params: dict[str, Any]) -> dict[str, Any]:
 class Unit:
     """One job of a resumable step: where its committed copy would be, and how to reuse or record it."""
 
-    def __init__(self, rule: str, scale: str, slug: str, params: dict[str, Any], inputs: list[str], outputs: list[str]):
-        self.rule, self.outputs = rule, [str(o) for o in outputs]
+    def __init__(
+        self, rule: str, scale: str, slug: str, func: str, params: dict[str, Any], inputs: list[str], outputs: list[str]
+    ):
+        self.rule, self.func, self.outputs = rule, func, [str(o) for o in outputs]
         self.params = _plain(params)
-        self.key, self.inputs = key(rule, self.params, inputs)
+        self.key, self.inputs = key(rule, func, self.params, inputs)
         self.home = folder(scale, slug) / rule / self.key[:20]
 
     def committed(self) -> dict[str, Any] | None:
@@ -104,7 +127,7 @@ class Unit:
         from datetime import UTC, datetime
 
         from .io import write_json
-        from .provenance import collect_machine, describe, git_state
+        from .machine import blas, cpu_model, git_state, kernels
         from .sources import sha256
 
         if any(Path(o).is_dir() for o in self.outputs):
@@ -118,13 +141,14 @@ class Unit:
             self.home / RECORD,
             {
                 "rule": self.rule,
+                "func": self.func,
                 "key": self.key,
                 "params": self.params,
                 "inputs": self.inputs,
                 "outputs": {o: sha256(o) for o in self.outputs},
                 "git": git,
                 "written": datetime.now(UTC).isoformat(timespec="seconds"),
-                "machine": describe(collect_machine() | {"git": git}).rsplit(", commit", 1)[0],
+                "machine": f"{cpu_model()}, {kernels(blas())}",
                 "seconds": round(seconds, 1),
             },
         )
@@ -137,7 +161,8 @@ def for_job(snakemake: Any) -> Unit | None:
     if scale not in SCALES or len(parts) < 3 or snakemake.rule not in unit_rules(parts[1]):
         return None
     params = {k: v for k, v in snakemake.params.items() if k != "func"}
-    return Unit(snakemake.rule, scale, parts[1], params, list(snakemake.input), list(snakemake.output))
+    func = snakemake.params.func
+    return Unit(snakemake.rule, scale, parts[1], func, params, list(snakemake.input), list(snakemake.output))
 
 
 def commits(scale: str, slug: str) -> dict[str, int]:
