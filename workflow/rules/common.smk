@@ -311,3 +311,28 @@ def complete_rules():
         if target.input_modifier is None:
             target.input_modifier = workflow.modifier.path_modifier
         target.set_input(*sorted(set(outputs) - {str(f) for f in target.input}))
+
+
+def in_first_folder(folders, pattern):
+    """An input function: ``pattern`` (with the job's wildcards) in the first of ``folders`` (one path or a list) that
+    holds it, else in the first, which Snakemake then names as missing (dvm_ad reads ADBench's sets from two offline
+    folders)."""
+    folders = [folders] if isinstance(folders, str) else list(folders)
+
+    def find(wildcards):
+        paths = [f"{folder}/{pattern.format(**wildcards)}" for folder in folders]
+        return next((p for p in paths if os.path.exists(p)), paths[0])
+
+    return find
+
+
+def claims_beside():
+    """The committed verdicts of the other scales the summary shows beside this one's (icml26.common.summary)."""
+    return [
+        path
+        for scale in ("quick", "paper")
+        if scale != SCALE
+        for slug in PAPERS
+        for path in [f"results/{scale}/{slug}/claims.json"]
+        if os.path.exists(path)
+    ]

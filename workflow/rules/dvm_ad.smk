@@ -4,14 +4,6 @@
 
 DVM = register("dvm_ad")
 DVM_NAMES = DVM.cfg["datasets"]
-DVM_FOLDERS = [DVM.cfg["source_dir"]] if isinstance(DVM.cfg["source_dir"], str) else DVM.cfg["source_dir"]
-
-
-def dvm_ad_source(wildcards):
-    """The set's file in the first source folder that holds it (paper scale reads ADBench's sets from two offline
-    folders); in none of them, the first folder's path, which Snakemake then names as missing."""
-    paths = [f"{folder}/{wildcards.name}.npz" for folder in DVM_FOLDERS]
-    return next((p for p in paths if os.path.exists(p)), paths[0])
 
 
 rule dvm_ad:
@@ -25,7 +17,7 @@ rule dvm_ad:
 
 rule dvm_ad_dataset:
     input:
-        source=dvm_ad_source,
+        source=in_first_folder(DVM.cfg["source_dir"], "{name}.npz"),
     output:
         dataset=f"{DVM.data}/datasets/{{name}}.npz",
     wildcard_constraints:

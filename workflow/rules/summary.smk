@@ -24,18 +24,6 @@ rule provenance:
         CALL
 
 
-def claims_beside():
-    """The committed verdicts of the other scales the summary shows beside this one's (icml26.common.summary)."""
-    return [
-        path
-        for scale in ("quick", "paper")
-        if scale != SCALE
-        for slug in PAPERS
-        for path in [f"results/{scale}/{slug}/claims.json"]
-        if os.path.exists(path)
-    ]
-
-
 rule summary:
     """results/<scale>/summary.md (a subset run's in results/<scale>/subset/; and .rst, the report's first page): verdict
     counts, then each claim's headline."""
