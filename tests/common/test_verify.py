@@ -161,3 +161,13 @@ def test_every_committed_result_names_the_clean_commit_it_was_computed_at():
         record = json.loads((ROOT / "results" / "quick" / paper.slug / "provenance.json").read_text())
         commit, dirty = record["git"]["commit"], record["git"]["dirty"]
         assert commit and len(commit) == 40 and dirty is False, f"{paper.slug}: computed at {commit}, dirty {dirty}"
+
+
+def test_verify_at_paper_scale_checks_the_papers_run_there_and_names_the_others(capsys, monkeypatch):
+    """`make verify SCALE=paper` compares the papers with committed paper-scale results and names the rest, rather
+    than stopping at the first paper never run at that scale."""
+    monkeypatch.chdir(ROOT)
+    assert verify.main(["--scale", "paper"]) == 0
+    out = capsys.readouterr().out
+    assert "ski_rental: OK" in out and "not verified, no committed paper-scale results in HEAD:" in out
+    assert "text_feedback_rl" in out.split("not verified")[1].splitlines()[0]  # a GPU paper, never run here

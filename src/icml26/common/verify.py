@@ -256,7 +256,9 @@ def main(argv: list[str] | None = None) -> int:
     from .registry import papers
 
     parser = argparse.ArgumentParser(prog="make verify", description=__doc__.split("\n\n")[0])
-    parser.add_argument("papers", nargs="*", help="paper slugs (default: every registered paper)")
+    parser.add_argument(
+        "papers", nargs="*", help="paper slugs (default: every registered paper with committed results at the scale)"
+    )
     parser.add_argument("--scale", default="quick")
     parser.add_argument(
         "--against", default="HEAD", help="the reference results: a git revision, or another checkout's folder"
@@ -267,8 +269,12 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         print(f"make verify: unknown paper(s) {', '.join(unknown)}; registered: {', '.join(known)}", file=sys.stderr)
         return 2
+    committed = [s for s in known if reference_text(Path("results", args.scale, s, "claims.json"), args.against)]
+    if not args.papers and len(committed) < len(known):  # paper scale: only the papers run there (not_run.yaml)
+        absent = sorted(set(known) - set(committed))
+        print(f"not verified, no committed {args.scale}-scale results in {args.against}: {', '.join(absent)}")
     try:
-        reports = verify(args.papers or known, args.scale, args.against)
+        reports = verify(args.papers or committed, args.scale, args.against)
     except FileNotFoundError as error:
         print(f"make verify: {error}", file=sys.stderr)
         return 2
