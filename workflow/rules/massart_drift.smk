@@ -1,10 +1,11 @@
 # massart_drift: drifting halfspaces under Massart noise (spec: shared/papers/massart_drift.md).
-# sweep_{averaging,erm,realizable} -> scaling; traces; oracles; -> figures, verdict.
+# sweep/{averaging,erm,realizable}_seed{s} -> scaling; traces; oracles; -> figures, verdict.
 # Each rule calls one function of icml26.massart_drift.rules (see docs/ARCHITECTURE.md).
 
 MD = register("massart_drift")
 MD_LEARNERS = ["averaging", "erm", "realizable"]
 MD_STREAM = MD.cfg["stream"]
+MD_SWEEPS = expand(f"{MD.data}/sweep/{{learner}}_seed{{seed}}.csv", learner=MD_LEARNERS, seed=MD.cfg["sweep"]["seeds"])
 
 
 rule massart_drift:
@@ -20,27 +21,28 @@ rule massart_drift:
 
 rule massart_drift_sweep:
     output:
-        table=f"{MD.data}/sweep_{{learner}}.csv",
+        table=f"{MD.data}/sweep/{{learner}}_seed{{seed}}.csv",
     wildcard_constraints:
         learner="|".join(MD_LEARNERS),
+        seed=r"\d+",
     threads: paper_threads(MD)
     resources:
         **job_resources(MD),
     params:
         func="icml26.massart_drift.rules:sweep",
         learner=lambda w: w.learner,
+        seed=lambda w: int(w.seed),
         Delta=MD.cfg["sweep"]["Delta"],
         W=MD.cfg["sweep"]["W"],
         eta=MD.cfg["eta"],
         reps=MD.cfg["sweep"]["reps"],
-        seeds=MD.cfg["sweep"]["seeds"],
     script:
         CALL
 
 
 rule massart_drift_scaling:
     input:
-        sweeps=expand(f"{MD.data}/sweep_{{learner}}.csv", learner=MD_LEARNERS),
+        sweeps=MD_SWEEPS,
     output:
         best=report(
             f"{MD.results}/tables/best_window.csv",

@@ -22,11 +22,12 @@ def window_grid(low: int, high: int, points: int) -> list[int]:
     return sorted({int(round(v)) for v in np.logspace(np.log10(low), np.log10(high), points)})
 
 
-def sweep(table: str, *, learner: str, Delta: dict, W: dict, eta: float, reps: int, seeds: list[int]) -> None:
-    """Steady-state excess error of one learner over the (Delta, W) grid, per seed."""
+def sweep(table: str, *, learner: str, seed: int, Delta: dict, W: dict, eta: float, reps: int) -> None:
+    """Steady-state excess error of one learner over the (Delta, W) grid for one seed (a job each: at paper scale one
+    is half an hour, and finished ones are kept, icml26.common.units)."""
     from . import scaling
 
-    frame = scaling.sweep(learner, Deltas=log_grid(**Delta), windows=window_grid(**W), eta=eta, reps=reps, seeds=seeds)
+    frame = scaling.sweep(learner, Deltas=log_grid(**Delta), windows=window_grid(**W), eta=eta, reps=reps, seeds=[seed])
     write_csv(table, frame)
 
 
