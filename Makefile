@@ -18,7 +18,10 @@ STAGES ?= $(if $(PAPER),$(PAPER)@$(SCALE),)
 # (icml26.common.forkserver): seconds less per job, the same outputs
 SNAKEMAKE := $(if $(filter 1,$(WARM)),$(BIN)/python -m icml26.common.forkserver run -- ,)$(BIN)/snakemake
 
-.PHONY: setup system-deps venv run verify smoke paper report lint test test-fast fetch gpu-check pull push slurm bench docs dvc-stages clean
+.PHONY: help setup system-deps venv run verify smoke paper report lint test test-fast fetch gpu-check pull push slurm bench docs dvc-stages clean
+
+help:  ## every target, with what it does
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  make \1\t/' | expand -t 22
 
 setup: system-deps venv  ## system packages (SLURM, munge) and the Python environment
 
@@ -79,7 +82,7 @@ pull:  ## fetch DVC-tracked data/results, then mark them up to date for Snakemak
 	$(BIN)/dvc pull $(STAGES)
 	$(BIN)/snakemake $(PAPER) --cores 1 $(CONFIG) $(ONLY) --touch
 
-push:
+push:  ## send DVC-tracked data/results to the DVC remote (STAGES or PAPER@SCALE)
 	$(BIN)/dvc push $(STAGES)
 
 slurm:  ## the same DAG through SLURM (workflow/profiles/slurm)

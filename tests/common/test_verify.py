@@ -171,3 +171,31 @@ def test_verify_at_paper_scale_checks_the_papers_run_there_and_names_the_others(
     out = capsys.readouterr().out
     assert "ski_rental: OK" in out and "not verified, no committed paper-scale results in HEAD:" in out
     assert "text_feedback_rl" in out.split("not verified")[1].splitlines()[0]  # a GPU paper, never run here
+
+
+def test_a_clean_rerun_keeps_the_committed_provenance_byte_for_byte(tmp_path, monkeypatch):
+    """Same machine, libraries, commit and output bytes: the record keeps its committed 'written', so `git status`
+    stays clean after a rerun; any other difference (here the verdict's bytes) writes a new record."""
+    from icml26.common import provenance
+
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "results" / "quick" / "p"
+    folder.mkdir(parents=True)
+    (folder / "claims.json").write_text("[]\n")
+    (folder / "metrics.json").write_text("{}\n")
+    fixed = {"paper": "p", "scale": "quick", "cpu": "x", "git": {"commit": "abc", "dirty": False}}
+    stamps = iter(f"2026-12-0{day}T00:00:00+00:00" for day in range(1, 6))
+    monkeypatch.setattr(provenance, "collect_written", lambda: next(stamps))
+    monkeypatch.setattr(provenance, "collect", lambda scale, slug: fixed | {"written": provenance.collect_written()})
+    args = ("results/quick/p/claims.json", "results/quick/p/metrics.json", "results/quick/p/provenance.json")
+    provenance.write(*args, scale="quick", slug="p")
+    git = ["git", "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "run"], check=True)
+    committed = (folder / "provenance.json").read_bytes()
+    provenance.write(*args, scale="quick", slug="p")  # a clean rerun on the same machine
+    assert (folder / "provenance.json").read_bytes() == committed
+    (folder / "claims.json").write_text('[{"id": "c"}]\n')  # another verdict: a new record, dated now
+    provenance.write(*args, scale="quick", slug="p")
+    assert json.loads((folder / "provenance.json").read_text())["written"] != json.loads(committed)["written"]

@@ -59,3 +59,12 @@ def test_smoke_verify_and_report_take_the_paper_and_the_scale():
     assert "-m icml26.common.verify --scale smoke ski_rental" in verify
     report = run(["make", "-n", "report", "SCALE=paper"], ROOT).stdout
     assert "--configfile config/paper.yaml" in report and "--report results/paper/report.html" in report
+
+
+def test_make_help_lists_every_target_with_what_it_does():
+    import re
+
+    phony = re.search(r"^\.PHONY: (.*)$", (ROOT / "Makefile").read_text(), re.M).group(1).split()
+    listed = {line.split()[1]: line for line in run(["make", "help"], ROOT).stdout.splitlines() if line.strip()}
+    assert set(phony) <= set(listed), sorted(set(phony) - set(listed))
+    assert all(len(line.split()) > 2 for line in listed.values())  # each with its line of text

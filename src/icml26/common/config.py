@@ -163,7 +163,8 @@ def unfetched_problems(slug: str, section: dict[str, Any]) -> Iterator[str]:
                 yield (
                     f"{'.'.join((slug, *keys, key))}: {value} ({targets[value]}) has not been fetched: run `make "
                     f"fetch PAPER={slug}` ({how[value]}), set the key to a "
-                    f"local copy, or run other papers alone (make PAPER=<paper>, or --config 'papers=[<paper>]')"
+                    "local copy, or run other papers alone (make run SCALE=paper PAPER=<paper>, or --config "
+                    "'papers=[<paper>]')"
                 )
 
     yield from named(section, ())

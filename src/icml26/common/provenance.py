@@ -43,7 +43,7 @@ def collect(scale: str, slug: str) -> dict[str, Any]:
     return {
         "paper": slug,
         "scale": scale,
-        "written": datetime.now(UTC).isoformat(timespec="seconds"),
+        "written": collect_written(),
         **collect_machine(),
         "git": git_state(),
         **({"units": units} if units else {}),  # where its kept jobs were computed (common.units)
@@ -60,10 +60,28 @@ def output_hashes(claims: str | os.PathLike, metrics: str | os.PathLike) -> dict
 
 
 def write(claims: str, metrics: str, provenance: str, *, scale: str, slug: str) -> None:
-    """The provenance of the run that just wrote ``claims`` and ``metrics`` (the rule's inputs), with their hashes."""
+    """The provenance of the run that just wrote ``claims`` and ``metrics`` (the rule's inputs), with their hashes.
+    A rerun that differs from the committed record only in when it was written (same machine, libraries, commit and
+    output bytes) keeps the committed record, so a clean rerun leaves ``git status`` clean."""
+    import json
+
+    from .verify import reference_text
+
     info = collect(scale, slug) | {"outputs": output_hashes(claims, metrics)}
     print(f"{slug}: {describe(info)}", flush=True)
+    committed = reference_text(Path(provenance), "HEAD")
+    if committed:
+        try:
+            info = info | {"written": json.loads(committed)["written"]}
+        except (ValueError, KeyError, TypeError):
+            pass
     write_json(provenance, info)
+    if committed and Path(provenance).read_text(encoding="utf-8") != committed:
+        write_json(provenance, info | {"written": collect_written()})
+
+
+def collect_written() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def describe(info: dict[str, Any]) -> str:
