@@ -135,3 +135,36 @@ def test_the_papers_paper_section_names_its_model_and_reads_what_it_fetches(slug
 def test_every_registered_papers_fetch_list_validates():
     for paper in papers(ROOT):
         assert isinstance(fetch.entries(paper.slug), list)
+
+
+@pytest.mark.parametrize("make", ["file link out", "folder link out", "loop", "dangling", "named pipe"])
+def test_fetch_from_a_folder_with_a_link_out_a_loop_or_a_pipe_is_refused_and_copies_nothing(source, tmp_path, make):
+    """A link to a system file was copied into external/, listed in the manifest and `dvc add`-ed (issue 79)."""
+    import os
+
+    folder = source / "policy"
+    bad = folder / "extra"
+    if make == "file link out":
+        bad.symlink_to("/etc/passwd")
+    elif make == "folder link out":
+        bad.symlink_to("/etc")
+    elif make == "loop":
+        bad.symlink_to(folder / "extra")
+    elif make == "dangling":
+        bad.symlink_to(tmp_path / "gone")
+    else:
+        os.mkfifo(bad)
+    expected = {"loop": "leads nowhere or in a loop", "dangling": "leads nowhere or in a loop"}.get(
+        make, "named pipe" if make == "named pipe" else "leads out of"
+    )
+    root = tmp_path / "repo"
+    with pytest.raises(SourceError, match=rf"make fetch FROM=.*policy/extra.*{expected}"):
+        fetch.fetch(ENTRY, source=source, root=root, log=lambda line: None)
+    assert not (root / ENTRY.into).exists() and not (root / ENTRY.manifest).exists()
+    assert not list((root / "external" / "paper").glob("*")) if (root / "external" / "paper").exists() else True
+
+
+def test_a_link_inside_the_folder_is_read_as_the_file_it_names(source, tmp_path):
+    (source / "policy" / "alias.json").symlink_to(source / "policy" / "config.json")
+    record = fetch.fetch(ENTRY, source=source, root=tmp_path / "repo", log=lambda line: None)
+    assert record["files"]["alias.json"] == record["files"]["config.json"]

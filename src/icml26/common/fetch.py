@@ -129,9 +129,14 @@ def _download(entry: Entry, into: Path) -> str:
 
 
 def _copy(entry: Entry, source: Path, into: Path) -> str:
+    from .sources import SourceError, user_folder_problem
+
     folder = source / entry.name
     if not folder.is_dir():
         fail(folder, f"no such folder to fetch {entry.name} from ({entry.origin} at {entry.revision})")
+    problem = user_folder_problem(folder)  # a link out of it would be copied in, listed and `dvc add`-ed as data
+    if problem:
+        raise SourceError(f"make fetch FROM={source}: {problem}")
     shutil.copytree(folder, into, ignore=shutil.ignore_patterns(".cache", ".git"))
     return f"copied from {folder}"
 

@@ -34,14 +34,21 @@ SYSTEM_FOLDERS = ("/bin", "/boot", "/dev", "/etc", "/lib", "/lib64", "/proc", "/
 
 def user_folder_problem(folder: str | os.PathLike) -> str | None:
     """Why a folder of the user's own inputs cannot be read, or None: a system folder (resolved, links followed),
-    or a file in it that is a link leading out of it (copied in as if it were the user's, it would let a config
-    read any file on the machine)."""
+    or an entry in it that is a link leading out of it (copied in as if it were the user's, it would let a config
+    read any file on the machine), a link that leads nowhere or in a loop, or a named pipe, socket or device (a
+    read would hang or never end)."""
     root = Path(folder).resolve()
     if any(root == Path(s) or root.is_relative_to(s) for s in SYSTEM_FOLDERS) or root == Path("/"):
         return f"{folder} is a system folder ({root}), not a folder of your own inputs"
     for path in sorted(Path(folder).rglob("*")):
-        if not path.resolve().is_relative_to(root):
-            return f"{path} leads out of {folder} (to {path.resolve()}): links out of an input folder are refused"
+        try:
+            target = path.resolve(strict=True)
+        except (OSError, RuntimeError):
+            return f"{path} is a link that leads nowhere or in a loop: refused"
+        if not target.is_relative_to(root):
+            return f"{path} leads out of {folder} (to {target}): links out of an input folder are refused"
+        if not (target.is_file() or target.is_dir()):
+            return f"{path} is a named pipe, socket or device, not a file: refused"
     return None
 
 
