@@ -199,3 +199,12 @@ def test_a_clean_rerun_keeps_the_committed_provenance_byte_for_byte(tmp_path, mo
     (folder / "claims.json").write_text('[{"id": "c"}]\n')  # another verdict: a new record, dated now
     provenance.write(*args, scale="quick", slug="p")
     assert json.loads((folder / "provenance.json").read_text())["written"] != json.loads(committed)["written"]
+
+
+def test_a_paper_counts_as_rerun_only_where_its_tables_or_figures_exist(tmp_path):
+    folder = tmp_path / "results" / "quick" / "p"
+    folder.mkdir(parents=True)
+    (folder / "claims.json").write_text("[]")  # a fresh clone: the committed files alone
+    assert not verify.rerun_here(folder)
+    (folder / "tables").mkdir()
+    assert verify.rerun_here(folder)

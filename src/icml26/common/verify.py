@@ -282,11 +282,20 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(report.lines()))
     failed = [r.slug for r in reports if not r.ok]
     flipped = sum(len(r.flipped) for r in reports)
+    idle = [r.slug for r in reports if not rerun_here(Path("results", args.scale, r.slug))]
     print(
         f"verify ({args.scale}, against {args.against}): {len(reports) - len(failed)} of {len(reports)} papers "
-        f"within tolerance, {flipped} verdicts flipped" + (f"; FAILED: {', '.join(failed)}" if failed else "")
+        f"within tolerance, {flipped} verdicts flipped"
+        + (f"; FAILED: {', '.join(failed)}" if failed else "")
+        + (f"; {len(idle)} of them not rerun here, their committed files compared with themselves" if idle else "")
     )
     return 1 if failed else 0
+
+
+def rerun_here(folder: Path) -> bool:
+    """Whether this work tree ran the paper: its tables or figures exist (never committed, so a fresh clone has none,
+    while its claims.json, metrics.json and provenance.json are the committed ones)."""
+    return (folder / "tables").is_dir() or (folder / "figures").is_dir()
 
 
 if __name__ == "__main__":
