@@ -113,17 +113,16 @@ PAPERS_THAT_FETCH = [
 ]
 
 
-# papers whose paper section runs on what is offline here, and whose fetched data a ready overlay reads
-READ_BY_OVERLAY = {"dvm_ad": "config/overlays/dvm_ad_all_47.yaml"}
-
-
 @pytest.mark.parametrize("slug", PAPERS_THAT_FETCH)
 def test_the_papers_paper_section_names_its_model_and_reads_what_it_fetches(slug):
+    import importlib
+
     from icml26.common.config import load_yaml
 
     entries = fetch.entries(slug)
     assert entries and all(e.into.startswith(f"external/{slug}/") and "/" in e.origin for e in entries)
-    overlay = load_yaml((ROOT / READ_BY_OVERLAY[slug]).read_text())[slug] if slug in READ_BY_OVERLAY else None
+    reader = getattr(importlib.import_module(f"icml26.{slug}"), "FETCH_OVERLAY", None)  # the paper section is offline
+    overlay = load_yaml((ROOT / reader).read_text())[slug] if reader else None
     section = paper_section(ROOT / "config" / "papers" / f"{slug}.yaml", "paper", overlay)
     read = {e.into for e in entries} & set(json.dumps(section).replace('"', " ").split())
     assert read == {e.into for e in entries}  # every fetched folder is read by a config key

@@ -22,7 +22,6 @@ from icml26.common.claims import STATES
 from icml26.common.io import read_npz
 from icml26.common.lm import replicas
 from icml26.complex_mcp import public_replica
-from tests.complex_mcp.test_public import serve
 from tests.conftest import copy_repository, run, snakemake
 
 pytestmark = pytest.mark.workflow
@@ -54,14 +53,10 @@ def built(tmp_path_factory):
         source = replicas.sources(slug, where / "hub" / slug, root=repo)
         run(["make", "fetch", f"PAPER={slug}", f"FROM={source}", f"VENV={sys.prefix}"], repo)
         overlay |= replicas.overlay(slug, root=repo)
-    sandbox = [serve(public_replica.system_server()), serve(public_replica.talk_server())]  # the reference's, small
-    overlay["complex_mcp"]["public"]["servers"] = {"LightSystem": sandbox[0][1], "LightTalk": sandbox[1][1]}
-    (repo / "replicas.yaml").write_text(yaml.safe_dump(overlay))
-    try:
+    with public_replica.Sandbox() as servers:  # the reference's sandbox, small
+        overlay["complex_mcp"]["public"]["servers"] = servers
+        (repo / "replicas.yaml").write_text(yaml.safe_dump(overlay))
         snakemake(repo, *PAPERS, "--cores", "2", "--configfile", "config/smoke.yaml", "replicas.yaml")
-    finally:
-        for server, _ in sandbox:
-            server.should_exit = True
     return repo
 
 

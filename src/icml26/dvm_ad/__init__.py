@@ -20,8 +20,10 @@ def __getattr__(name: str):
 
 
 # what the paper-scale replica needs (icml26.common.lm.replicas.sources / overlay): the 47 sets in ADBench's format
-# in place of the folder a user downloads, read with the paper section's row cap (none)
-REPLICA_KEYS = ("max_rows",)
+# in place of the folder a user downloads, read as the overlay that reads that folder says, with the paper section's
+# row cap (none) and ADBench's per-seed rows
+FETCH_OVERLAY = "config/overlays/dvm_ad_all_47.yaml"  # the paper section reads the 43 offline sets; this, the fetched
+REPLICA_KEYS = ("max_rows", "adbench_rows")
 
 
 def replica_data(origin: str, folder) -> None:

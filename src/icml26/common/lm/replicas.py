@@ -451,12 +451,15 @@ def overlay(slug: str, root: Path | None = None) -> dict:
     ``--configfile config/smoke.yaml <overlay>`` the smoke DAG reads the replicas `make fetch FROM=` put in place."""
     import importlib
 
-    from ..config import merged, paper_section
+    from ..config import load_yaml, merged, paper_section
     from ..fetch import ROOT
 
-    section = paper_section((root or ROOT) / "config" / "papers" / f"{slug}.yaml", "paper")
+    module = importlib.import_module(f"icml26.{slug}")
+    reader = getattr(module, "FETCH_OVERLAY", None)  # a paper whose fetched data a ready overlay reads (dvm_ad)
+    extra = load_yaml(((root or ROOT) / reader).read_text(encoding="utf-8"))[slug] if reader else None
+    section = paper_section((root or ROOT) / "config" / "papers" / f"{slug}.yaml", "paper", extra)
     targets = {entry["into"] for entry in section.get("fetch", {}).values()}
-    kept = MODEL_PATH_KEYS | set(getattr(importlib.import_module(f"icml26.{slug}"), "REPLICA_KEYS", ()))
+    kept = MODEL_PATH_KEYS | set(getattr(module, "REPLICA_KEYS", ()))
 
     def keep(block: dict) -> dict:
         found = {}
@@ -474,7 +477,7 @@ def overlay(slug: str, root: Path | None = None) -> dict:
         return found
 
     # a paper whose models are too large for CPU at the paper's width gives the same architectures smaller
-    return {slug: merged(keep(section), getattr(importlib.import_module(f"icml26.{slug}"), "REPLICA_SIZES", {}))}
+    return {slug: merged(keep(section), getattr(module, "REPLICA_SIZES", {}))}
 
 
 def causal_lm(folder: str | os.PathLike, corpus: Iterable[str], flavour: str = "gpt2", **sizes) -> Path:
