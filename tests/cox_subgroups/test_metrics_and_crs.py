@@ -87,3 +87,13 @@ def test_crs_tail_scores_keep_the_order_of_outliers_whose_probability_underflows
     # and the exact value at the observed rank: log 2 + log P(K >= n) for a failure after every member
     log_r = crs.log_rank_weights(late.X[1], group, beta)
     assert scores[1] == pytest.approx(np.log(2) + log_r[-1] - logsumexp(log_r), rel=1e-12)
+
+
+def test_c_index_without_comparable_pairs_is_nan_not_an_error():
+    """Two rows whose only event comes last share no comparable pair; scikit-survival raises
+    NoComparablePairException (a paper-scale run on whas500 stopped on it), the C-index is documented as nan there,
+    and DDGroup skips that neighbourhood."""
+    data = cox.Survival(X=np.array([[0.0], [1.0]]), time=np.array([1.0, 2.0]), event=np.array([False, True]))
+    assert np.isnan(metrics.c_index(data, np.array([1.0])))
+    both = cox.Survival(X=np.array([[0.0], [1.0]]), time=np.array([1.0, 2.0]), event=np.array([True, True]))
+    assert metrics.c_index(both, np.array([-1.0])) == 1.0  # a comparable pair, ranked right

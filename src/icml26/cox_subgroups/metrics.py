@@ -9,6 +9,7 @@ model's probability that ``i`` fails first is ``sigmoid(z)``,
 from __future__ import annotations
 
 import numpy as np
+from sksurv.exceptions import NoComparablePairException
 from sksurv.metrics import concordance_index_censored
 
 from .cox import Survival, partial_log_likelihood
@@ -38,7 +39,7 @@ def c_index(data: Survival, beta: np.ndarray) -> float:
         return float("nan")
     try:
         return float(concordance_index_censored(data.event, data.time, data.X @ beta)[0])
-    except ZeroDivisionError:
+    except (NoComparablePairException, ZeroDivisionError):  # scikit-survival >= 0.22 raises the first
         return float("nan")
 
 
