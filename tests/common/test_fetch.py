@@ -167,3 +167,32 @@ def test_a_link_inside_the_folder_is_read_as_the_file_it_names(source, tmp_path)
     (source / "policy" / "alias.json").symlink_to(source / "policy" / "config.json")
     record = fetch.fetch(ENTRY, source=source, root=tmp_path / "repo", log=lambda line: None)
     assert record["files"]["alias.json"] == record["files"]["config.json"]
+
+
+def test_an_unknown_paper_is_one_line_naming_the_registered_ones(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert fetch.main(["ski_rentl"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown paper ski_rentl; registered: " in err and "ski_rental" in err
+
+
+@pytest.mark.parametrize("manifest", ["not json {", '{"hub": "x"}', '["files"]'], ids=["garbage", "no files", "a list"])
+def test_a_manifest_that_is_not_one_is_one_line_naming_it(source, tmp_path, manifest):
+    root = tmp_path / "repo"
+    fetch.fetch(ENTRY, source=source, root=root, log=lambda line: None)
+    (root / ENTRY.manifest).write_text(manifest)
+    with pytest.raises(SourceError, match=r"policy.fetch.json: not a fetch manifest"):
+        fetch.check(ENTRY, root)
+
+
+def test_a_download_that_fails_offline_says_how_to_fetch_without_the_hub(tmp_path, monkeypatch):
+    def offline(entry, into):
+        raise OSError("[Errno 101] Network is unreachable\n  (and a hundred lines of retries)")
+
+    monkeypatch.setattr(fetch, "_download", offline)
+    with pytest.raises(SourceError) as caught:
+        fetch.fetch(ENTRY, source=None, root=tmp_path / "repo", log=lambda line: None)
+    message = str(caught.value)
+    assert "could not download Qwen/Qwen2.5-1.5B-Instruct at main (OSError: [Errno 101]" in message
+    assert "FROM=<a folder holding policy/>" in message and "\n" not in message
+    assert not (tmp_path / "repo" / ENTRY.into).exists()  # nothing half-written

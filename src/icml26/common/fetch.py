@@ -99,7 +99,15 @@ def check(entry: Entry, root: Path = ROOT) -> dict:
     folder, manifest = root / entry.into, root / entry.manifest
     if not manifest.is_file() or not folder.is_dir():
         fail(folder, f"not fetched yet: run `make fetch PAPER=<paper>` ({entry.what})")
-    record = json.loads(manifest.read_text())
+    try:
+        record = json.loads(manifest.read_text())
+        record["files"].items()
+    except (ValueError, KeyError, TypeError, AttributeError):
+        fail(
+            manifest,
+            "not a fetch manifest (JSON with a 'files' map of sha256): restore it from git, or move the "
+            f"folder {entry.into} and its manifest away and fetch again",
+        )
     found = file_hashes(folder)
     for name, digest in record["files"].items():
         if name not in found:
@@ -126,6 +134,20 @@ def _download(entry: Entry, into: Path) -> str:
     )
     info = HfApi().repo_info(entry.hub, repo_type=repo_type, revision=entry.revision)
     return info.sha
+
+
+def _downloaded(entry: Entry, into: Path) -> str:
+    """:func:`_download`, its failure (no network, no such repository, a refused file) one line saying how to fetch
+    offline instead."""
+    try:
+        return _download(entry, into)
+    except Exception as error:  # huggingface_hub's and requests' many kinds: the user needs the gist and the way out
+        gist = " ".join(str(error).split())[:200] or type(error).__name__
+        fail(
+            into.parent / entry.name,
+            f"could not download {entry.hub} at {entry.revision} ({type(error).__name__}: {gist}); without the hub, "
+            f"copy a local copy in: make fetch PAPER=<paper> FROM=<a folder holding {entry.name}/>",
+        )
 
 
 def _copy(entry: Entry, source: Path, into: Path) -> str:
@@ -161,7 +183,7 @@ def fetch(entry: Entry, *, source: Path | None = None, root: Path = ROOT, log=pr
     tmp.parent.mkdir(parents=True, exist_ok=True)
     log(f"{entry.name}: fetching {entry.origin} at {entry.revision} into {entry.into} ...")
     try:
-        commit = _copy(entry, source, tmp) if source is not None else _download(entry, tmp)
+        commit = _copy(entry, source, tmp) if source is not None else _downloaded(entry, tmp)
         shutil.rmtree(tmp / ".cache", ignore_errors=True)
         record = {
             "hub": entry.origin,
@@ -202,11 +224,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-dvc", action="store_true", help="do not `dvc add` the fetched folders")
     args = parser.parse_args(argv)
     os.environ.pop("HF_HUB_OFFLINE", None)  # fetching is the one step that may reach the hub
+    from .config import ConfigError
+    from .registry import papers
+
+    known = [p.slug for p in papers(Path.cwd())]
+    unknown = [slug for slug in args.papers if slug not in known]
+    if unknown:
+        print(f"icml26 fetch: unknown paper {', '.join(unknown)}; registered: {', '.join(known)}", file=sys.stderr)
+        return 2
     try:
         for slug in args.papers:  # into the repository it is called from (make's folder), as Snakemake reads it
             for _ in run(slug, source=args.source, root=Path.cwd(), dvc=not args.no_dvc):
                 pass
-    except SourceError as error:
+    except (SourceError, ConfigError) as error:
         print(f"icml26 fetch: {error}", file=sys.stderr)
         return 1
     return 0
