@@ -208,3 +208,23 @@ def test_a_paper_counts_as_rerun_only_where_its_tables_or_figures_exist(tmp_path
     assert not verify.rerun_here(folder)
     (folder / "tables").mkdir()
     assert verify.rerun_here(folder)
+
+
+def test_a_claims_file_that_is_not_json_is_one_line_naming_it(tmp_path, monkeypatch, capsys):
+    import shutil
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "workflow").mkdir()
+    shutil.copyfile(ROOT / "workflow" / "papers.yaml", tmp_path / "workflow" / "papers.yaml")
+    folder = tmp_path / "results" / "quick" / "ski_rental"
+    folder.mkdir(parents=True)
+    for name in ("claims.json", "metrics.json"):
+        shutil.copyfile(ROOT / "results" / "quick" / "ski_rental" / name, folder / name)
+    git = ["git", "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "run"], check=True)
+    (folder / "claims.json").write_text("garbage{")
+    assert verify.main(["ski_rental"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "results/quick/ski_rental/claims.json: not valid JSON" in err

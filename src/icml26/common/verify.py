@@ -232,6 +232,14 @@ def provenance_line(folder: Path, against: str) -> str:
     return describe(json.loads(text)) + reference
 
 
+def parsed(name: str | Path, text: str) -> Any:
+    """The JSON in ``text``; a file that is not JSON is one line naming it (a ``FileNotFoundError`` for main)."""
+    try:
+        return json.loads(text)
+    except ValueError as error:
+        raise FileNotFoundError(f"{name}: not valid JSON ({error}): rerun the paper, or restore it from git") from None
+
+
 def verify(slugs: list[str], scale: str = "quick", against: str = "HEAD") -> list[PaperReport]:
     reports = []
     for slug in slugs:
@@ -243,11 +251,17 @@ def verify(slugs: list[str], scale: str = "quick", against: str = "HEAD") -> lis
         absent = [n for n, text in committed.items() if text is None]
         if absent:
             raise FileNotFoundError(f"{slug}: {', '.join(absent)} not in the reference ({against})")
-        current = {n: json.loads((folder / n).read_text()) for n in FILES}
-        report = compare(slug, {n: json.loads(t) for n, t in committed.items()}, current)
+        current = {n: parsed(folder / n, (folder / n).read_text()) for n in FILES}
+        report = compare(slug, {n: parsed(f"{against}:{folder / n}", t) for n, t in committed.items()}, current)
         report.provenance = provenance_line(folder, against)
         report.edited = edited_files(folder)
-        report.misregistered = registry_problems(slug, folder, current["claims.json"])
+        try:
+            report.misregistered = registry_problems(slug, folder, current["claims.json"])
+        except Exception as error:  # a criteria file or claims that do not parse: one line naming them
+            raise FileNotFoundError(
+                f"{slug}: config/criteria/{slug}.yaml or {folder}/claims.json cannot be read as criteria and claims "
+                f"({type(error).__name__}: {' '.join(str(error).split())[:200]})"
+            ) from None
         reports.append(report)
     return reports
 
