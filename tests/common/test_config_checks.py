@@ -208,6 +208,21 @@ def test_a_config_overlay_that_does_not_parse_is_named_with_its_line(tmp_path, c
     assert main(["--configfile", "config/smoke.yaml", "config/quick.yaml"]) == 0
 
 
+def test_a_key_given_twice_in_an_overlay_is_named_with_both_lines(tmp_path, capsys):
+    """YAML keeps the last of two equal keys without a word: the overlay said lambdas twice and ran with one."""
+    from icml26.common.config import main
+
+    twice = tmp_path / "mine.yaml"
+    twice.write_text("ski_rental:\n  lambdas: [0.5]\n  error: {shift: [0.0], shift: [1.0]}\n")
+    assert main([str(twice)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"icml26: invalid config file: {twice}, line 3: 'shift' is given twice in one mapping (also line 3); YAML "
+        "keeps the last without a word, so say it once"
+    )
+    for shipped in [*(ROOT / "config").glob("*.yaml"), *(ROOT / "config" / "overlays").glob("*.yaml")]:
+        assert main([str(shipped)]) == 0, shipped
+
+
 FLOATS = [
     (slug, path)
     for slug in SLUGS

@@ -196,6 +196,31 @@ def yaml_problem(path: str | os.PathLike) -> str | None:
         return f"{path}{where}: not valid YAML ({problem})"
     if value is not None and not isinstance(value, dict):
         return f"{path}: a config file must be a mapping of keys, got {type(value).__name__}"
+    twice = repeated_key(text)
+    if twice:
+        key, line, first = twice
+        return (
+            f"{path}, line {line}: {key!r} is given twice in one mapping (also line {first}); YAML keeps the last "
+            "without a word, so say it once"
+        )
+    return None
+
+
+def repeated_key(text: str) -> tuple[str, int, int] | None:
+    """The first key given twice in one mapping of a YAML text: (key, its second line, its first line)."""
+    stack = [yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, yaml.MappingNode):
+            seen: dict[str, int] = {}
+            for key, value in node.value:
+                name, line = str(key.value), key.start_mark.line + 1
+                if name in seen:
+                    return name, line, seen[name]
+                seen[name] = line
+                stack.append(value)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
     return None
 
 
