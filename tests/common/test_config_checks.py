@@ -242,3 +242,34 @@ def test_a_non_finite_number_is_refused_by_its_key(slug, bad):
             continue
         with pytest.raises(ConfigError, match=re.escape(f"{dotted(slug, path)}: {bad} is not a finite number")):
             check_settings(slug, cfg)
+
+
+DATA_FOLDERS = [  # (paper, the fetched data folder its paper section reads)
+    ("optifluence", "external/optifluence/cifar10"),
+    ("manifold_microscope", "external/manifold_microscope/coil20"),
+    ("seizure_benchmark", "external/seizure_benchmark/eeg"),
+    ("prism_moe", "external/prism_moe/NYUDv2"),
+    ("cox_subgroups", "external/cox_subgroups/cmapss"),
+]
+
+
+@pytest.mark.parametrize("slug,folder", DATA_FOLDERS, ids=[s for s, _ in DATA_FOLDERS])
+@pytest.mark.parametrize("bad", ["link out", "loop", "pipe"])
+def test_a_data_folder_with_a_link_out_a_loop_or_a_pipe_stops_the_run_before_any_job(
+    slug, folder, bad, tmp_path, monkeypatch
+):
+    """A CIFAR batch, a COIL-20 PNG, an EDF or a subject folder that linked out of the user's folder was read as data
+    (issue 79): every folder a setting names is checked under one rule (config.folder_problems) before any job."""
+    import os
+
+    cfg = section(slug, "paper")
+    monkeypatch.chdir(as_fetched(cfg, tmp_path))
+    assert Path(folder).is_dir() and folder in str(cfg), "the paper section reads this folder"
+    check_settings(slug, cfg)  # the replica as fetched passes
+    inside = next(p for p in sorted(Path(folder).rglob("*")) if p.is_file())
+    inside.unlink()
+    {"link out": lambda: inside.symlink_to("/etc/passwd"), "loop": lambda: inside.symlink_to(inside),
+     "pipe": lambda: os.mkfifo(inside)}[bad]()  # fmt: skip
+    expected = {"link out": "leads out of", "loop": "leads nowhere or in a loop", "pipe": "named pipe"}[bad]
+    with pytest.raises(ConfigError, match=rf"{slug}\..*: {re.escape(str(inside))} .*{expected}"):
+        check_settings(slug, cfg)

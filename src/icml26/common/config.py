@@ -137,11 +137,37 @@ def check_settings(slug: str, section: dict[str, Any]) -> None:
     unfetched = list(unfetched_problems(slug, section))
     if unfetched:  # before the paper's own checks, which would only say the folder is missing
         raise ConfigError(_invalid(unfetched))
-    problems = list(range_problems(section, (slug,)))
+    problems = list(range_problems(section, (slug,))) + list(folder_problems(section, (slug,)))
     if importlib.util.find_spec(f"icml26.{slug}.settings") is not None:
         problems += [f"{slug}.{p}" for p in importlib.import_module(f"icml26.{slug}.settings").problems(section)]
     if problems:
         raise ConfigError(_invalid(problems))
+
+
+def folder_problems(section: Any, path: tuple = ()) -> Iterator[str]:
+    """Every setting that names a folder of inputs (the user's data root, a fetched folder, the offline data) is read
+    under one rule before any job (``sources.user_folder_problem``): no link out of it, no link loop, no pipe or
+    device, and not a system folder. A CIFAR batch, a PNG or an EDF that links to a file elsewhere is refused
+    whichever reader would open it."""
+    from .sources import user_folder_problem
+
+    values = section.items() if isinstance(section, dict) else enumerate(section if isinstance(section, list) else [])
+    for key, value in values:
+        if key == "fetch":
+            continue
+        if isinstance(value, (dict, list)):
+            yield from folder_problems(value, (*path, key))
+        elif isinstance(value, str) and _is_folder(value):
+            problem = user_folder_problem(value)
+            if problem:
+                yield f"{_key((*path, key))}: {problem}"
+
+
+def _is_folder(value: str) -> bool:
+    try:
+        return bool(value) and Path(value).is_dir()
+    except (OSError, ValueError):  # prose, not a path (a substitution's sentence is longer than a file name may be)
+        return False
 
 
 def unfetched_problems(slug: str, section: dict[str, Any]) -> Iterator[str]:
