@@ -186,3 +186,32 @@ def test_a_folder_edited_after_its_job_stops_the_job_that_reads_it(tmp_path, cap
     unrecorded = tmp_path / "data" / "other"
     unrecorded.mkdir()
     assert runner.changed_folders([str(unrecorded)]) == []  # no manifest: not checked
+
+
+def test_a_failed_job_leaves_the_committed_verdict_in_place(tmp_path, capsys, monkeypatch):
+    """A failed quick run deleted the paper's committed claims.json (issue 79): the committed bytes stay, named as
+    committed; a verdict an earlier local run wrote over them is still removed."""
+    import subprocess
+
+    monkeypatch.chdir(tmp_path)
+    verdict = tmp_path / "results" / "smoke" / "ski_rental" / "claims.json"
+    verdict.parent.mkdir(parents=True)
+    verdict.write_text("[]")
+    git = ["git", "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "committed verdict"], check=True)
+    failing = job(log=tmp_path / "r.log", input={}, output={}, params={"func": "icml26.ski_rental.rules:verdict"})
+    failing.config = {"scale": "smoke"}
+    with pytest.raises(SystemExit):
+        runner.call_rule_function(failing)
+    assert verdict.read_text() == "[]"
+    assert (
+        capsys.readouterr()
+        .err.strip()
+        .endswith("the committed results/smoke/ski_rental/claims.json stays as committed (this run did not replace it)")
+    )
+    verdict.write_text('[{"id": "from an earlier local run"}]')
+    with pytest.raises(SystemExit):
+        runner.call_rule_function(failing)
+    assert not verdict.exists()

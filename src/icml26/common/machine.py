@@ -78,3 +78,16 @@ def git_state(root: str | os.PathLike = ".") -> dict[str, Any]:
     # results/ is left out: the run itself rewrites the committed verdicts there
     status = git("status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)results") if commit else None
     return {"commit": commit, "dirty": None if status is None else bool(status)}
+
+
+def committed_text(path: str | os.PathLike, root: str | os.PathLike = ".") -> str | None:
+    """``path``'s text as the checkout's HEAD commits it, or None (not a checkout, or not committed)."""
+    if git_state(root).get("commit") is None:
+        return None
+    try:
+        done = subprocess.run(
+            ["git", "show", f"HEAD:{Path(path).as_posix()}"], cwd=root, capture_output=True, text=True, timeout=30
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout if done.returncode == 0 else None

@@ -70,6 +70,20 @@ def stale_verdict(snakemake: Any) -> Path | None:
     return Path("results", scale, parts[1], "claims.json")
 
 
+def stale_verdict_removed(verdict: Path | None) -> str:
+    """Remove a verdict that an earlier run of this work tree left and this failed run no longer supports; the
+    committed one (the same bytes as HEAD's) stays, since its provenance names the run that made it. What was done,
+    for the console line."""
+    from .machine import committed_text
+
+    if verdict is None or not verdict.exists():
+        return ""
+    if committed_text(verdict) == verdict.read_text(encoding="utf-8"):
+        return f"; the committed {verdict} stays as committed (this run did not replace it)"
+    verdict.unlink()
+    return f"; removed {verdict}, which this run no longer supports (git checkout restores a committed one)"
+
+
 MANIFESTS = Path(".snakemake", "icml26-folders")  # per folder output: {file: sha256} as its job wrote it
 
 
@@ -170,12 +184,7 @@ def call_rule_function(snakemake: Any) -> None:
             if not log:
                 raise
             line = console_line(snakemake.rule, error, log)
-            verdict = stale_verdict(snakemake)
-            if verdict is not None and verdict.exists():  # never a verdict this run no longer supports
-                verdict.unlink()
-                line += (
-                    f"; removed {verdict}, which this run no longer supports (git checkout restores a committed one)"
-                )
+            line += stale_verdict_removed(stale_verdict(snakemake))
             print(line, file=console, flush=True)  # ... its gist on screen, one line ...
             raise SystemExit(1) from None  # ... and the job fails, its traceback not printed a second time
         record_folders([str(o) for o in snakemake.output])
