@@ -80,14 +80,17 @@ def git_state(root: str | os.PathLike = ".") -> dict[str, Any]:
     return {"commit": commit, "dirty": None if status is None else bool(status)}
 
 
-def committed_text(path: str | os.PathLike, root: str | os.PathLike = ".") -> str | None:
-    """``path``'s text as the checkout's HEAD commits it, or None (not a checkout, or not committed)."""
-    if git_state(root).get("commit") is None:
-        return None
+def git_show(revision: str, path: str | os.PathLike, root: str | os.PathLike = ".") -> str | None:
+    """``path``'s text at ``revision`` (``git show``), or None where git has none."""
     try:
         done = subprocess.run(
-            ["git", "show", f"HEAD:{Path(path).as_posix()}"], cwd=root, capture_output=True, text=True, timeout=30
+            ["git", "show", f"{revision}:{Path(path).as_posix()}"], cwd=root, capture_output=True, text=True, timeout=30
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
     return done.stdout if done.returncode == 0 else None
+
+
+def committed_text(path: str | os.PathLike, root: str | os.PathLike = ".") -> str | None:
+    """``path``'s text as this checkout's HEAD commits it, or None (not a checkout of its own, or not committed)."""
+    return git_show("HEAD", path, root) if git_state(root).get("commit") is not None else None

@@ -65,11 +65,11 @@ def write(claims: str, metrics: str, provenance: str, *, scale: str, slug: str) 
     output bytes) keeps the committed record, so a clean rerun leaves ``git status`` clean."""
     import json
 
-    from .verify import reference_text
+    from .machine import committed_text
 
     info = collect(scale, slug) | {"outputs": output_hashes(claims, metrics)}
     print(f"{slug}: {describe(info)}", flush=True)
-    committed = reference_text(Path(provenance), "HEAD")
+    committed = committed_text(provenance)
     if committed:
         try:
             info = info | {"written": json.loads(committed)["written"]}

@@ -23,7 +23,6 @@ import fnmatch
 import importlib
 import json
 import re
-import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -181,8 +180,9 @@ def reference_text(path: Path, against: str) -> str | None:
     if Path(against).is_dir():
         source = Path(against) / path
         return source.read_text() if source.exists() else None
-    done = subprocess.run(["git", "show", f"{against}:{path.as_posix()}"], capture_output=True, text=True)
-    return done.stdout if done.returncode == 0 else None
+    from .machine import git_show
+
+    return git_show(against, path)
 
 
 def registry_problems(slug: str, folder: Path, claims: list[dict]) -> list[str]:
