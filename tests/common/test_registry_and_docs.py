@@ -143,6 +143,8 @@ def test_docs_page_shows_every_evidence_figure_of_the_committed_verdicts(paper):
     assert docs.with_table(page, section, docs.FIGURES_BEGIN, docs.FIGURES_END) == page, "run `make docs`"
     criteria = docs.criteria_section(ROOT, paper.slug)  # the registered criteria and margins, beside the verdicts
     assert docs.with_table(page, criteria, docs.CRITERIA_BEGIN, docs.CRITERIA_END) == page, "run `make docs`"
+    abstract = docs.abstract_section(ROOT, paper.slug)  # the abstract's claims, beside the verdicts judging them
+    assert docs.with_table(page, abstract, docs.ABSTRACT_BEGIN, docs.ABSTRACT_END) == page, "run `make docs`"
     for path in docs.evidence_figures(ROOT, paper.slug):
         shown = ROOT / "docs" / "papers" / "figures" / paper.slug / path.split("/")[-1]
         assert shown.is_file(), f"{shown} missing: run `make docs` after the quick run"
@@ -162,6 +164,7 @@ def test_the_committed_summary_is_current_and_links_the_committed_copies(tmp_pat
         changes=[ROOT / verdict_changes.PATH],
         not_run=[ROOT / "results" / "paper" / "not_run.yaml"],
         root=ROOT,
+        abstracts=sorted((ROOT / "config" / "abstract_claims").glob("*.yaml")),
     )
     assert out.read_text() == (ROOT / "results" / "quick" / "summary.md").read_text(), "run `make docs`"
     for paper in papers(ROOT):

@@ -33,6 +33,7 @@ rule summary:
         changes=verdict_changes(),
         beside=claims_beside(),
         not_run=[p for p in ["results/paper/not_run.yaml"] if os.path.exists(p)],
+        abstracts=[p for s in PAPERS if os.path.exists(p := f"config/abstract_claims/{s}.yaml")],
     output:
         summary=report(
             f"{summary_folder()}/summary.md",

@@ -7,7 +7,7 @@ import json
 import os
 from pathlib import Path
 
-from . import verdict_changes
+from . import abstract_claims, verdict_changes
 from .claims import (
     HOLDS,
     STATES,
@@ -181,11 +181,14 @@ def _markdown(
     link=run_link,
     changes: dict | None = None,
     scales: list = (),
+    abstracts: str = "",
 ) -> str:
     lines = [f"# Claim verdicts at `{scale}` scale", "", INTRO, "", _md_row(COUNT_HEADER)]
     lines.append("|---" * len(COUNT_HEADER) + "|")
     lines += [_md_row((f"[{p}](#{p})", setting(r), *_counts(r))) for p, r in papers.items()]
     lines += [_md_row(("**all**", _stand_ins(papers), *totals)), ""]
+    if abstracts:
+        lines += [f"**The abstracts' claims.** {abstracts}", ""]
     lines += _scales_markdown(scales)
     for paper, records in papers.items():
         lines += [f"## {paper}", "", f"Substitution: {_md_escape(substitution(records))}.", ""]
@@ -231,7 +234,12 @@ def _rst_escape(text: str) -> str:
 
 
 def _rst(
-    papers: dict[str, list[Claim]], scale: str, totals: tuple[int, ...], timing_note: str, scales: list = ()
+    papers: dict[str, list[Claim]],
+    scale: str,
+    totals: tuple[int, ...],
+    timing_note: str,
+    scales: list = (),
+    abstracts: str = "",
 ) -> str:
     title = f"Claim verdicts at {scale} scale"
     lines = [title, "=" * len(title), "", _rst_escape(INTRO.replace("`", "")), ""]
@@ -240,6 +248,8 @@ def _rst(
         [(p, setting(r), *_counts(r)) for p, r in papers.items()] + [("all", _stand_ins(papers), *totals)],
         "20 8 7 9 9 9 9 9 9",
     )
+    if abstracts:
+        lines += [_rst_escape(f"The abstracts' claims. {abstracts}".replace("`", "")), ""]
     if scales:
         lines += ["Verdicts at each scale", "-" * 22, "", _rst_escape(SCALES_INTRO.replace("`", "")), ""]
         lines += _rst_table(("paper", *(f"{s} scale" for s in SCALES_SHOWN)), scales, "20 40 40")
@@ -268,6 +278,7 @@ def build_summary(
     beside: list[str | os.PathLike] = (),
     not_run: str | os.PathLike | list = (),
     root: str | os.PathLike = ".",
+    abstracts: list[str | os.PathLike] = (),
 ) -> None:
     """Write ``summary.md`` (and ``report_page``, the same in reStructuredText): a count of verdicts per
     paper, then per paper each claim's headline, verdict and evidence.
@@ -282,7 +293,8 @@ def build_summary(
     the rule passes it), listed after the totals. ``beside``: the committed verdicts of the other scales (inputs, so a
     newly committed paper-scale verdict rebuilds the summary), shown with this scale's in one table
     (:func:`scales_markdown`), with ``not_run`` (:data:`NOT_RUN`, a path or a list of none or one) saying why a paper
-    has none at paper scale.
+    has none at paper scale. ``abstracts``: the papers' ``config/abstract_claims/<slug>.yaml``, counted under the
+    verdict table (:func:`icml26.common.abstract_claims.counts_sentence`).
     """
     if up and link is run_link:
 
@@ -302,9 +314,11 @@ def build_summary(
     reasons_file = [not_run] if isinstance(not_run, (str, os.PathLike)) else list(not_run)
     reasons = not_run_reasons(reasons_file[0]) if reasons_file else {}
     scales = scales_rows(list(papers), root, reasons) if scale in SCALES_SHOWN or beside else []
-    write_text(summary, _markdown(papers, scale, totals, timing_note, link, log, scales))
+    listed = {Path(p).stem: abstract_claims.load_file(p) for p in abstracts}
+    counted = abstract_claims.counts_sentence({s: listed[s] for s in papers if s in listed}) if listed else ""
+    write_text(summary, _markdown(papers, scale, totals, timing_note, link, log, scales, counted))
     if report_page is not None:
-        write_text(report_page, _rst(papers, scale, totals, timing_note, scales))
+        write_text(report_page, _rst(papers, scale, totals, timing_note, scales, counted))
     if timing_summary is not None:
         write_text(timing_summary, _timing_table(timing_claims, scale, up))
 
