@@ -66,10 +66,13 @@ def test_claims_follow_the_configured_thresholds():
     nominal = (lower.controller == "cerebellar") & (lower.level == "nominal")
     lower.loc[nominal, "return"] = lower.loc[nominal, "return"] - 100
     assert verdict.nominal_preserved(analysis.summary(lower, resamples=200), 0.05).state == "does not hold"  # -11 %
-    claim = verdict.graceful_degradation(table, catastrophic_drop=0.25)
-    assert claim.holds and claim.measured == {"cerebellar_worst_drop": 0.05, "no_meta_worst_drop": 0.3}
-    assert not verdict.graceful_degradation(table, catastrophic_drop=0.35).holds  # no collapse then
-    assert not verdict.graceful_degradation(table, catastrophic_drop=0.04).holds  # controller itself drops
+    drops = analysis.worst_drops(FRAME, "severe", resamples=200)
+    claim = verdict.graceful_degradation(table, drops, catastrophic_drop=0.25)
+    assert claim.holds and claim.measured["cerebellar_worst_drop"]["mean"] == pytest.approx(0.05)
+    assert verdict.graceful_degradation(table, drops, catastrophic_drop=0.04).state == "does not hold"  # drops 5 %
+    collapse = verdict.meta_adaptation_prevents_collapse(table, drops, catastrophic_drop=0.25)
+    assert collapse.holds and collapse.measured["no_meta_worst_drop"]["mean"] == pytest.approx(0.3)
+    assert verdict.meta_adaptation_prevents_collapse(table, drops, catastrophic_drop=0.35).state == "does not hold"
 
 
 def test_a_controller_that_hurts_is_reported_as_not_holding():
@@ -150,6 +153,81 @@ def test_a_fault_that_changes_nothing_leaves_the_claims_premise_not_met():
     moderate = verdict.moderate_improvement(table, overall)
     assert moderate.state == "premise not met" and moderate.premises[0].measured == pytest.approx(0.0)
     assert "E/gain" in moderate.premises[0].name
-    assert verdict.graceful_degradation(table, catastrophic_drop=0.25).state == "premise not met"
+    drops = analysis.worst_drops(idle, "severe", resamples=200)
+    assert verdict.graceful_degradation(table, drops, catastrophic_drop=0.25).state == "premise not met"
     effective = verdict.moderate_improvement(analysis.summary(FRAME, resamples=200), overall)
     assert [p.met for p in effective.premises] == [True]  # base 100 against 1000 nominal: a 90 % change
+
+
+def _severe(gradient: list[float], cerebellar: list[float]) -> pd.DataFrame:
+    """Two severe faults; base 500 everywhere and a nominal return of 1000, so a drop of 50 is 5 % of it."""
+    frame = {("nominal", "nominal", c): [1000.0] * 4 for c in ("base", "cerebellar", "gradient")}
+    for fault in ("gain", "bias"):
+        frame[(fault, "severe", "base")] = [500.0] * 4
+        frame[(fault, "severe", "cerebellar")] = cerebellar
+        frame[(fault, "severe", "gradient")] = [500.0] * 4 if fault == "bias" else gradient
+    return returns_frame(frame)
+
+
+def test_worst_drops_take_the_worst_fault_and_pair_the_difference_by_seed():
+    frame = _severe(gradient=[300.0, 320.0, 280.0, 300.0], cerebellar=[450.0, 470.0, 430.0, 450.0])
+    drops = analysis.worst_drops(frame, "severe", resamples=500, pairs=(("gradient", "cerebellar"),))
+    assert drops["gradient"]["mean"] == pytest.approx(0.2) and drops["cerebellar"]["mean"] == pytest.approx(0.05)
+    gap = drops["gradient-cerebellar"]
+    assert gap["mean"] == pytest.approx(0.15)
+    assert gap["ci_low"] <= 0.15 <= gap["ci_high"] and gap["ci_high"] - gap["ci_low"] < 0.05  # seeds vary by 2 %
+
+
+@pytest.mark.parametrize(
+    "gradient, cerebellar, state",
+    [
+        ([300.0, 320.0, 280.0, 300.0], [450.0, 470.0, 430.0, 450.0], "holds"),  # gradient drops 20 %, ours 5 %
+        ([450.0, 470.0, 430.0, 450.0], [300.0, 320.0, 280.0, 300.0], "does not hold"),  # the other way round
+        ([400.0, 500.0, 300.0, 400.0], [400.0, 300.0, 500.0, 400.0], "inconclusive"),  # equal on average, noisy
+    ],
+)
+def test_global_update_claim_reaches_each_state(gradient, cerebellar, state):
+    frame = _severe(gradient, cerebellar)
+    table = analysis.summary(frame, resamples=200)
+    drops = analysis.worst_drops(frame, "severe", resamples=500, pairs=(("gradient", "cerebellar"),))
+    moderate = {c: {"mean": 0.1, "ci_low": 0.0, "ci_high": 0.2} for c in ("gradient", "cerebellar")}
+    assert verdict.avoids_destabilising_global_updates(table, drops, moderate).state == state
+
+
+def _consolidation(fault_returns: list[float], nominal_returns: list[float]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    returns = returns_frame(
+        {
+            ("nominal", "nominal", "base"): [1000.0, 1000.0, 1000.0],
+            ("gain", "moderate", "base"): [500.0, 500.0, 500.0],
+            ("gain", "moderate", "cerebellar"): [600.0, 600.0, 600.0],
+        }
+    )
+    rows = pd.DataFrame(
+        {
+            "env": "E",
+            "fault": "gain",
+            "level": "moderate",
+            "seed": [0, 1, 2],
+            "return_fault": fault_returns,
+            "return_nominal": nominal_returns,
+            "weight_change": 0.1,
+        }
+    )
+    return rows, returns
+
+
+@pytest.mark.parametrize(
+    "fault_returns, nominal_returns, state",
+    [
+        ([600.0, 600.0, 600.0], [990.0, 1000.0, 1010.0], "holds"),  # +20 % under the fault, nominal kept
+        ([600.0, 600.0, 600.0], [100.0, 100.0, 100.0], "does not hold"),  # the nominal return is lost
+        ([500.0, 500.0, 500.0], [1000.0, 1000.0, 1000.0], "does not hold"),  # no gain under the fault
+        ([450.0, 500.0, 560.0], [1000.0, 1000.0, 1000.0], "inconclusive"),  # +0.7 %, seeds spread over the margin
+    ],
+)
+def test_consolidation_claim_reads_the_gain_and_the_nominal_cost(fault_returns, nominal_returns, state):
+    rows, returns = _consolidation(fault_returns, nominal_returns)
+    effects = analysis.consolidation_effects(rows, returns, resamples=500)
+    assert effects["fault_gain"]["mean"] == pytest.approx(np.mean(fault_returns) / 500 - 1)
+    table = analysis.consolidation_table(rows, analysis.summary(returns, resamples=200))
+    assert verdict.consolidation_adds_robustness(effects, table, 0.05).state == state

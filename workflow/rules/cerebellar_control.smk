@@ -157,6 +157,7 @@ rule cerebellar_control_verdict:
         table=rules.cerebellar_control_summary.output.table,
         consolidated=rules.cerebellar_control_summary.output.consolidated,
         returns=CC_ADAPT["returns"],
+        consolidation=CC_ADAPT["consolidation"],
         fits=[f"{CC.results}/tables/forward_model_{e}.json" for e in CC_ENVS],
     output:
         claims=report(

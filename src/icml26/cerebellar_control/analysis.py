@@ -9,6 +9,8 @@ negative still counts as an improvement.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 from scipy.stats import bootstrap
@@ -124,6 +126,97 @@ def mean_improvement(returns: pd.DataFrame, controller: str, level: str, *, resa
         "mean": point,
         "ci_low": float(found.confidence_interval.low),
         "ci_high": float(found.confidence_interval.high),
+    }
+
+
+def _seed_bootstrap(groups: list, statistic, *, resamples: int, seed: int) -> dict[str, float]:
+    """Point value and percentile interval of ``statistic(choices)``, where ``choices`` picks seeds within each group
+    (each group's seeds resampled on their own, every column of a group paired by seed), as :func:`mean_improvement`.
+    The interval is widened to hold the point value where it lies outside (a maximum's percentile interval can,
+    as ``icml26.common.intervals.over_items`` does)."""
+    point = statistic([np.arange(len(g)) for g in groups])
+    if min(len(g) for g in groups) < 2:  # a single seed: nothing to resample
+        return {"mean": point, "ci_low": point, "ci_high": point}
+    found = bootstrap(
+        [np.arange(len(g)) for g in groups],
+        lambda *c: statistic(list(c)),
+        vectorized=False,
+        n_resamples=resamples,
+        method="percentile",
+        rng=np.random.default_rng(seed),
+    )
+    return {
+        "mean": point,
+        "ci_low": float(found.confidence_interval.low),
+        "ci_high": float(found.confidence_interval.high),
+    }
+
+
+def worst_drops(
+    returns: pd.DataFrame, level: str, *, resamples: int, pairs: tuple[tuple[str, str], ...] = ()
+) -> dict[str, dict[str, float]]:
+    """Per controller, the worst (largest) drop below the base over the faults at ``level``, as a fraction of the
+    base's nominal return in the same environment (``summary``'s ``drop_vs_base_of_nominal``), with a seed bootstrap;
+    and for each ``(a, b)`` of ``pairs``, ``"a-b"``: a's worst drop minus b's on the same resamples (paired)."""
+    scores = run_scores(returns)
+    nominal = scores[(scores.controller == "base") & (scores.level == "nominal")].groupby("env")["score"].mean()
+    pivot = scores[scores.level == level].pivot_table(
+        index=["env", "fault", "seed"], columns="controller", values="score"
+    )
+    groups = [
+        {c: group[c].to_numpy() / nominal[env] for c in pivot.columns}
+        for (env, _), group in pivot.groupby(level=["env", "fault"])
+    ]
+
+    def worst(controller: str, choices: list[np.ndarray]) -> float:
+        return float(max(g["base"][c].mean() - g[controller][c].mean() for g, c in zip(groups, choices)))
+
+    seeds = [g["base"] for g in groups]
+    out = {
+        c: _seed_bootstrap(seeds, partial(worst, c), resamples=resamples, seed=3) for c in pivot.columns if c != "base"
+    }
+    for a, b in pairs:
+        out[f"{a}-{b}"] = _seed_bootstrap(
+            seeds, lambda ch, a=a, b=b: worst(a, ch) - worst(b, ch), resamples=resamples, seed=3
+        )
+    return out
+
+
+def consolidation_effects(
+    consolidation: pd.DataFrame, returns: pd.DataFrame, *, resamples: int
+) -> dict[str, dict[str, float]]:
+    """The consolidated policy (residual distilled into it, then removed), as a mean over the consolidated faults
+    with a seed bootstrap: ``fault_gain``, its relative change against the frozen base under the same fault, and
+    ``nominal_change``, its return on the nominal plant against the base's nominal return (paired by seed)."""
+    scores = run_scores(returns)
+    base = scores[scores.controller == "base"].set_index(["env", "fault", "level", "seed"])["score"]
+    nominal = scores[(scores.controller == "base") & (scores.level == "nominal")].set_index(["env", "seed"])["score"]
+    rows = consolidation.sort_values(["env", "fault", "level", "seed"])
+    groups = [
+        group.assign(
+            base_fault=[base[(r.env, r.fault, r.level, r.seed)] for r in group.itertuples()],
+            base_nominal=[nominal[(r.env, r.seed)] for r in group.itertuples()],
+        )
+        for _, group in rows.groupby(["env", "fault", "level"], sort=True)
+    ]
+
+    def mean_relative(column: str, against: str, choices: list[np.ndarray]) -> float:
+        return float(
+            np.mean(
+                [
+                    relative(g[column].to_numpy()[c].mean(), g[against].to_numpy()[c].mean())
+                    for g, c in zip(groups, choices)
+                ]
+            )
+        )
+
+    return {
+        "fault_gain": _seed_bootstrap(
+            groups, partial(mean_relative, "return_fault", "base_fault"), resamples=resamples, seed=4
+        ),
+        "nominal_change": _seed_bootstrap(
+            groups, partial(mean_relative, "return_nominal", "base_nominal"), resamples=resamples, seed=5
+        ),
     }
 
 

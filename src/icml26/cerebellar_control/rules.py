@@ -209,6 +209,7 @@ def verdict(
     table: str,
     consolidated: str,
     returns: list[str],
+    consolidation: list[str],
     fits: list[str],
     claims: str,
     metrics: str,
@@ -228,12 +229,21 @@ def verdict(
         env: analysis.mean_improvement(frame[frame.env == env], "cerebellar", "moderate", resamples=resamples)
         for env in sorted(frame.env.unique())
     }
+    moderate = {
+        c: analysis.mean_improvement(frame, c, "moderate", resamples=resamples) for c in ("cerebellar", "gradient")
+    }
+    drops = analysis.worst_drops(frame, "severe", resamples=resamples, pairs=(("gradient", "cerebellar"),))
+    parts = [p for p in map(read_csv, consolidation) if not p.empty]
+    effects = analysis.consolidation_effects(pd.concat(parts, ignore_index=True), frame, resamples=resamples)
     write_claims(
         claims,
         [
             verdicts.moderate_improvement(summary, overall),
             verdicts.nominal_preserved(summary, nominal_tolerance),
-            verdicts.graceful_degradation(summary, catastrophic_drop),
+            verdicts.graceful_degradation(summary, drops, catastrophic_drop),
+            verdicts.meta_adaptation_prevents_collapse(summary, drops, catastrophic_drop),
+            verdicts.avoids_destabilising_global_updates(summary, drops, moderate),
+            verdicts.consolidation_adds_robustness(effects, merged, nominal_tolerance),
         ],
         substitution=substitution,
     )
