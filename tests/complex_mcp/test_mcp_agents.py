@@ -214,3 +214,71 @@ def test_a_math_tool_never_answers_ok_with_a_number_that_is_not_finite():
     assert tools["multiply"](a=-1e308, b=10.0)["status"] == "failed"
     assert tools["sqrt"](x=-1.0)["status"] == "failed"  # a domain error, as before
     assert tools["mean"](values=[float("nan"), 1.0])["status"] == "failed"
+
+
+def _hostile_toolbox(schema):
+    """A Toolbox over one server whose only tool declares ``schema`` as its input schema (what a hostile or broken
+    server may list)."""
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("hostile", log_level="WARNING")
+
+    def echo(text: str) -> str:
+        """Echo the text."""
+        return json.dumps({"status": "ok", "output": text})
+
+    server.add_tool(echo, name="echo", description="echo")
+    server._tool_manager._tools["echo"].parameters = schema  # the SDK builds it from the signature; replace it
+    return Toolbox({"hostile": server})
+
+
+@pytest.mark.parametrize("pattern", ["^(a+)+$", "^(a|a)*$"])
+def test_a_backtracking_pattern_in_a_tool_schema_is_cut_off_not_run_for_ever(pattern):
+    """Under ``re`` both take exponential time on 40 a's and a '!' (the first took 14 s on 29 characters); the
+    ``regex`` module matches the first at once, and the time bound stops the second with an error result."""
+    from icml26.complex_mcp import servers
+
+    schema = {"type": "object", "properties": {"text": {"type": "string", "pattern": pattern}}}
+
+    async def main():
+        async with _hostile_toolbox(schema) as toolbox:
+            return [await toolbox.call("echo", {"text": text}) for text in ("a" * 40 + "!", "aaa", "b")]
+
+    slow, fine, mismatch = asyncio.run(main())
+    assert slow["status"] == "error", slow
+    assert f"took over {servers.PATTERN_SECONDS:g} s" in slow["output"] or "does not match" in slow["output"]
+    assert fine["status"] == "ok"
+    assert mismatch["status"] == "error" and "'b' does not match" in mismatch["output"]
+    if pattern == "^(a|a)*$":
+        assert "took over" in slow["output"]
+
+
+@pytest.mark.parametrize(
+    "schema, says",
+    [
+        ({"type": "object", "properties": {"text": {"type": "frobnicate"}}}, "cannot be checked (properties/text/type"),
+        ({"type": "object", "properties": {"text": {"type": "string", "pattern": "(unclosed"}}}, "is not a 'regex'"),
+        ({"type": "array", "items": {"type": "string"}}, "its tool list is not valid MCP"),  # the SDK refuses it
+        (["not", "a", "schema"], "its tool list is not valid MCP"),
+    ],
+)
+def test_a_tool_schema_the_client_cannot_check_is_refused_in_one_line(schema, says):
+    from icml26.common.sources import SourceError
+
+    async def main():
+        async with _hostile_toolbox(schema):
+            pass
+
+    with pytest.raises(SourceError) as refused:
+        asyncio.run(main())
+    message = str(refused.value)
+    assert message.startswith("MCP server hostile: ") and says in message and "\n" not in message
+
+
+def test_a_schema_not_of_an_object_is_refused_even_where_the_sdk_lets_it_through():
+    from icml26.common.sources import SourceError
+    from icml26.complex_mcp.servers import checked_validator
+
+    with pytest.raises(SourceError, match=r"^http://h/mcp: tool 't': .* of an object, got type 'array'$"):
+        checked_validator("http://h/mcp", "t", {"type": "array"})
+    assert checked_validator("s", "t", {"type": "object", "properties": {"n": {"type": "integer"}}}).is_valid({"n": 1})

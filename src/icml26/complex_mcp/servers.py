@@ -7,7 +7,9 @@ call to the server that owns it. In-memory sessions need no socket; ``serve_http
 over streamable HTTP on localhost for a user's own agent, and ``Toolbox.remote`` reaches servers by URL (the
 reference's own sandbox: ``public``). Untrusted calls are checked before they reach a
 server (unknown tool, arguments that are not an object or are too long) and MCP validates the argument
-types; every problem comes back as an ``error`` result, never an exception.
+types; every problem comes back as an ``error`` result, never an exception. A server's tool schemas are untrusted
+too: one that is not a JSON Schema object the client can check (a list, an unknown type) is refused in one line
+when the session opens, and a ``pattern`` is matched with a time bound (a backtracking regex is exponential).
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ import json
 from contextlib import AsyncExitStack
 from typing import Any, Self
 
-from jsonschema import Draft202012Validator
+import regex
+from jsonschema import Draft202012Validator, ValidationError, validators
+from jsonschema.exceptions import SchemaError
 from mcp.client.client import Client
 from mcp.server.mcpserver import MCPServer
 
@@ -96,9 +100,17 @@ class Toolbox:
 
                 fail(server, f"no MCP server of {name} answers there ({type(problem).__name__}): is the sandbox up?")
             self.sessions[name] = session
-            for tool in (await session.list_tools()).tools:
+            label = server if isinstance(server, str) else f"MCP server {name}"
+            try:
+                listed = (await session.list_tools()).tools
+            except Exception as problem:  # the SDK's own validation of the listing (an ExceptionGroup from its tasks)
+                await self._stack.aclose()
+                from ..common.sources import fail
+
+                fail(label, f"its tool list is not valid MCP ({_first_line(problem)})")
+            for tool in listed:
                 self.owner[tool.name] = name
-                self.validators[tool.name] = Draft202012Validator(tool.input_schema)
+                self.validators[tool.name] = checked_validator(label, tool.name, tool.input_schema)
                 self.tools.append(
                     {
                         "name": tool.name,
@@ -140,6 +152,95 @@ class Toolbox:
         if isinstance(found, dict) and "status" in found:
             return found
         return error(f"tool {name!r} returned an unexpected result")
+
+
+PATTERN_SECONDS = 0.1  # a tool's pattern gets this long per argument; a crafted one could take hours otherwise
+
+
+def _bounded_pattern(validator: Any, pattern: str, instance: Any, schema: dict):
+    """jsonschema's ``pattern`` keyword through the ``regex`` module with a time bound (``re`` has none)."""
+    if not validator.is_type(instance, "string"):
+        return
+    try:
+        found = regex.search(pattern, instance, timeout=PATTERN_SECONDS)
+    except TimeoutError:
+        yield ValidationError(f"pattern {pattern!r} took over {PATTERN_SECONDS:g} s on this value; refused")
+        return
+    if found is None:
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _bounded_pattern_properties(validator: Any, patterns: dict, instance: Any, schema: dict):
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in patterns.items():
+        for key, value in instance.items():
+            try:
+                hit = regex.search(pattern, key, timeout=PATTERN_SECONDS)
+            except TimeoutError:
+                yield ValidationError(f"pattern {pattern!r} took over {PATTERN_SECONDS:g} s on key {key!r}; refused")
+                continue
+            if hit:
+                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+BoundedValidator = validators.extend(
+    Draft202012Validator, {"pattern": _bounded_pattern, "patternProperties": _bounded_pattern_properties}
+)
+
+
+def checked_validator(server: str, tool: str, schema: Any) -> Any:
+    """A strict validator for ``tool``'s input schema, or one line naming the server and tool: the schema must be a
+    JSON Schema (draft 2020-12) of an object, its types the schema language's own and its patterns compilable."""
+    from ..common.sources import fail
+
+    if not isinstance(schema, dict) or schema.get("type", "object") != "object":
+        fail(server, f"tool {tool!r}: its input schema must be a JSON Schema of an object, got {_kind(schema)}")
+    try:
+        BoundedValidator.check_schema(schema)
+    except SchemaError as problem:
+        where = "/".join(map(str, problem.path))
+        fail(
+            server,
+            f"tool {tool!r}: its input schema cannot be checked ({where + ': ' if where else ''}"
+            f"{_first_line(problem.message)})",
+        )
+    for pattern in _patterns(schema):
+        try:
+            regex.compile(pattern)
+        except regex.error as problem:
+            fail(server, f"tool {tool!r}: its input schema's pattern {pattern!r} does not compile ({problem})")
+    return BoundedValidator(schema)
+
+
+def _patterns(schema: Any) -> list[str]:
+    """Every ``pattern`` and ``patternProperties`` key in a schema, at any depth."""
+    found, stack = [], [schema]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if isinstance(item.get("pattern"), str):
+                found.append(item["pattern"])
+            if isinstance(item.get("patternProperties"), dict):
+                found += list(item["patternProperties"])
+            stack += list(item.values())
+        elif isinstance(item, list):
+            stack += item
+    return found
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, dict):
+        return f"type {value.get('type')!r}"
+    return f"a JSON {type(value).__name__}"
+
+
+def _first_line(problem: BaseException | str) -> str:
+    """A one-line description; an ExceptionGroup's first leaf."""
+    while isinstance(problem, BaseExceptionGroup) and problem.exceptions:
+        problem = problem.exceptions[0]
+    text = str(problem).strip().splitlines()
+    return (text[0] if text else type(problem).__name__)[:200]
 
 
 def argument_problem(validator: Any, arguments: dict) -> str | None:
