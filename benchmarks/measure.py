@@ -25,9 +25,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from icml26.common.checkouts import copy_repository, tool_env
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-from tests.conftest import copy_repository, tool_env  # noqa: E402
 
 from icml26.common import docs, machine  # noqa: E402
 from icml26.common.registry import papers as registered  # noqa: E402

@@ -28,9 +28,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from icml26.common.checkouts import copy_repository, copy_with_own_data, tool_env, tree_digest
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-from tests.conftest import copy_repository, copy_with_own_data, tool_env, tree_digest  # noqa: E402
 
 SMOKE = ("--configfile", "config/smoke.yaml")
 QUICK = ("--configfile", "config/quick.yaml")

@@ -29,9 +29,9 @@ from pathlib import Path
 
 import yaml
 
+from icml26.common.checkouts import copy_repository, fetch_replicas
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-from tests.conftest import copy_repository, fetch_replicas  # noqa: E402  (as benchmarks/measure.py does)
 
 REPLICA_PAPERS = (
     "text_feedback_rl",
