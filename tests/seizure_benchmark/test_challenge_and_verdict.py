@@ -9,6 +9,7 @@ import pytest
 
 from icml26.common.claims import FAILS, HOLDS, INCONCLUSIVE
 from icml26.seizure_benchmark import challenge, verdict
+from tests.conftest import ROOT
 
 SZCORE = Path(__file__).resolve().parents[3] / "shared" / "data" / "szcore"
 needs_szcore = pytest.mark.skipif(not SZCORE.is_dir(), reason="../shared/data/szcore not present")
@@ -97,3 +98,33 @@ def test_published_claim_holds_only_when_a_variant_matches():
     row["event_f1"] = 0.43
     claim = verdict.published_top_f1(pd.DataFrame([row]))
     assert claim.holds is False and claim.measured["matching_variants"] == []
+
+
+def _published(rows: list[tuple[str, float, float]]) -> pd.DataFrame:
+    return pd.DataFrame([{"algorithm": a, "event_f1": f1, "event_f1_std": sd} for a, f1, sd in rows])
+
+
+@pytest.mark.parametrize(
+    "rows, state",
+    [
+        ([("a", 0.40, 0.3), ("b", 0.20, 0.2), ("c", 0.05, 0.1)], "holds"),  # +0.20, se 0.045 over 65 subjects
+        ([("a", 0.305, 0.001), ("b", 0.300, 0.001), ("c", 0.2, 0.001)], "does not hold"),  # +0.005, tight
+        ([("a", 0.32, 0.4), ("b", 0.30, 0.4), ("c", 0.1, 0.1)], "inconclusive"),  # +0.02 [-0.12, +0.16]
+    ],
+)
+def test_published_variability_compares_the_best_entry_with_the_median_one(rows, state):
+    claim = verdict.published_entries_vary(_published(rows + [("no F1", float("nan"), float("nan"))]))
+    assert claim.state == state
+    assert claim.measured["median"]["entry"] == "b" and claim.measured["entries"] == 3  # the NaN entry left out
+    assert claim.interval[0].method == "Welch t over 65 and 65 subjects"
+
+
+def test_published_variability_on_the_offline_results_is_the_best_against_the_14th_of_27():
+    from icml26.seizure_benchmark.challenge import leaderboard
+
+    path = ROOT.parent / "shared" / "data" / "szcore" / "challenge_results.json"
+    if not path.exists():
+        pytest.skip("../shared/data not present")
+    claim = verdict.published_entries_vary(leaderboard(path))
+    assert claim.measured["top"]["entry"] == "SeizureTransformer" and claim.measured["entries"] == 27
+    assert claim.measured["median"]["entry"] == "Random Forest"  # position 14 of the 27 with an F1

@@ -109,14 +109,15 @@ def difference_from_summary(
     *,
     level: float = 0.95,
     margin: float | None = None,
+    unit: str = "seeds",
 ) -> Interval:
     """Welch's t interval of ``mean_a - mean_b`` from two (mean, sample sd, count) summaries (unpaired, so
     conservative when the two were measured on the same replicates)."""
     (ma, sa, na), (mb, sb, nb) = a, b
     diff = float(ma - mb)
-    method = f"Welch t over {na} and {nb} seeds"
+    method = f"Welch t over {na} and {nb} {unit}"
     if na < 2 or nb < 2:
-        return Interval(statistic, diff, -math.inf, math.inf, threshold, side, "Welch t: needs 2 seeds each", level)
+        return Interval(statistic, diff, -math.inf, math.inf, threshold, side, f"Welch t: needs 2 {unit} each", level)
     va, vb = sa**2 / na, sb**2 / nb
     if va + vb == 0:
         return Interval(statistic, diff, diff, diff, threshold, side, method, level, margin)

@@ -464,6 +464,7 @@ def verdict(
             verdicts.heldout_below_within(gaps, gap_min, runs, folds, per_subject=read_csv(subjects)),
             verdicts.best_not_most_consistent(stab, conc, _f1_matrix(read_csv(subjects))),
             verdicts.published_top_f1(pub),
+            verdicts.published_entries_vary(pub),
         ],
         substitution=substitution,
     )
