@@ -49,6 +49,16 @@ def test_few_decodable_reaches_every_state_and_ignores_unsolved_tasks():
     assert claim.state == PREMISE_NOT_MET and claim.holds is None and not claim.premises[0].met
 
 
+def test_few_decodable_leaves_a_task_decodable_by_construction_out_of_the_mean():
+    table = _correlation(0.1, 0.6, 0.2)
+    table.loc[table.task == "copy", "decoded_fraction"] = 1.0  # every token at once: its answer is the prompt's
+    claim = v.few_decodable(table, SOLVED)
+    assert claim.state == HOLDS and claim.measured["mean_decoded_fraction"] == pytest.approx(0.1)  # walk alone
+    assert "copy (by construction) 100.0%, apart" in claim.headline
+    only_copy = v.few_decodable(table, pd.Series({"copy": 1.0, "walk": 0.2}))  # walk unsolved: nothing enters
+    assert only_copy.state == PREMISE_NOT_MET and [p.met for p in only_copy.premises] == [True, False]
+
+
 def test_importance_is_inconclusive_on_a_coin_flip_and_holds_only_when_both_intervals_clear():
     claim = v.importance_predicts(
         _correlation(0.1, [0.70, 0.72, 0.71], [0.2, 0.25, 0.3]), _recall(0.4, 0.5), 1.5, SOLVED
