@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("transformers")
 
 from icml26.common import fetch
-from icml26.common.config import ConfigError, check_settings, paper_section
+from icml26.common.config import ConfigError, changed_fetched_problems, check_settings, paper_section
 from icml26.common.lm import replicas
 from icml26.common.registry import papers
 from icml26.common.sources import SourceError
@@ -196,3 +196,27 @@ def test_a_download_that_fails_offline_says_how_to_fetch_without_the_hub(tmp_pat
     assert "could not download Qwen/Qwen2.5-1.5B-Instruct at main (OSError: [Errno 101]" in message
     assert "FROM=<a folder holding policy/>" in message and "\n" not in message
     assert not (tmp_path / "repo" / ENTRY.into).exists()  # nothing half-written
+
+
+def test_a_file_changed_after_the_fetch_stops_the_run_before_any_job(source, tmp_path, monkeypatch):
+    """The settings check (every Snakemake start) compares a fetched folder with its manifest: an edited file is one
+    line naming the setting and the file. Files whose size and mtime are those of their last match are not read."""
+    root = tmp_path / "repo"
+    fetch.fetch(ENTRY, source=source, root=root, log=lambda line: None)
+    monkeypatch.chdir(root)
+    section = {"fetch": {"policy": {"into": ENTRY.into, "hub": ENTRY.hub}}, "model": {"policy": ENTRY.into}}
+    assert list(changed_fetched_problems("paper", section)) == []  # as fetched; each file's size and mtime remembered
+    cache = json.loads((root / (ENTRY.into + fetch.CHECKED)).read_text())
+    assert sorted(cache["files"]) == sorted(json.loads((root / ENTRY.manifest).read_text())["files"])
+    read = []
+    monkeypatch.setattr(fetch.Path, "read_bytes", lambda self, _r=fetch.Path.read_bytes: read.append(self) or _r(self))
+    assert list(changed_fetched_problems("paper", section)) == []
+    assert [p.name for p in read] == [ENTRY.name + fetch.MANIFEST]  # the manifest alone, no fetched file
+    config = root / ENTRY.into / "config.json"
+    config.write_text(config.read_text().replace("{", "{ ", 1))  # same folder, edited bytes (size changes)
+    with pytest.raises(ConfigError, match=r"paper\.model\.policy: .*policy/config\.json: contents differ"):
+        check_settings("paper", section)
+    (root / ENTRY.into / "extra.bin").write_bytes(b"x")
+    config.unlink()
+    with pytest.raises(ConfigError, match=r"config\.json: missing from the fetched policy"):
+        check_settings("paper", section)

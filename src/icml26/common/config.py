@@ -134,8 +134,8 @@ def range_problems(section: Any, path: tuple = ()) -> Iterator[str]:
 def check_settings(slug: str, section: dict[str, Any]) -> None:
     """The checks on a paper's (schema-valid) settings that a schema cannot express: ranges, then the
     paper's own cross-key constraints, ``icml26.<slug>.settings.problems(section)`` (one place per paper)."""
-    unfetched = list(unfetched_problems(slug, section))
-    if unfetched:  # before the paper's own checks, which would only say the folder is missing
+    unfetched = list(unfetched_problems(slug, section)) or list(changed_fetched_problems(slug, section))
+    if unfetched:  # before the paper's own checks, which would only say the folder is missing or read it
         raise ConfigError(_invalid(unfetched))
     problems = list(range_problems(section, (slug,))) + list(folder_problems(section, (slug,)))
     if importlib.util.find_spec(f"icml26.{slug}.settings") is not None:
@@ -192,6 +192,26 @@ def unfetched_problems(slug: str, section: dict[str, Any]) -> Iterator[str]:
                     "local copy, or run other papers alone (make run SCALE=paper PAPER=<paper>, or --config "
                     "'papers=[<paper>]')"
                 )
+
+    yield from named(section, ())
+
+
+def changed_fetched_problems(slug: str, section: dict[str, Any]) -> Iterator[str]:
+    """A setting that names a folder of the section's ``fetch:`` list whose files no longer match the manifest
+    ``make fetch`` wrote (:func:`.fetch.changed_since_fetch`, cached by size and modification time): never read a
+    changed input as if it were the fetched one."""
+    from .fetch import changed_since_fetch
+
+    targets = {entry["into"] for entry in section.get("fetch", {}).values()}
+
+    def named(block: dict, keys: tuple[str, ...]) -> Iterator[str]:
+        for key, value in block.items():
+            if isinstance(value, dict) and key != "fetch":
+                yield from named(value, (*keys, key))
+            elif isinstance(value, str) and value in targets and Path(value).is_dir():
+                problem = changed_since_fetch(value, Path("."))
+                if problem:
+                    yield f"{'.'.join((slug, *keys, key))}: {problem}"
 
     yield from named(section, ())
 

@@ -99,25 +99,59 @@ def check(entry: Entry, root: Path = ROOT) -> dict:
     folder, manifest = root / entry.into, root / entry.manifest
     if not manifest.is_file() or not folder.is_dir():
         fail(folder, f"not fetched yet: run `make fetch PAPER=<paper>` ({entry.what})")
+    problem = changed_since_fetch(entry.into, root, label=entry.name, remember=False)
+    if problem:
+        raise SourceError(problem)
+    return json.loads(manifest.read_text())
+
+
+CHECKED = ".fetch.checked.json"  # <into>.fetch.checked.json: each file's size and mtime when it last matched
+
+
+def changed_since_fetch(into: str, root: Path = ROOT, *, label: str | None = None, remember: bool = True) -> str | None:
+    """Why a fetched folder no longer matches its manifest (a file changed, missing or added since ``make fetch``),
+    in one line, or None. Runs check before any job, so that a file edited after the fetch is never read as if
+    fetched; ``remember``: a file whose size and modification time equal those it had when it last matched is not
+    read again (``<into>.fetch.checked.json``, beside the manifest), so the check costs a stat per file."""
+    folder, manifest = root / into, root / (into + MANIFEST)
+    label = label or Path(into).name
     try:
-        record = json.loads(manifest.read_text())
-        record["files"].items()
-    except (ValueError, KeyError, TypeError, AttributeError):
-        fail(
-            manifest,
-            "not a fetch manifest (JSON with a 'files' map of sha256): restore it from git, or move the "
-            f"folder {entry.into} and its manifest away and fetch again",
+        files = dict(json.loads(manifest.read_text())["files"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return (
+            f"{manifest}: not a fetch manifest (JSON with a 'files' map of sha256): restore it from git, or move the "
+            f"folder {into} and its manifest away and fetch again"
         )
-    found = file_hashes(folder)
-    for name, digest in record["files"].items():
-        if name not in found:
-            fail(folder / name, f"missing from the fetched {entry.name} (listed in {manifest.name})")
-        if found[name] != digest:
-            fail(folder / name, f"contents differ from the fetched file ({manifest.name}); fetch again")
-    extra = sorted(found.keys() - record["files"].keys())
+    cache_file = root / (into + CHECKED)
+    stamp_of_manifest = hashlib.sha256(manifest.read_bytes()).hexdigest()
+    seen: dict[str, list[int]] = {}
+    if remember:
+        try:
+            cache = json.loads(cache_file.read_text())
+            seen = cache["files"] if cache.get("manifest") == stamp_of_manifest else {}
+        except (OSError, ValueError, KeyError, TypeError):
+            seen = {}
+    present = {
+        p.relative_to(folder).as_posix(): p
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and ".cache" not in p.relative_to(folder).parts
+    }
+    checked = {}
+    for name, digest in files.items():
+        path = present.get(name)
+        if path is None:
+            return f"{folder / name}: missing from the fetched {label} (listed in {manifest.name})"
+        stat = path.stat()
+        stamp = [stat.st_size, stat.st_mtime_ns]
+        if seen.get(name) != stamp and hashlib.sha256(path.read_bytes()).hexdigest() != digest:
+            return f"{folder / name}: contents differ from the fetched file ({manifest.name}); fetch again"
+        checked[name] = stamp
+    extra = sorted(present.keys() - files.keys())
     if extra:
-        fail(folder / extra[0], f"not part of the fetched {entry.name} ({manifest.name} does not list it)")
-    return record
+        return f"{folder / extra[0]}: not part of the fetched {label} ({manifest.name} does not list it)"
+    if remember and checked != seen:
+        write_json(cache_file, {"manifest": stamp_of_manifest, "files": checked})
+    return None
 
 
 def _download(entry: Entry, into: Path) -> str:
