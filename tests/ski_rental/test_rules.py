@@ -126,3 +126,23 @@ def test_rule_functions_are_deterministic(outputs, tmp_path):
     again = tmp_path / "pol.csv"
     rules.policies(f["pred"], str(again), lambdas=[0.25, 0.5, 1.0], R_grid=R_GRID)
     assert again.read_bytes() == open(f["pol"], "rb").read()
+
+
+def test_the_pareto_plot_shows_every_optimal_threshold_even_beyond_its_axis():
+    """x*(p̂) unclamped may never buy (robustness far above the axis's 6): it is drawn at the edge with its value,
+    where it was left out of 3 of the 7 panels before."""
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from icml26.ski_rental import plots
+
+    rows = [
+        {"B": 8, "family": f, "method": "optimal_threshold", "robustness": r, "consistency": 1.2}
+        for f, r in (("near", 2.5), ("far", 11.0))
+    ]
+    fig = plots.pareto(pd.DataFrame(rows), B=8)
+    for ax, expected in zip(fig.axes[:2], (2.5, plots.ROBUSTNESS_SHOWN)):
+        (star,) = [line for line in ax.get_lines() if line.get_marker() == "*"]
+        assert star.get_xdata()[0] == expected and star.get_xdata()[0] <= ax.get_xlim()[1]
+    assert [t.get_text() for t in fig.axes[1].texts] == ["→ 11"] and not fig.axes[0].texts
+    plt.close(fig)

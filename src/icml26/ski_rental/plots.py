@@ -27,6 +27,7 @@ STYLE = {
     "buy_at_B": dict(color="C5", marker="s", ms=14, mfc="none", mew=1.8, zorder=4, label="buy at B"),
 }
 SWEEP = dict(ms=3.5, lw=1, alpha=0.85)
+ROBUSTNESS_SHOWN = 6.0  # the x-axis ends here; a point beyond it is drawn at the edge with its value
 
 
 def _grid(n_panels: int, ncols: int = 4):
@@ -48,13 +49,26 @@ def pareto(table: pd.DataFrame, B: int) -> plt.Figure:
         rows = data[data["family"] == family]
         for method, style in STYLE.items():
             sub = rows[rows["method"] == method].sort_values("robustness")
+            beyond = sub["robustness"] > ROBUSTNESS_SHOWN
             ax.plot(
-                sub["robustness"],
+                sub["robustness"].clip(upper=ROBUSTNESS_SHOWN),
                 sub["consistency"],
                 **({**SWEEP, **style} if "ms" not in style else {"lw": 0, **style}),
             )
+            for r in sub[
+                beyond
+            ].itertuples():  # off the axis (x* unclamped may never buy): at the edge, its value named
+                ax.annotate(
+                    f"→ {r.robustness:.3g}",
+                    (ROBUSTNESS_SHOWN, r.consistency),
+                    xytext=(-4, 7),
+                    textcoords="offset points",
+                    ha="right",
+                    fontsize=7,
+                    color=style["color"],
+                )
         ax.set_title(family)
-        ax.set_xlim(1.45, 6.0)
+        ax.set_xlim(1.45, ROBUSTNESS_SHOWN + 0.15)
         ax.margins(y=0.1)
         ax.set_xlabel("robustness (worst-case ratio)")
         ax.set_ylabel("consistency (ECR at p = p̂)")
