@@ -123,3 +123,23 @@ def test_verdict_has_the_three_claims_and_metrics_are_finite(pipeline):
     assert set(metrics["heldout_event"]) == set(SETTINGS)
     with_seizures = sum(read_csv(pipeline / f"events/sub-{s}.csv")["onset"].notna().any() for s in ("01", "02"))
     assert metrics["ranking"]["subjects"] == with_seizures and metrics["ranking"]["algorithms"] == 3
+
+
+def test_the_gap_plot_names_every_detector_once_without_labels_on_top_of_each_other():
+    """Four detectors at nearly the same point printed four labels over each other; each now has its own marker and
+    a legend entry with its gap."""
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from icml26.seizure_benchmark import plots
+
+    table = pd.DataFrame(
+        {"algorithm": ["a", "b", "c", "d"], "within_f1": [0.80, 0.81, 0.80, 0.79], "heldout_f1": [0.75, 0.75, 0.76, 0.74]}
+    )
+    fig = plots.gap(table, 0.1)
+    ax = fig.axes[0]
+    labels = ax.get_legend_handles_labels()[1]
+    assert labels[2:] == ["a (gap +0.050)", "b (gap +0.060)", "c (gap +0.040)", "d (gap +0.050)"]
+    assert not ax.texts  # no annotation beside the points
+    assert len({tuple(c.get_facecolor()[0]) for c in ax.collections[1:]}) == 4  # the band, then four distinct points
+    plt.close(fig)

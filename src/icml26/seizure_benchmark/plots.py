@@ -112,8 +112,9 @@ def ranks(f1: pd.DataFrame, bootstrap: pd.DataFrame) -> plt.Figure:
 
 def gap(table: pd.DataFrame, gap_min: float) -> plt.Figure:
     """Held-out against within-subject F1 per algorithm; the claim holds for points in the shaded band
-    (held-out at least ``gap_min`` below within)."""
-    fig, ax = plt.subplots(figsize=(5, 4.5))
+    (held-out at least ``gap_min`` below within). The detectors lie close together, so each gets its own marker
+    and a legend entry with its gap rather than a label beside its point (labels fell on top of each other)."""
+    fig, ax = plt.subplots(figsize=(7.5, 4.5))
     ax.plot([0, 1], [0, 1], color="grey", lw=0.8, ls="--", label="no gap")
     ax.fill_between(
         [gap_min, 1],
@@ -123,16 +124,23 @@ def gap(table: pd.DataFrame, gap_min: float) -> plt.Figure:
         alpha=0.12,
         label=f"claim: held-out >= {gap_min:g} below within",
     )
-    ax.scatter(table["within_f1"], table["heldout_f1"], color="tab:purple")
-    for _, r in table.iterrows():
-        ax.annotate(
-            r["algorithm"], (r["within_f1"], r["heldout_f1"]), fontsize=7, xytext=(3, -8), textcoords="offset points"
+    markers = "osD^vP*Xh<>p"
+    for i, r in enumerate(table.sort_values("algorithm").itertuples()):
+        ax.scatter(
+            r.within_f1,
+            r.heldout_f1,
+            marker=markers[i % len(markers)],
+            color=f"C{i % 10}",
+            s=36,
+            zorder=3,
+            label=f"{r.algorithm} (gap {r.within_f1 - r.heldout_f1:+.3f})",
         )
     ax.set_xlabel("within-subject F1 (leave-one-run-out, 'self-reported')")
     ax.set_ylabel("held-out-subject F1")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
-    ax.legend(fontsize=7, loc="upper left")
+    ax.set_aspect("equal")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
     fig.tight_layout()
     return fig
 
