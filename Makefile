@@ -47,7 +47,7 @@ verify:  ## this work tree's results (make run) against the committed ones, with
 
 run:  ## every registered paper at SCALE (default quick), the summary and the HTML report (OVERLAYS=my.yaml ...)
 	$(BIN)/python -m icml26.common.config $(CONFIG)
-	$(SNAKEMAKE) $(PAPER) --cores $(CORES) $(CONFIG) $(ONLY)
+	$(SNAKEMAKE) $(PAPER) --cores $(CORES) --rerun-incomplete $(CONFIG) $(ONLY)
 	$(BIN)/snakemake $(PAPER) --cores 1 $(CONFIG) $(ONLY) --report results/$(SCALE)/report.html
 
 smoke:  ## every registered paper at smoke scale: a quick tour, through the fork server (WARM=0: cold)
