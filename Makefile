@@ -49,6 +49,7 @@ run:  ## every registered paper at SCALE (default quick), the summary and the HT
 	$(BIN)/python -m icml26.common.config $(CONFIG)
 	$(SNAKEMAKE) $(PAPER) --cores $(CORES) --rerun-incomplete $(CONFIG) $(ONLY)
 	$(BIN)/snakemake $(PAPER) --cores 1 $(CONFIG) $(ONLY) --report results/$(SCALE)/report.html
+	@$(BIN)/python -m icml26.common.summary $(SCALE) $(PAPER)
 
 smoke:  ## every registered paper at smoke scale: a quick tour, through the fork server (WARM=0: cold)
 	$(MAKE) run SCALE=smoke WARM=$(or $(WARM),1)

@@ -434,3 +434,22 @@ def test_the_scales_table_shows_each_scale_or_why_not(tmp_path):
     rows = scales_rows(["a", "b"], tmp_path, {"a": "needs a GPU"})
     assert rows[0] == ("a", "2 of 3 hold; 1 does not hold", "not run: needs a GPU")
     assert rows[1] == ("b", "not run", "not run")  # no reason recorded: says so, never blank
+
+
+def test_make_run_ends_by_printing_each_verdict_and_where_the_summary_is(tmp_path):
+    import shutil
+
+    from icml26.common.summary import console_verdicts
+
+    folder = tmp_path / "results" / "quick" / "ski_rental"
+    folder.mkdir(parents=True)
+    shutil.copy(ROOT / "results" / "quick" / "ski_rental" / "claims.json", folder / "claims.json")
+    lines = console_verdicts("quick", ["ski_rental", "dvm_ad"], subset=True, root=tmp_path)
+    assert lines[0] == "ski_rental (2 of 3 hold; 1 does not hold):"
+    assert lines[1].startswith("  does not hold    distributional_beats_point: mean consistency gain")
+    assert [line.split()[0] for line in lines[2:4]] == ["holds", "holds"]
+    assert lines[4].startswith("dvm_ad: no verdicts (results/quick/dvm_ad/claims.json missing")
+    assert lines[-1].startswith("every verdict with its evidence: results/quick/subset/summary.md")
+    assert console_verdicts("quick", ["ski_rental"], subset=False, root=tmp_path)[-1].startswith(
+        "every verdict with its evidence: results/quick/summary.md"
+    )

@@ -348,3 +348,42 @@ def _timing_table(timing_claims, scale: str, up: int = 0) -> str:
     if not timing_claims:
         lines.append("| — | no paper makes a wall-clock claim at this scale | | | | |")
     return "\n".join(lines) + "\n"
+
+
+def console_verdicts(scale: str, slugs: list[str], subset: bool, root: str | os.PathLike = ".") -> list[str]:
+    """What ``make run`` prints when it ends: each paper's verdicts, one line per claim with its headline (ours, then
+    the paper's), and where the full summary (a subset run's own, ``subset/``) and the report are; a paper without
+    results says so."""
+    results = Path(root) / "results" / scale
+    lines = []
+    for slug in slugs:
+        path = results / slug / "claims.json"
+        if not path.exists():
+            lines.append(f"{slug}: no verdicts (results/{scale}/{slug}/claims.json missing: see the run's log above)")
+            continue
+        claims = read_claims(path)
+        lines.append(f"{slug} ({verdict_count(path)}):")
+        lines += [f"  {verdict_word(c):<16} {c.id}: {_text(c.headline or c.statement)}" for c in claims]
+    summary = f"results/{scale}/{'subset/' if subset else ''}summary.md"
+    lines.append(f"every verdict with its evidence: {summary}; the report: results/{scale}/report.html")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m icml26.common.summary SCALE [PAPER ...]``: the verdicts of a finished run, on the console."""
+    import sys
+
+    from .registry import papers
+
+    args = sys.argv[1:] if argv is None else argv
+    if not args:
+        print("usage: python -m icml26.common.summary SCALE [PAPER ...]", file=sys.stderr)
+        return 2
+    registered = [p.slug for p in papers(".")]
+    slugs = args[1:] or registered
+    print("\n".join(console_verdicts(args[0], slugs, subset=set(slugs) != set(registered))))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
