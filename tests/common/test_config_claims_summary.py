@@ -453,3 +453,21 @@ def test_make_run_ends_by_printing_each_verdict_and_where_the_summary_is(tmp_pat
     assert console_verdicts("quick", ["ski_rental"], subset=False, root=tmp_path)[-1].startswith(
         "every verdict with its evidence: results/quick/summary.md"
     )
+
+
+def test_the_measured_wall_clock_claims_are_counted_apart_once_each(tmp_path):
+    from icml26.common.summary import measured_note
+
+    record = {
+        "machine": "M",
+        "figures": {  # one claim shown in two figures is one claim
+            "timing/figures/a.png": {"id": "fast", "headline": "0.99x", "holds": False, "state": "does not hold"},
+            "timing/figures/b.png": {"id": "fast", "headline": "0.99x", "holds": False, "state": "does not hold"},
+        },
+    }
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "measured.json").write_text(json.dumps(record))
+    note = measured_note([tmp_path / "p" / "measured.json"])
+    assert note.startswith("1 claim on wall-clock time, counted apart (measured, never byte-identical")
+    assert note.endswith("p `fast` **does not hold** (measured on M): 0.99x.")
+    assert measured_note([]) == ""

@@ -165,6 +165,7 @@ def test_the_committed_summary_is_current_and_links_the_committed_copies(tmp_pat
         not_run=[ROOT / "results" / "paper" / "not_run.yaml"],
         root=ROOT,
         abstracts=sorted((ROOT / "config" / "abstract_claims").glob("*.yaml")),
+        measured=sorted((ROOT / "docs" / "papers" / "figures").glob("*/measured.json")),
     )
     assert out.read_text() == (ROOT / "results" / "quick" / "summary.md").read_text(), "run `make docs`"
     for paper in papers(ROOT):

@@ -212,6 +212,7 @@ def write_committed_summary(root: Path | str = ".") -> Path:
         not_run=[root / NOT_RUN] if (root / NOT_RUN).exists() else [],
         root=root,
         abstracts=sorted((root / abstract_claims.FOLDER).glob("*.yaml")),
+        measured=sorted((root / "docs" / "papers" / "figures").glob("*/measured.json")),
     )
     return out
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from . import abstract_claims, verdict_changes
 from .claims import (
     HOLDS,
+    LEGACY_STATE,
     STATES,
     SUBSTITUTION_NOT_RECORDED,
     Claim,
@@ -207,6 +208,27 @@ def _markdown(
     return "\n".join(lines)
 
 
+def measured_note(records: list[str | os.PathLike]) -> str:
+    """The committed wall-clock claims, counted apart from the byte-reproducible ones and marked measured: each
+    paper's claim, its verdict as last measured and on what machine (``docs/papers/figures/<slug>/measured.json``)."""
+    found = []
+    for path in sorted(map(Path, records)):
+        record = json.loads(path.read_text(encoding="utf-8"))
+        claims = {c["id"]: c for c in record.get("figures", {}).values()}
+        found += [(path.parent.name, c, record.get("machine", "not recorded")) for _, c in sorted(claims.items())]
+    if not found:
+        return ""
+    listed = "; ".join(
+        f"{slug} `{c['id']}` **{c.get('state') or LEGACY_STATE[c['holds']]}** (measured on {machine}): {c['headline']}"
+        for slug, c, machine in found
+    )
+    return (
+        f"{len(found)} claim{'s' if len(found) != 1 else ''} on wall-clock time, counted apart (measured, never "
+        "byte-identical; docs/ARCHITECTURE.md, "
+        f'"Measured outputs"), as last measured: {listed}.'
+    )
+
+
 def _stand_ins(papers: dict[str, list[Claim]]) -> str:
     return f"{sum(setting(r) == 'stand-in' for r in papers.values())} stand-in"
 
@@ -279,6 +301,7 @@ def build_summary(
     not_run: str | os.PathLike | list = (),
     root: str | os.PathLike = ".",
     abstracts: list[str | os.PathLike] = (),
+    measured: list[str | os.PathLike] = (),
 ) -> None:
     """Write ``summary.md`` (and ``report_page``, the same in reStructuredText): a count of verdicts per
     paper, then per paper each claim's headline, verdict and evidence.
@@ -294,7 +317,9 @@ def build_summary(
     newly committed paper-scale verdict rebuilds the summary), shown with this scale's in one table
     (:func:`scales_markdown`), with ``not_run`` (:data:`NOT_RUN`, a path or a list of none or one) saying why a paper
     has none at paper scale. ``abstracts``: the papers' ``config/abstract_claims/<slug>.yaml``, counted under the
-    verdict table (:func:`icml26.common.abstract_claims.counts_sentence`).
+    verdict table (:func:`icml26.common.abstract_claims.counts_sentence`). ``measured``: the committed records of the
+    measured wall-clock claims (``docs/papers/figures/<slug>/measured.json``), counted apart where this summary has
+    no run's ``timing_claims`` (the committed summary).
     """
     if up and link is run_link:
 
@@ -307,7 +332,7 @@ def build_summary(
         f"Claims on wall-clock time ({', '.join(sorted(_paper(p) for p in timing_claims))}) are "
         "measured on the machine that ran them and differ run to run: `timing/summary.md`."
         if timing_claims
-        else ""
+        else measured_note(measured)
     )
     found = [changes] if isinstance(changes, (str, os.PathLike)) else list(changes)
     log = verdict_changes.load(found[0]) if found else None
