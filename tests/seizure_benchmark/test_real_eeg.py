@@ -62,3 +62,31 @@ def test_a_root_without_recordings_or_with_one_per_subject_is_named_before_any_j
     found = list(problems({**cfg, "eeg": str(single)}))
     assert found == [f"eeg: sub-02 of {single} hold one recording (the within-subject protocol needs two)"]
     assert list(problems({**cfg, "eeg": str(root)})) == []
+
+
+@pytest.mark.parametrize(
+    "row, says",
+    [
+        ("n/a\t10.0\tsz\t60.0", r"row 2: onset 'n/a' is not a number of seconds"),
+        ("5.0\t-3.0\tsz\t60.0", r"row 2: negative onset or duration \(5 s, -3 s\)"),
+        ("55.0\t10.0\tsz\t60.0", r"row 2: the event ends at 65 s, after the recording's end \(60 s\)"),
+        ("5.0\t10.0\tsz\t90.0", r"recordingDuration must be one positive number of seconds on every row"),
+    ],
+)
+def test_an_annotation_row_that_cannot_be_a_seizure_is_one_line_naming_it(tmp_path, row, says):
+    """Accepted silently before (issue 79): an n/a onset, a negative duration, an event past the end."""
+    tsv = tmp_path / "sub-01_run-00_events.tsv"
+    tsv.write_text("onset\tduration\teventType\trecordingDuration\n0.0\t60.0\tbckg\t60.0\n" + row + "\n")
+    with pytest.raises(ValueError, match=says):
+        bids.read_annotations(tsv)
+
+
+def test_a_truncated_edf_is_refused_against_its_annotated_duration(root, tmp_path):
+    """mne reads a half-truncated EDF as half the samples, without a word: the annotation's duration catches it."""
+    copy = tmp_path / "eeg"
+    shutil.copytree(root, copy)
+    edf = copy / "sub-01" / f"{RUN}_eeg.edf"
+    raw = mne.io.read_raw_edf(edf, preload=True, verbose="error")
+    mne.export.export_raw(edf, raw.crop(tmax=29.0), fmt="edf", overwrite=True, verbose="error")  # half of 60 s
+    with pytest.raises(SourceError, match=r"_eeg.edf: holds 30 s of EEG but .*_events.tsv says the recording lasts 60 s"):
+        bids.read_recording(edf, 256)

@@ -96,13 +96,34 @@ def read_annotations(path: str | os.PathLike) -> tuple[list[tuple[float, float]]
     """Seizure events ``(start, end)`` in seconds and the recording duration from a SzCORE TSV."""
     if not Path(path).is_file():
         raise FileNotFoundError(f"missing annotation file: {path}")
-    frame = pd.read_csv(path, sep="\t")
+    frame = pd.read_csv(path, sep="\t", keep_default_na=False)  # "n/a" stays text, to be named below
     missing = [c for c in ("onset", "duration", "eventType", "recordingDuration") if c not in frame.columns]
     if missing or frame.empty:
         raise ValueError(f"{path}: not a SzCORE annotation TSV (missing columns {missing} or no rows)")
-    seizures = frame[frame["eventType"].astype(str).str.lower() != BACKGROUND]
+    numbers = frame[["onset", "duration", "recordingDuration"]].apply(pd.to_numeric, errors="coerce")
+    bad = numbers.isna() | ~np.isfinite(numbers.fillna(0.0))
+    if bad.any().any():
+        row, column = next((r, c) for r in bad.index for c in bad.columns if bad.at[r, c])
+        raise ValueError(f"{path}: row {row + 1}: {column} {frame.at[row, column]!r} is not a number of seconds")
+    length = float(numbers["recordingDuration"].iloc[0])
+    if length <= 0 or (numbers["recordingDuration"] != length).any():
+        raise ValueError(f"{path}: recordingDuration must be one positive number of seconds on every row")
+    for row in numbers.index:
+        onset, duration = float(numbers.at[row, "onset"]), float(numbers.at[row, "duration"])
+        if onset < 0 or duration < 0:
+            raise ValueError(f"{path}: row {row + 1}: negative onset or duration ({onset:g} s, {duration:g} s)")
+        if onset + duration > length + END_SLACK:
+            raise ValueError(
+                f"{path}: row {row + 1}: the event ends at {onset + duration:g} s, after the recording's end "
+                f"({length:g} s)"
+            )
+    seizures = numbers[frame["eventType"].astype(str).str.lower() != BACKGROUND]
     events = [(float(o), float(o) + float(d)) for o, d in zip(seizures["onset"], seizures["duration"])]
-    return events, float(frame["recordingDuration"].iloc[0])
+    return events, length
+
+
+END_SLACK = 0.5  # seconds an event may run past recordingDuration (rounding of both to the record length)
+EDF_SLACK = 1.0  # seconds the EDF's length may differ from recordingDuration (one EDF data record)
 
 
 # --- real EEG in the SzCORE BIDS format (paper scale) -------------------------------------------------------
@@ -177,6 +198,13 @@ def read_recording(path: str | os.PathLike, fs: int) -> tuple[np.ndarray, list[t
         events, length = read_annotations(annotations)
     except (ValueError, KeyError, pd.errors.ParserError) as error:
         fail(annotations, f"not a SzCORE annotation TSV ({str(error).splitlines()[0][:160]})")
+    recorded = raw.n_times / raw.info["sfreq"]
+    if abs(recorded - length) > EDF_SLACK:  # a truncated EDF reads as fewer samples, not as an error
+        fail(
+            path,
+            f"holds {recorded:g} s of EEG but {annotations.name} says the recording lasts {length:g} s: "
+            "a truncated or mismatched file",
+        )
     return raw.get_data() * 1e6, events, length
 
 
