@@ -71,3 +71,15 @@ def test_a_real_data_folder_missing_what_the_run_reads_is_named_before_any_job(t
         f"turntable.folder: {tmp_path / 'coil'} lacks object 4 (obj4__<pose>.png) of the 20 turntable.objects asks "
         "for (COIL-20 has 20)",
     ]
+
+
+@pytest.mark.parametrize("value, shown", [(255, "255"), (np.nan, "nan")])
+def test_dsprites_images_that_are_not_binary_are_one_line_naming_the_first(dsprites_file, tmp_path, value, shown):
+    """Images stored as 0..255 (values up to 509 after processing) or holding NaN passed before (issue 79)."""
+    with np.load(dsprites_file) as data:
+        imgs, classes = data["imgs"].astype(float), data["latents_classes"]
+    imgs[7, 3, 3] = value
+    bad = tmp_path / "bad.npz"
+    np.savez(bad, imgs=imgs, latents_classes=classes)
+    with pytest.raises(SourceError, match=rf"bad.npz: imgs must be binary \(0 or 1.*\), found {shown} in image 7$"):
+        real.read_dsprites(bad)

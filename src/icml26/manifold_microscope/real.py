@@ -48,6 +48,15 @@ def read_dsprites(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray]:
         fail(path, f"expected imgs N x 64 x 64 and latents_classes N x 6, got {imgs.shape} and {classes.shape}")
     if (classes.min(axis=0) < 0).any() or (classes.max(axis=0) >= LATENT_SIZES).any():
         fail(path, f"latent classes outside dSprites' sizes {LATENT_SIZES} (colour, shape, scale, orientation, x, y)")
+    for start in range(0, len(imgs), 65536):  # dSprites is binary: 0..255 or NaN would pass through unnoticed
+        chunk = imgs[start : start + 65536]
+        if not ((chunk == 0) | (chunk == 1)).all():
+            odd = chunk[(chunk != 0) & (chunk != 1)]
+            fail(
+                path,
+                f"imgs must be binary (0 or 1, as dSprites stores them), found {odd.flat[0]:g} in image "
+                f"{start + int(np.argwhere((chunk != 0) & (chunk != 1))[0][0])}",
+            )
     return imgs, classes
 
 
