@@ -213,3 +213,17 @@ def test_pickled_weights_are_refused_by_name(tmp_path):
     (folder / "model.safetensors").unlink()
     with pytest.raises(SourceError, match=r"pickled: holds pickled weights \(pytorch_model.bin\); only safetensors"):
         lm.load_model(folder)
+
+
+def test_weights_holding_nan_are_refused_naming_the_tensor(tmp_path):
+    """A diverged or damaged checkpoint loaded without a word and made every later number NaN (issue 79)."""
+    from safetensors.torch import load_file, save_file
+
+    folder = causal_lm(tmp_path / "m")
+    weights = folder / "model.safetensors"
+    tensors = load_file(str(weights))
+    name = sorted(k for k in tensors if k.endswith("mlp.up_proj.weight"))[0]
+    tensors[name][0, 0] = float("nan")
+    save_file(tensors, str(weights), metadata={"format": "pt"})
+    with pytest.raises(SourceError, match=rf"m: weights hold NaN or infinite values \({name}\)"):
+        lm.load_model(folder)

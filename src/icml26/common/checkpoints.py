@@ -101,7 +101,18 @@ def load_pretrained(
             hf_logging.enable_progress_bar()
     unexpected = () if part else info.get("unexpected_keys", ())
     check_coverage(folder, info.get("missing_keys", ()), unexpected, info.get("mismatched_keys", ()))
+    check_finite(folder, model.state_dict())
     return model
+
+
+def check_finite(where: str | os.PathLike, tensors) -> None:
+    """One line naming the first floating-point tensor holding NaN or an infinity: such weights load without a word
+    and turn every later number into NaN (a damaged or diverged checkpoint)."""
+    import torch
+
+    for name, tensor in tensors.items():
+        if tensor.is_floating_point() and not bool(torch.isfinite(tensor).all()):
+            fail(where, f"weights hold NaN or infinite values ({name}): a damaged or diverged checkpoint")
 
 
 def load_state(model, path: str | os.PathLike):
@@ -122,6 +133,7 @@ def load_state(model, path: str | os.PathLike):
         state |= {n: tensors[present[0]] for n in names}
     mismatched = [k for k in state if tuple(expected[k].shape) != tuple(state[k].shape)]
     check_coverage(path, missing, tensors.keys() - expected.keys(), mismatched)
+    check_finite(path, state)
     model.load_state_dict(state)
     return model
 
