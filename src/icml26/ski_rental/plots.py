@@ -49,15 +49,12 @@ def pareto(table: pd.DataFrame, B: int) -> plt.Figure:
         rows = data[data["family"] == family]
         for method, style in STYLE.items():
             sub = rows[rows["method"] == method].sort_values("robustness")
-            beyond = sub["robustness"] > ROBUSTNESS_SHOWN
-            ax.plot(
-                sub["robustness"].clip(upper=ROBUSTNESS_SHOWN),
-                sub["consistency"],
-                **({**SWEEP, **style} if "ms" not in style else {"lw": 0, **style}),
-            )
-            for r in sub[
-                beyond
-            ].itertuples():  # off the axis (x* unclamped may never buy): at the edge, its value named
+            if "ms" not in style:  # a sweep: a line, which runs off the axis where it must
+                ax.plot(sub["robustness"], sub["consistency"], **{**SWEEP, **style})
+                continue
+            ax.plot(sub["robustness"].clip(upper=ROBUSTNESS_SHOWN), sub["consistency"], **{"lw": 0, **style})
+            for r in sub[sub["robustness"] > ROBUSTNESS_SHOWN].itertuples():  # a point off the axis (x* that never
+                # buys): drawn at the edge, its value named
                 ax.annotate(
                     f"→ {r.robustness:.3g}",
                     (ROBUSTNESS_SHOWN, r.consistency),
