@@ -199,8 +199,9 @@ def unfetched_problems(slug: str, section: dict[str, Any]) -> Iterator[str]:
 def changed_fetched_problems(slug: str, section: dict[str, Any]) -> Iterator[str]:
     """A setting that names a folder of the section's ``fetch:`` list whose files no longer match the manifest
     ``make fetch`` wrote (:func:`.fetch.changed_since_fetch`, cached by size and modification time): never read a
-    changed input as if it were the fetched one."""
-    from .fetch import changed_since_fetch
+    changed input as if it were the fetched one. A folder put there by hand, with no manifest, has nothing to be
+    checked against (``make fetch`` refuses to overwrite it)."""
+    from .fetch import MANIFEST, changed_since_fetch
 
     targets = {entry["into"] for entry in section.get("fetch", {}).values()}
 
@@ -208,7 +209,7 @@ def changed_fetched_problems(slug: str, section: dict[str, Any]) -> Iterator[str
         for key, value in block.items():
             if isinstance(value, dict) and key != "fetch":
                 yield from named(value, (*keys, key))
-            elif isinstance(value, str) and value in targets and Path(value).is_dir():
+            elif isinstance(value, str) and value in targets and Path(value + MANIFEST).is_file():
                 problem = changed_since_fetch(value, Path("."))
                 if problem:
                     yield f"{'.'.join((slug, *keys, key))}: {problem}"
