@@ -154,15 +154,6 @@ def times_in_distribution(tpr: pd.DataFrame, target: str, fpr: float) -> Claim:
             _bootstrap(ours),
         )
     ]
-    above_chance = premise(
-        "in-distribution canaries detected above chance (lower end of their TPR interval above the FPR)",
-        float(base["tpr_low"]),
-        fpr,
-        ">",
-        "a factor over in-distribution canaries compares two detection rates; canaries no better than chance "
-        "(TPR at the FPR) leave the FPR as the denominator, so the factor measures the floor, not a baseline "
-        "(issue 78, 2026-12-06; the paper's in-distribution canaries reach about a quarter of its 99.6 %)",
-    )
     return Claim(
         id="four_times_in_distribution",
         statement=f"OptiFluence canaries reach at least {PAPER_FACTOR:g}x the TPR at {fpr:.1%} FPR of "
@@ -175,9 +166,9 @@ def times_in_distribution(tpr: pd.DataFrame, target: str, fpr: float) -> Claim:
             "resolution": floor,
         },
         comparator=">=",
-        state=decide(found, premises=[above_chance]),
+        state=decide(found),
         interval=found,
-        premises=[above_chance],
+        premises_note="in-distribution canaries are the floor the factor is measured against: nothing presupposed",
         note="an in-distribution TPR below the resolution (one member in n_in) counts as the resolution",
         headline=f"OptiFluence TPR {ours['tpr']:.3f} vs in-distribution "
         + (
