@@ -88,5 +88,6 @@ def test_a_truncated_edf_is_refused_against_its_annotated_duration(root, tmp_pat
     edf = copy / "sub-01" / f"{RUN}_eeg.edf"
     raw = mne.io.read_raw_edf(edf, preload=True, verbose="error")
     mne.export.export_raw(edf, raw.crop(tmax=29.0), fmt="edf", overwrite=True, verbose="error")  # half of 60 s
-    with pytest.raises(SourceError, match=r"_eeg.edf: holds 30 s of EEG but .*_events.tsv says the recording lasts 60 s"):
+    says = r"_eeg.edf: holds 30 s of EEG but .*_events.tsv says the recording lasts 60 s"
+    with pytest.raises(SourceError, match=says):
         bids.read_recording(edf, 256)

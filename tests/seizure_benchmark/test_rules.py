@@ -140,7 +140,11 @@ def test_the_gap_plot_names_every_detector_once_without_labels_on_top_of_each_ot
     from icml26.seizure_benchmark import plots
 
     table = pd.DataFrame(
-        {"algorithm": ["a", "b", "c", "d"], "within_f1": [0.80, 0.81, 0.80, 0.79], "heldout_f1": [0.75, 0.75, 0.76, 0.74]}
+        {
+            "algorithm": ["a", "b", "c", "d"],
+            "within_f1": [0.80, 0.81, 0.80, 0.79],
+            "heldout_f1": [0.75, 0.75, 0.76, 0.74],
+        }
     )
     fig = plots.gap(table, 0.1)
     ax = fig.axes[0]
