@@ -11,6 +11,8 @@ from .verdict import PAPER_IMPROVEMENT
 # What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
 # the names of the verdict's constants it draws, or why it draws none.
 CRITERIA = {
+    "consolidation": "the consolidated policy's returns under the fault and on the nominal plant beside the base's; "
+    "the claim's 5 % nominal tolerance is the config's, not a verdict constant",
     "fault_returns": ("PAPER_IMPROVEMENT",),
     "adaptation": "reward over consecutive episodes per fault, the course behind the recovery claims; their thresholds "
     "apply to the per-fault returns of fault_returns.png",

@@ -11,6 +11,8 @@ from . import montage
 # What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
 # the names of the verdict's constants it draws, or why it draws none.
 CRITERIA = {
+    "leaderboard": "our leaderboard beside the published one; published_entries_vary compares its best "
+    "and median entries (no threshold beyond zero and the margin)",
     "gap": "the band is the config's `gap_min` (the figure and the verdict take the same key)",
     "ranks": "the claim compares the algorithm with the best F1 with the most consistent one (ranks per subject and "
     "their bootstrap drawn); no fixed threshold",
