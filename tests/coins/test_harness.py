@@ -150,12 +150,16 @@ def test_print_assumptions_catches_an_axiom_that_got_past_the_screening(workspac
 
 
 def test_a_memory_bomb_is_stopped_by_the_limits(workspace):
-    """The 1 GiB address-space limit stops it on a quiet machine; on a loaded one the 20 s wall clock may
-    come first: either way coqc is stopped and the candidate's status says so."""
+    """The 1 GiB address-space limit stops it on a quiet machine; on a loaded one the 20 s wall clock, or the
+    obligation's own 2 s tactic timeout, may come first: either way the bomb is never proved, and a stopped
+    coqc gives the candidate a status that says so."""
     bomb = "Definition spec (l : list Z) (result : Z) : Prop := Nat.pow 10 9 = Nat.pow 10 9 /\\ In result l."
     obligations = [Obligation("coins_ob_0", "accept", 0, "Candidate.spec [1] 1")]
     result = workspace.run(bomb, "list Z -> Z -> Prop", obligations, Limits(2, 1, 20, 1024))
-    assert result.status == "timeout" and ("resource limit" in result.message or "ran past" in result.message)
+    if result.status == "ok":  # the tactic timeout came first: the obligation is left open, not proved
+        assert result.outcomes == {"coins_ob_0": "unknown"}
+    else:
+        assert result.status == "timeout" and ("resource limit" in result.message or "ran past" in result.message)
 
 
 def test_wrong_outputs_differ_from_the_trusted_one_and_keep_the_type():
