@@ -41,6 +41,17 @@ def test_the_same_seed_gives_the_same_bytes_and_another_seed_other_rows():
     assert not np.array_equal(first, other)
 
 
+def test_a_shared_mixture_gives_the_same_bytes_and_is_left_unchanged():
+    X, y = _gaussian_set()
+    mixture = synthetic.fit_mixture(X, y, seed=2)
+    means, covariances = mixture.means_.copy(), mixture.covariances_.copy()
+    for kind in ("local", "global", "cluster"):
+        shared, _ = synthetic.generate(X, y, kind, seed=2, mixture=mixture)
+        alone, _ = synthetic.generate(X, y, kind, seed=2)
+        assert shared.tobytes() == alone.tobytes()
+    assert np.array_equal(mixture.means_, means) and np.array_equal(mixture.covariances_, covariances)
+
+
 def test_local_anomalies_share_the_mean_with_alpha_times_the_covariance():
     X, y = _gaussian_set(n_normal=4000, n_anomaly=4000)
     out, labels = synthetic.generate(X, y, "local", seed=0)
