@@ -18,9 +18,9 @@ The mixture, the kernel-density marginals and the independent draws are ADBench'
 
 - **the dependency type's copula**: ADBench fits ``copulas``' ``VineCopula('center')`` (a C-vine truncated at
   three trees, Clayton / Frank / Gumbel / independence pairs), whose sampler draws one row at a time in Python
-  (278 s for 1,655 rows of 6_cardio, measured here), hours per large set. We fit the same kind of model with
-  ``pyvinecopulib`` (truncated at three trees, the same four pair families, its structure chosen by Kendall's tau
-  as vinecopulib does rather than a C-vine), which samples in compiled code;
+  (278 s for 1,655 rows of 6_cardio, measured on this project's machine the session before), hours per large set.
+  We fit the same kind of model with ``pyvinecopulib`` (truncated at three trees, the same four pair families,
+  its structure chosen by Kendall's tau as vinecopulib does rather than a C-vine), which samples in compiled code;
 - **the marginals' inverse**: tabulated on a grid (:func:`_cdf_table`) instead of ``copulas``' root finding.
 
 ``alpha`` and ``p`` are ADBench's defaults.
@@ -43,12 +43,9 @@ def fit_mixture(X: np.ndarray, y: np.ndarray, seed: int):
     """The Gaussian mixture of lowest BIC over 1..9 components, fitted to the normal rows (ADBench's choice). The
     costly step of the local, global and cluster types (nine full-covariance fits: about 2.5 min on 24_mnist's
     7,603 x 100), so one set and seed may fit it once and pass it to :func:`generate` for all three."""
-    return _mixture(np.asarray(X[y == 0], dtype=float), seed)
-
-
-def _mixture(normal: np.ndarray, seed: int):
     from sklearn.mixture import GaussianMixture
 
+    normal = np.asarray(X[y == 0], dtype=float)
     fits = [GaussianMixture(n_components=k, random_state=seed).fit(normal) for k in range(1, 10)]
     return min(fits, key=lambda gm: gm.bic(normal))
 
@@ -75,12 +72,12 @@ def _kde_marginals(normal: np.ndarray, seed: int) -> list:
 GRID = 4096  # points on which each marginal's CDF is tabulated for the transforms to and from the copula scale
 
 
-def _cdf_table(kde) -> tuple[np.ndarray, np.ndarray]:
-    """A marginal's CDF on a fine grid over its support. ``copulas`` inverts the CDF by root finding, each step a
+def _cdf_table(kde, column: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A marginal's CDF on a fine grid over its support (``copulas``' bounds: the fitted column's range widened by
+    five standard deviations each side). ``copulas`` inverts the CDF by root finding, each step a
     sum over every row (88 s for 6_cardio's 21 features, of 130 s in all, measured here); interpolating this table
     gives the same transform to within the grid's spacing, in milliseconds."""
-    low, high = kde._get_bounds()
-    grid = np.linspace(low, high, GRID)
+    grid = np.linspace(column.min() - 5 * column.std(), column.max() + 5 * column.std(), GRID)
     return grid, np.maximum.accumulate(kde.cumulative_distribution(grid))
 
 
@@ -88,7 +85,7 @@ def _vine_normals(normal: np.ndarray, marginals: list, count: int, seed: int) ->
     """Rows from a vine copula fitted to the normal rows' pseudo-observations, mapped back through the marginals."""
     import pyvinecopulib as pv
 
-    tables = [_cdf_table(m) for m in marginals]
+    tables = [_cdf_table(m, col) for m, col in zip(marginals, normal.T, strict=True)]
     u = np.column_stack([np.interp(col, grid, cdf) for (grid, cdf), col in zip(tables, normal.T, strict=True)])
     u = np.clip(u, 1e-10, 1 - 1e-10)
     families = [pv.BicopFamily.indep, pv.BicopFamily.clayton, pv.BicopFamily.frank, pv.BicopFamily.gumbel]
@@ -114,7 +111,7 @@ def generate(X: np.ndarray, y: np.ndarray, kind: str, seed: int, mixture=None) -
         synthetic_normal = _vine_normals(normal, marginals, pts_n, seed)
         anomalies = np.column_stack([m.sample(pts_a) for m in marginals])
     else:
-        gm = copy.deepcopy(mixture) if mixture is not None else _mixture(normal, seed)
+        gm = copy.deepcopy(mixture) if mixture is not None else fit_mixture(X, y, seed)
         synthetic_normal = gm.sample(pts_n)[0]
         if kind == "local":
             gm.covariances_ = ALPHA * gm.covariances_
