@@ -10,6 +10,7 @@ import pytest
 from icml26.common.claims import FAILS, HOLDS, INCONCLUSIVE
 from icml26.common.io import read_npz, write_npz
 from icml26.dvm_ad import data, rules, tables, verdict
+from icml26.dvm_ad.synthetic import TYPES
 from tests.conftest import ROOT
 
 
@@ -128,13 +129,25 @@ def pipeline(tmp_path_factory):
             epsilon=0.1,
             adbench_rows=None,
         )
+    type_aurocs = []
+    for name in ("alpha", "beta"):
+        type_aurocs.append(str(d / f"{name}_types.csv"))
+        timings.append(str(d / f"{name}_types_time.csv"))
+        rules.evaluate_types(
+            str(d / f"{name}.npz"), type_aurocs[-1], timings[-1], types=list(TYPES), seeds=[0], test_size=0.3,
+            baselines=["KNN", "IForest"], epsilon=0.1, adbench_rows=None,
+        )  # fmt: skip
     f = {k: str(d / f"{k}.csv") for k in ("per_dataset", "leaderboard", "ablation", "rank_per_seed")}
+    f |= {f"{k}_by_type": str(d / f"{k}_by_type.csv") for k in ("per_dataset", "leaderboard", "ablation")}
     rules.summarise(aurocs, f["per_dataset"], f["leaderboard"], f["ablation"], f["rank_per_seed"])
+    rules.summarise_types(type_aurocs, f["per_dataset_by_type"], f["leaderboard_by_type"], f["ablation_by_type"])
     rules.timing(timings, str(d / "fit_seconds.csv"), str(d / "machine.json"))
     rules.verdict(
         f["per_dataset"],
         f["leaderboard"],
         f["ablation"],
+        f["per_dataset_by_type"],
+        f["leaderboard_by_type"],
         str(d / "claims.json"),
         str(d / "metrics.json"),
         substitution="a test stand-in",
@@ -152,14 +165,64 @@ def test_tables_have_every_method_dataset_and_variant(pipeline):
     per_seed = pd.read_csv(f["rank_per_seed"])  # each seed ranks the 3 methods on every dataset
     assert sorted(per_seed["seed"].unique()) == [0, 1]
     assert per_seed.groupby("seed")["average_rank"].sum().tolist() == pytest.approx([6.0, 6.0])
-    assert len(pd.read_csv(d / "fit_seconds.csv")) == 12 + 2
+    assert len(pd.read_csv(d / "fit_seconds.csv")) == 12 + 2 + len(TYPES)  # + one generation row per type
 
 
-def test_both_claims_are_judged(pipeline):
+def test_the_type_tables_rank_every_method_on_each_type_alone(pipeline):
+    _, f = pipeline
+    board = pd.read_csv(f["leaderboard_by_type"])
+    assert list(dict.fromkeys(board["type"])) == list(TYPES)  # the configured order
+    for _, rows in board.groupby("type"):
+        assert set(rows["method"]) == {"DVM-AD", "KNN", "IForest"} and (rows["datasets"] == 2).all()
+        assert rows["average_rank"].sum() == pytest.approx(6.0)  # 3 methods ranked on each of the 2 datasets
+    per_dataset = pd.read_csv(f["per_dataset_by_type"])
+    assert len(per_dataset) == len(TYPES) * 2 * (12 + 2)  # types x datasets x (DVM-AD variants + baselines)
+    assert len(pd.read_csv(f["ablation_by_type"])) == len(TYPES) * 12
+
+
+def test_every_claim_is_judged(pipeline):
     d, _ = pipeline
     claims = json.loads((d / "claims.json").read_text())
-    assert [c["id"] for c in claims] == ["best_average_auroc_and_rank", "both_ends_beat_either_end"]
+    assert [c["id"] for c in claims] == [
+        "best_average_auroc_and_rank", "both_ends_beat_either_end", "top_ranked_across_anomaly_types",
+    ]  # fmt: skip
     assert claims[0]["paper_value"]["mean_auroc_pct"] == 89.65
+    assert sorted(claims[2]["measured"]) == sorted(TYPES)
+    assert sorted(json.loads((d / "metrics.json").read_text())["by_type"]) == sorted(TYPES)
+
+
+def test_the_synthetic_types_are_generated_from_the_seed_s_rows_and_rerun_byte_identically(tmp_path):
+    """A type's AUROC rows depend on its seed alone: the same rows again, and the same whichever types run beside."""
+    synthetic(tmp_path / "raw.npz", 0)
+    X, y = data.load(str(tmp_path / "raw.npz"))
+    from icml26.dvm_ad.benchmark import evaluate_types
+
+    run = dict(seeds=[0], test_size=0.3, baselines=["KNN"], epsilon=0.1)
+    every, _ = evaluate_types(X, y, types=list(TYPES), **run)
+    alone, _ = evaluate_types(X, y, types=["cluster"], **run)
+    assert {r["type"] for r in every} == set(TYPES)
+    assert [r for r in every if r["type"] == "cluster"] == alone
+
+
+def _type_tables(per_type: dict[str, dict[str, list[float]]]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Per-dataset AUROC of each method on each type, and the leaderboard by type, as the rules write them."""
+    table = pd.concat([_per_dataset(aurocs).assign(type=kind) for kind, aurocs in per_type.items()])
+    return tables.by_type(table, tables.leaderboard), table
+
+
+def test_top_ranked_claim_states():
+    first = {"DVM-AD": [0.9, 0.8, 0.85, 0.95, 0.7, 0.9], "KNN": [0.8, 0.7, 0.75, 0.85, 0.6, 0.8],
+             "LOF": [0.7, 0.6, 0.7, 0.8, 0.5, 0.7]}  # fmt: skip
+    second = {"DVM-AD": first["KNN"], "KNN": first["DVM-AD"], "LOF": first["LOF"]}  # KNN first on every dataset
+    split = {"DVM-AD": [0.9, 0.7, 0.9, 0.7, 0.9, 0.7], "KNN": [0.7, 0.9, 0.7, 0.9, 0.7, 0.8],
+             "LOF": [0.5] * 6}  # fmt: skip
+    claim = verdict.top_ranked_across_types(*_type_tables({kind: first for kind in TYPES}))
+    assert claim.state == HOLDS and [i.statistic for i in claim.interval] == [f"rank_lead_{k}" for k in TYPES]
+    assert claim.measured["local"]["place"] == 1 and claim.measured["local"]["best_baseline"]["method"] == "KNN"
+    behind = verdict.top_ranked_across_types(*_type_tables({k: second if k == "dependency" else first for k in TYPES}))
+    assert behind.state == FAILS and behind.measured["dependency"]["place"] == 2  # one type lost fails the claim
+    mixed = verdict.top_ranked_across_types(*_type_tables({k: split if k == "global" else first for k in TYPES}))
+    assert mixed.state == INCONCLUSIVE
 
 
 def _per_dataset(aurocs: dict[str, list[float]], keep: dict[str, list[float]] | None = None) -> pd.DataFrame:

@@ -1,9 +1,12 @@
 # dvm_ad: DVM-AD anomaly detection on ADBench tabular data (spec: shared/papers/dvm_ad.md).
-# dataset_{name} -> evaluate_{name} -> tables -> figures, verdict; timing beside.
+# dataset_{name} -> evaluate_{name} -> tables -> figures, verdict; timing beside. The anomaly-type claim:
+# dataset_{name} -> evaluate_types_{name} (ADBench's synthetic anomalies) -> tables_by_type -> figures, verdict.
 # Each rule calls one function of icml26.dvm_ad.rules (see docs/ARCHITECTURE.md).
 
 DVM = register("dvm_ad")
 DVM_NAMES = DVM.cfg["datasets"]
+DVM_TYPE_NAMES = DVM.cfg["type_datasets"]
+DVM_ALL_NAMES = list(dict.fromkeys(DVM_NAMES + DVM_TYPE_NAMES))
 
 
 rule dvm_ad:
@@ -12,6 +15,7 @@ rule dvm_ad:
         paper_outputs(DVM),
         f"{DVM.results}/figures/average_rank.png",
         f"{DVM.results}/figures/ablation.png",
+        f"{DVM.results}/figures/anomaly_types.png",
         f"{DVM.timing}/fit_seconds.csv",
 
 
@@ -21,7 +25,7 @@ rule dvm_ad_dataset:
     output:
         dataset=f"{DVM.data}/datasets/{{name}}.npz",
     wildcard_constraints:
-        name="|".join(DVM_NAMES),
+        name="|".join(DVM_ALL_NAMES),
     params:
         func="icml26.dvm_ad.rules:dataset",
         max_rows=DVM.cfg["max_rows"],
@@ -48,6 +52,57 @@ rule dvm_ad_evaluate:
         baselines=DVM.cfg["baselines"],
         epsilon=DVM.cfg["epsilon"],
         adbench_rows=DVM.cfg["adbench_rows"],
+    script:
+        CALL
+
+
+rule dvm_ad_evaluate_types:
+    input:
+        dataset=rules.dvm_ad_dataset.output.dataset,
+    output:
+        auroc=f"{DVM.data}/auroc_by_type/{{name}}.csv",
+        timing=f"{DVM.timing}/fit_seconds_by_type/{{name}}.csv",
+    wildcard_constraints:
+        name="|".join(DVM_TYPE_NAMES),
+    threads: paper_threads(DVM)
+    resources:
+        **job_resources(DVM),
+    params:
+        func="icml26.dvm_ad.rules:evaluate_types",
+        types=DVM.cfg["anomaly_types"],
+        seeds=DVM.cfg["seeds"],
+        test_size=DVM.cfg["test_size"],
+        baselines=DVM.cfg["baselines"],
+        epsilon=DVM.cfg["epsilon"],
+        adbench_rows=DVM.cfg["adbench_rows"],
+    script:
+        CALL
+
+
+rule dvm_ad_tables_by_type:
+    input:
+        aurocs=expand(f"{DVM.data}/auroc_by_type/{{name}}.csv", name=DVM_TYPE_NAMES),
+    output:
+        per_dataset=report(
+            f"{DVM.results}/tables/auroc_per_dataset_by_type.csv",
+            caption="../report/dvm_ad/auroc_per_dataset_by_type.rst",
+            category="dvm_ad",
+            subcategory="tables",
+        ),
+        leaderboard=report(
+            f"{DVM.results}/tables/leaderboard_by_type.csv",
+            caption="../report/dvm_ad/leaderboard_by_type.rst",
+            category="dvm_ad",
+            subcategory="tables",
+        ),
+        ablation=report(
+            f"{DVM.results}/tables/ablation_by_type.csv",
+            caption="../report/dvm_ad/ablation_by_type.rst",
+            category="dvm_ad",
+            subcategory="tables",
+        ),
+    params:
+        func="icml26.dvm_ad.rules:summarise_types",
     script:
         CALL
 
@@ -88,7 +143,8 @@ rule dvm_ad_tables:
 
 rule dvm_ad_timing:
     input:
-        timings=expand(f"{DVM.timing}/fit_seconds/{{name}}.csv", name=DVM_NAMES),
+        timings=expand(f"{DVM.timing}/fit_seconds/{{name}}.csv", name=DVM_NAMES)
+        + expand(f"{DVM.timing}/fit_seconds_by_type/{{name}}.csv", name=DVM_TYPE_NAMES),
     output:
         summary=f"{DVM.timing}/fit_seconds.csv",
         machine=f"{DVM.timing}/machine.json",
@@ -103,8 +159,9 @@ rule dvm_ad_figures:
         leaderboard=rules.dvm_ad_tables.output.leaderboard,
         rank_per_seed=rules.dvm_ad_tables.output.rank_per_seed,
         ablation=rules.dvm_ad_tables.output.ablation,
+        leaderboard_by_type=rules.dvm_ad_tables_by_type.output.leaderboard,
     output:
-        **figure_outputs(DVM, "average_rank", "ablation"),
+        **figure_outputs(DVM, "average_rank", "ablation", "anomaly_types"),
     params:
         func="icml26.dvm_ad.rules:figures",
     script:
@@ -116,6 +173,8 @@ rule dvm_ad_verdict:
         per_dataset=rules.dvm_ad_tables.output.per_dataset,
         leaderboard=rules.dvm_ad_tables.output.leaderboard,
         ablation=rules.dvm_ad_tables.output.ablation,
+        per_dataset_by_type=rules.dvm_ad_tables_by_type.output.per_dataset,
+        leaderboard_by_type=rules.dvm_ad_tables_by_type.output.leaderboard,
     output:
         claims=report(
             f"{DVM.results}/claims.json",

@@ -96,6 +96,46 @@ def auroc(y: np.ndarray, scores: np.ndarray) -> float:
     return float(roc_auc_score(y, scores))
 
 
+def _on_split(
+    normal: np.ndarray, X_test: np.ndarray, y_test: np.ndarray, seed: int, *, baselines: list[str], epsilon: float
+) -> tuple[list[dict], list[dict]]:
+    """Every DVM-AD variant and baseline fitted on ``normal`` and scored on the test rows: AUROC and timing rows."""
+    rows, timings = [], []
+    mean, scale = normal.mean(axis=0), normal.std(axis=0)
+    scale = np.where(scale > 0, scale, 1.0)
+    for keep in KEEP_MODES:
+        for reference in REFERENCES:
+            start = time.perf_counter()
+            scores = PyODStyle(reference=reference, keep=keep, epsilon=epsilon).fit(normal).decision_function(X_test)
+            method = "DVM-AD" if (keep, reference) == ("both", "max") else "DVM-AD ablation"
+            rows.append({"seed": seed, "method": method, "keep": keep, "reference": reference,
+                         "auroc": auroc(y_test, scores)})  # fmt: skip
+            timings.append(
+                {"seed": seed, "method": f"DVM-AD[{keep},{reference}]", "seconds": time.perf_counter() - start}
+            )
+    for name in baselines:
+        start = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            detector = _pyod(name, seed, normal.shape[1])
+            seed_everything(seed)  # LODA and friends draw from numpy's global state, the deep ones from torch's
+            detector.fit((normal - mean) / scale)
+            scores = detector.decision_function((X_test - mean) / scale)
+        rows.append({"seed": seed, "method": name, "keep": "", "reference": "", "auroc": auroc(y_test, scores)})
+        timings.append({"seed": seed, "method": name, "seconds": time.perf_counter() - start})
+    return rows, timings
+
+
+def _seed_rows(X: np.ndarray, y: np.ndarray, seed: int, adbench_rows: dict | None):
+    """The rows one seed sees and what its split draws from: ADBench's per-seed rows and generator
+    (:func:`data.adbench_rows`) when ``adbench_rows`` (``{low, high}``) is set, else every row and the seed."""
+    if not adbench_rows:
+        return X, y, seed
+    X_seed, y_seed, state = data.adbench_rows(X, y, seed, adbench_rows["low"], adbench_rows["high"])
+    print(f"seed {seed}: {len(y_seed)} rows (ADBench's protocol)", flush=True)
+    return X_seed, y_seed, state
+
+
 def evaluate(
     X: np.ndarray,
     y: np.ndarray,
@@ -110,41 +150,46 @@ def evaluate(
     (``{low, high}``) draws each seed's rows and split as ADBench does."""
     rows, timings = [], []
     for seed in seeds:
-        if adbench_rows:
-            X_seed, y_seed, state = data.adbench_rows(X, y, seed, adbench_rows["low"], adbench_rows["high"])
-            normal, X_test, y_test = data.split(X_seed, y_seed, state, test_size)
-            print(f"seed {seed}: {len(y_seed)} rows (ADBench's protocol), {len(normal)} normal to fit", flush=True)
-        else:
-            normal, X_test, y_test = data.split(X, y, seed, test_size)
-        mean, scale = normal.mean(axis=0), normal.std(axis=0)
-        scale = np.where(scale > 0, scale, 1.0)
-        for keep in KEEP_MODES:
-            for reference in REFERENCES:
-                start = time.perf_counter()
-                scores = (
-                    PyODStyle(reference=reference, keep=keep, epsilon=epsilon).fit(normal).decision_function(X_test)
-                )
-                method = "DVM-AD" if (keep, reference) == ("both", "max") else "DVM-AD ablation"
-                rows.append(
-                    {
-                        "seed": seed,
-                        "method": method,
-                        "keep": keep,
-                        "reference": reference,
-                        "auroc": auroc(y_test, scores),
-                    }
-                )
-                timings.append(
-                    {"seed": seed, "method": f"DVM-AD[{keep},{reference}]", "seconds": time.perf_counter() - start}
-                )
-        for name in baselines:
+        X_seed, y_seed, state = _seed_rows(X, y, seed, adbench_rows)
+        normal, X_test, y_test = data.split(X_seed, y_seed, state, test_size)
+        found = _on_split(normal, X_test, y_test, seed, baselines=baselines, epsilon=epsilon)
+        rows += found[0]
+        timings += found[1]
+    return rows, timings
+
+
+def evaluate_types(
+    X: np.ndarray,
+    y: np.ndarray,
+    *,
+    types: list[str],
+    seeds: list[int],
+    test_size: float,
+    baselines: list[str],
+    epsilon: float,
+    adbench_rows: dict | None = None,
+) -> tuple[list[dict], list[dict]]:
+    """:func:`evaluate` on ADBench's realistic synthetic anomalies of each type in ``types``, generated per seed
+    from the seed's rows as ADBench does (after its row draw, before its split; :mod:`.synthetic`). Rows carry a
+    ``type`` column; timing rows add each generation (method ``generate <type>``). The three mixture types of one
+    seed share one fitted mixture (:func:`synthetic.fit_mixture`, the costly step). Each type's split draws from
+    the seed alone, so one type's rows do not depend on which others run."""
+    from . import synthetic
+
+    rows, timings = [], []
+    for seed in seeds:
+        X_seed, y_seed, _ = _seed_rows(X, y, seed, adbench_rows)
+        mixture = None
+        for kind in types:
             start = time.perf_counter()
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                detector = _pyod(name, seed, normal.shape[1])
-                seed_everything(seed)  # LODA and friends draw from numpy's global state, the deep ones from torch's
-                detector.fit((normal - mean) / scale)
-                scores = detector.decision_function((X_test - mean) / scale)
-            rows.append({"seed": seed, "method": name, "keep": "", "reference": "", "auroc": auroc(y_test, scores)})
-            timings.append({"seed": seed, "method": name, "seconds": time.perf_counter() - start})
+            if kind != "dependency" and mixture is None:
+                mixture = synthetic.fit_mixture(X_seed, y_seed, seed)
+            X_kind, y_kind = synthetic.generate(X_seed, y_seed, kind, seed, mixture=mixture)
+            timings.append({"seed": seed, "method": f"generate {kind}", "seconds": time.perf_counter() - start,
+                            "type": kind})  # fmt: skip
+            normal, X_test, y_test = data.split(X_kind, y_kind, seed, test_size)
+            found = _on_split(normal, X_test, y_test, seed, baselines=baselines, epsilon=epsilon)
+            rows += [row | {"type": kind} for row in found[0]]
+            timings += [row | {"type": kind} for row in found[1]]
+            print(f"seed {seed}, {kind} anomalies: {len(normal)} normal rows to fit", flush=True)
     return rows, timings

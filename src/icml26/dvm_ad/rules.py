@@ -1,6 +1,7 @@
 """Rule functions of the dvm_ad pipeline: paths and plain parameters in, files out.
 
-DAG: dataset_{name} -> evaluate_{name} -> tables -> figures, verdict; timing beside.
+DAG: dataset_{name} -> evaluate_{name}, evaluate_types_{name} -> tables, tables_by_type -> figures, verdict;
+timing beside.
 """
 
 from __future__ import annotations
@@ -52,6 +53,32 @@ def evaluate(
     print(f"{name}: best {best['method']} AUROC {best['auroc']:.3f}", flush=True)
 
 
+def evaluate_types(
+    dataset: str,
+    auroc: str,
+    timing: str,
+    *,
+    types: list[str],
+    seeds: list[int],
+    test_size: float,
+    baselines: list[str],
+    epsilon: float,
+    adbench_rows: dict | None,
+) -> None:
+    """The same methods on ADBench's realistic synthetic anomalies of each type, generated from this dataset's
+    normal rows (:mod:`.synthetic`): AUROC rows with a ``type`` column, generation and fit times aside."""
+    from . import benchmark, data
+
+    X, y = data.load(dataset)
+    rows, timings = benchmark.evaluate_types(
+        X, y, types=types, seeds=seeds, test_size=test_size, baselines=baselines, epsilon=epsilon,
+        adbench_rows=adbench_rows,
+    )  # fmt: skip
+    name = Path(dataset).stem
+    write_csv(auroc, pd.DataFrame(rows).assign(dataset=name))
+    write_csv(timing, pd.DataFrame(timings).assign(dataset=name, rows=len(y), features=X.shape[1]))
+
+
 def summarise(aurocs: list[str], per_dataset: str, leaderboard: str, ablation: str, rank_per_seed: str) -> None:
     """Per-dataset means, the leaderboard (mean AUROC, average rank), each seed's ranks and the ablation table."""
     from . import tables
@@ -64,6 +91,17 @@ def summarise(aurocs: list[str], per_dataset: str, leaderboard: str, ablation: s
     write_csv(ablation, tables.ablation(table))
 
 
+def summarise_types(aurocs: list[str], per_dataset: str, leaderboard: str, ablation: str) -> None:
+    """Per anomaly type: per-dataset means, the leaderboard and the ablation table (a ``type`` column each)."""
+    from . import tables
+
+    rows = read_csvs(aurocs)
+    table = tables.by_type(rows, tables.per_dataset)
+    write_csv(per_dataset, table)
+    write_csv(leaderboard, tables.by_type(table, tables.leaderboard))
+    write_csv(ablation, tables.by_type(table, tables.ablation))
+
+
 def timing(timings: list[str], summary: str, machine: str) -> None:
     """Mean fit+score seconds per method (a benchmark record: it varies run to run)."""
     from ..common.timing import write_machine
@@ -74,24 +112,40 @@ def timing(timings: list[str], summary: str, machine: str) -> None:
     write_csv(summary, out.sort_values("mean_seconds").reset_index())
 
 
-def figures(leaderboard: str, rank_per_seed: str, ablation: str, **outputs: str) -> None:
-    """Average rank per method over the datasets (average_rank) and mean AUROC of every keep mode x
-    reference point (ablation)."""
+def figures(leaderboard: str, rank_per_seed: str, ablation: str, leaderboard_by_type: str, **outputs: str) -> None:
+    """Average rank per method over the datasets (average_rank), mean AUROC of every keep mode x
+    reference point (ablation) and each method's average rank per anomaly type (anomaly_types)."""
     from ..common.figures import figure_set, save_figure
     from . import plots
 
     with figure_set(outputs) as paths:
         save_figure(plots.average_rank(read_csv(leaderboard), read_csv(rank_per_seed)), *paths("average_rank"))
         save_figure(plots.ablation(read_csv(ablation)), *paths("ablation"))
+        save_figure(plots.anomaly_types(read_csv(leaderboard_by_type)), *paths("anomaly_types"))
 
 
-def verdict(per_dataset: str, leaderboard: str, ablation: str, claims: str, metrics: str, *, substitution: str) -> None:
+def verdict(
+    per_dataset: str,
+    leaderboard: str,
+    ablation: str,
+    per_dataset_by_type: str,
+    leaderboard_by_type: str,
+    claims: str,
+    metrics: str,
+    *,
+    substitution: str,
+) -> None:
     """Judge the spec's claims and collect the headline numbers."""
     from ..common.claims import verdict_word, write_claims
     from . import verdict as verdicts
 
     table, board, ablation_table = read_csv(per_dataset), read_csv(leaderboard), read_csv(ablation)
-    judged = [verdicts.best_on_adbench(board, table), verdicts.both_ends_beat_one_end(ablation_table, table)]
+    type_board = read_csv(leaderboard_by_type)
+    judged = [
+        verdicts.best_on_adbench(board, table),
+        verdicts.both_ends_beat_one_end(ablation_table, table),
+        verdicts.top_ranked_across_types(type_board, read_csv(per_dataset_by_type)),
+    ]
     for claim in judged:
         print(f"{claim.id}: {verdict_word(claim)} -- {claim.measured}", flush=True)
     write_claims(claims, judged, substitution=substitution)
@@ -102,5 +156,11 @@ def verdict(per_dataset: str, leaderboard: str, ablation: str, claims: str, metr
                 r.method: {"mean_auroc": r.mean_auroc, "average_rank": r.average_rank} for r in board.itertuples()
             },
             "ablation": {f"{r.keep}/{r.reference}": r.mean_auroc for r in ablation_table.itertuples()},
+            "by_type": {
+                kind: {
+                    r.method: {"mean_auroc": r.mean_auroc, "average_rank": r.average_rank} for r in rows.itertuples()
+                }
+                for kind, rows in type_board.groupby("type", sort=False)
+            },
         },
     )

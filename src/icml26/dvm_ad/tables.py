@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pandas as pd
 
 MAIN = "DVM-AD"
@@ -43,3 +45,10 @@ def ablation(table: pd.DataFrame) -> pd.DataFrame:
         .sort_values(["keep", "reference"])
         .reset_index(drop=True)
     )
+
+
+def by_type(frame: pd.DataFrame, table: Callable[[pd.DataFrame], pd.DataFrame]) -> pd.DataFrame:
+    """``table`` computed on each anomaly type's rows alone (the ``type`` column), stacked with that column first."""
+    parts = [table(rows.drop(columns="type")).assign(type=kind) for kind, rows in frame.groupby("type", sort=False)]
+    out = pd.concat(parts, ignore_index=True)
+    return out[["type", *[c for c in out.columns if c != "type"]]]
