@@ -12,8 +12,9 @@ from .verdict import runs
 # What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
 # the names of the verdict's constants it draws, or why it draws none.
 CRITERIA = {
-    "iou": "the claim compares OASR's pairwise IoU with independent seeds' and with the pairs' chance IoU (all drawn); "
-    "its validity criteria are the config's `criteria` (the circuits figure and the verdict take the same keys)",
+    "iou": "the claim compares OASR's pairwise IoU with independent seeds' and with the pairs' chance IoU: each "
+    "panel titles the mean IoU, its ratio to chance and the config's limit on it (`criteria`: near_chance, high), "
+    "and crosses the runs whose circuit fails the validity `criteria` (the verdict takes the same keys)",
     "discovery": "the runs' curves against the config's validity `criteria` (faithful accuracy, sparse density), the "
     "full model's logit difference and the step the completeness term starts; the late change the verdict reports "
     "is read off the same table",
@@ -30,18 +31,33 @@ def _matrix(overlap: pd.DataFrame, method: str) -> np.ndarray:
     return matrix
 
 
-def iou_heatmaps(overlap: pd.DataFrame) -> plt.Figure:
-    """Pairwise IoU of the circuits of OASR and of independent seeds, with the pairs' mean chance IoU."""
+def iou_heatmaps(overlap: pd.DataFrame, circuits: pd.DataFrame, criteria: dict) -> plt.Figure:
+    """Pairwise IoU of the circuits of OASR and of independent seeds. Each panel's title carries what the claim
+    judges: the measured mean IoU over its pairs, that mean over the pairs' mean chance IoU, and the limit the claim
+    sets on it (OASR at most ``near_chance`` x chance, independent seeds at least ``high`` x chance); the runs whose
+    circuit is not valid (faithful, sparse and complete: the circuits table's ``valid``) are marked with a cross."""
+    limits = {"oasr": ("<=", criteria["near_chance"]), "independent": (">=", criteria["high"])}
     methods = [m for m in ("oasr", "independent") if m in set(overlap["method"])]
-    fig, axes = plt.subplots(1, len(methods), figsize=(4.2 * len(methods), 3.8), squeeze=False)
+    fig, axes = plt.subplots(1, len(methods), figsize=(4.2 * len(methods), 4.2), squeeze=False)
     for ax, method in zip(axes[0], methods):
         matrix = _matrix(overlap, method)
         image = ax.imshow(matrix, vmin=0, vmax=1, cmap="viridis")
         for (i, j), value in np.ndenumerate(matrix):
             ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=7, color="w" if value < 0.6 else "k")
-        chance = overlap[overlap["method"] == method]["chance_iou"].mean()
+        rows = overlap[overlap["method"] == method]
+        mean, chance = rows["iou"].mean(), rows["chance_iou"].mean()
+        own = circuits[circuits["method"] == method].set_index("run")
+        ok = own["valid"].reindex(range(len(matrix)), fill_value=False)
+        labels = [f"{run}" if ok[run] else f"{run} \u2717" for run in range(len(matrix))]
         ax.set(xlabel="run", ylabel="run", xticks=range(len(matrix)), yticks=range(len(matrix)))
-        ax.set_title(f"{LABEL[method]}\nmean chance IoU {chance:.3f}", fontsize=9)
+        ax.set_xticklabels(labels, fontsize=7)
+        ax.set_yticklabels(labels, fontsize=7)
+        side, limit = limits[method]
+        ax.set_title(
+            f"{LABEL[method]}: {int(ok.sum())}/{len(matrix)} valid (\u2717: not)\nmean IoU {mean:.3f}, chance "
+            f"{chance:.3f} ({mean / chance:.2f}x; claim: {side} {limit:g}x)",
+            fontsize=8,
+        )
         ax.grid(False)
     fig.colorbar(image, ax=axes[0].tolist(), shrink=0.8, label="IoU")
     return fig

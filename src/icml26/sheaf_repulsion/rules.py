@@ -348,7 +348,7 @@ def figures(
     table, overlap, minimal_rows = read_csv(circuits_table), read_csv(overlap_table), read_csv(minimal_table)
     with figure_set(outputs) as paths:
         save_figure(plots.discovery(read_csv(discovery_table), criteria, complete_from), *paths("discovery"))
-        save_figure(plots.iou_heatmaps(overlap), *paths("iou"))
+        save_figure(plots.iou_heatmaps(overlap, table, criteria), *paths("iou"))
         save_figure(plots.iou_by_circuits(overlap), *paths("iou_by_k"))
         save_figure(plots.circuits(table, criteria), *paths("circuits"))
         save_figure(plots.minimal(minimal_rows, criteria), *paths("minimal"))
