@@ -170,30 +170,39 @@ def _is_folder(value: str) -> bool:
         return False
 
 
+def fetched_settings(section: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """Every setting of a paper section (outside ``fetch:``) that names a folder of its ``fetch:`` list: its dotted
+    key below the section and the folder. The one walk the fetched-input checks below share."""
+    targets = {entry["into"] for entry in section.get("fetch", {}).values()}
+
+    def walk(block: dict, keys: tuple[str, ...]) -> Iterator[tuple[str, str]]:
+        for key, value in block.items():
+            if isinstance(value, dict) and key != "fetch":
+                yield from walk(value, (*keys, key))
+            elif isinstance(value, str) and value in targets:
+                yield ".".join((*keys, key)), value
+
+    yield from walk(section, ())
+
+
 def unfetched_problems(slug: str, section: dict[str, Any]) -> Iterator[str]:
     """A setting that names a folder of the section's ``fetch:`` list before ``make fetch`` brought it in: one line
     saying how to get it (:mod:`.fetch`), rather than a missing folder."""
-    targets = {entry["into"]: name for name, entry in section.get("fetch", {}).items()}
+    fetched = section.get("fetch", {})
+    name = {entry["into"]: name for name, entry in fetched.items()}
     how = {  # a hub entry downloads; a source entry (data not on the hub) is copied in from the user's download
         entry["into"]: "needs the Hugging Face hub; offline: FROM=<folder>"
         if "hub" in entry
-        else f"FROM=<folder holding {name}/>, downloaded from {entry['source']}"
-        for name, entry in section.get("fetch", {}).items()
+        else f"FROM=<folder holding {key}/>, downloaded from {entry['source']}"
+        for key, entry in fetched.items()
     }
-
-    def named(block: dict, keys: tuple[str, ...]) -> Iterator[str]:
-        for key, value in block.items():
-            if isinstance(value, dict) and key != "fetch":
-                yield from named(value, (*keys, key))
-            elif isinstance(value, str) and value in targets and not Path(value).is_dir():
-                yield (
-                    f"{'.'.join((slug, *keys, key))}: {value} ({targets[value]}) has not been fetched: run `make "
-                    f"fetch PAPER={slug}` ({how[value]}), set the key to a "
-                    "local copy, or run other papers alone (make run SCALE=paper PAPER=<paper>, or --config "
-                    "'papers=[<paper>]')"
-                )
-
-    yield from named(section, ())
+    for key, folder in fetched_settings(section):
+        if not Path(folder).is_dir():
+            yield (
+                f"{slug}.{key}: {folder} ({name[folder]}) has not been fetched: run `make fetch PAPER={slug}` "
+                f"({how[folder]}), set the key to a local copy, or run other papers alone (make run SCALE=paper "
+                "PAPER=<paper>, or --config 'papers=[<paper>]')"
+            )
 
 
 def changed_fetched_problems(slug: str, section: dict[str, Any]) -> Iterator[str]:
@@ -203,18 +212,11 @@ def changed_fetched_problems(slug: str, section: dict[str, Any]) -> Iterator[str
     checked against (``make fetch`` refuses to overwrite it)."""
     from .fetch import MANIFEST, changed_since_fetch
 
-    targets = {entry["into"] for entry in section.get("fetch", {}).values()}
-
-    def named(block: dict, keys: tuple[str, ...]) -> Iterator[str]:
-        for key, value in block.items():
-            if isinstance(value, dict) and key != "fetch":
-                yield from named(value, (*keys, key))
-            elif isinstance(value, str) and value in targets and Path(value + MANIFEST).is_file():
-                problem = changed_since_fetch(value, Path("."))
-                if problem:
-                    yield f"{'.'.join((slug, *keys, key))}: {problem}"
-
-    yield from named(section, ())
+    for key, folder in fetched_settings(section):
+        if Path(folder + MANIFEST).is_file():
+            problem = changed_since_fetch(folder, Path("."))
+            if problem:
+                yield f"{slug}.{key}: {problem}"
 
 
 def settings_from(cls, block: dict[str, Any], key: str):
