@@ -96,6 +96,10 @@ def test_wrong_inputs_fail_in_one_line_naming_them(sandbox, tasks, tmp_path):
     frame.to_parquet(tmp_path / "short.parquet")
     with pytest.raises(SourceError, match=r"short.parquet: missing column\(s\) \['gt_env'\]"):
         public.read_tasks(tmp_path / "short.parquet")
+    frame = pd.DataFrame(public_replica.solutions())
+    pd.concat([frame, frame.iloc[[0]]], ignore_index=True).to_parquet(tmp_path / "twice.parquet")
+    with pytest.raises(SourceError, match=rf"twice.parquet: row {len(frame)} repeats row 0 \(seed "):
+        public.read_tasks(tmp_path / "twice.parquet")  # the same task would be run, and counted, twice
     (tmp_path / "text.parquet").write_text("seed,query\n")
     with pytest.raises(SourceError, match=r"text.parquet: not a parquet file"):
         public.read_tasks(tmp_path / "text.parquet")

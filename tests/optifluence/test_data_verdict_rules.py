@@ -362,6 +362,10 @@ def test_cifar10_batches_load_in_colour_and_wrong_or_hostile_files_fail_naming_t
         data.load("cifar10", data.source_files("cifar10", str(root)))
     assert not marker.exists()  # refused before anything ran
     rewrite("data_batch_1", grey | {b"data": np.zeros((20, 3072), np.uint8)})
+    (batches / "data_batch_3").write_bytes((batches / "data_batch_1").read_bytes())  # a batch copied in twice
+    with pytest.raises(SourceError, match="data_batch_3: holds the same images as data_batch_1 \\(a batch copied"):
+        data.load("cifar10", data.source_files("cifar10", str(root)))
+    rewrite("data_batch_3", grey | {b"data": np.ones((20, 3072), np.uint8)})
     (batches / "data_batch_4").unlink()
     with pytest.raises(SourceError, match="data_batch_4: source file not found"):
         data.load("cifar10", data.source_files("cifar10", str(root)))

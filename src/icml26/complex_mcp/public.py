@@ -64,8 +64,12 @@ def read_tasks(path: str | Path) -> list[PublicTask]:
     missing = [c for c in COLUMNS if c not in frame]
     if missing:
         fail(path, f"missing column(s) {missing}: expected the reference's data.parquet ({', '.join(COLUMNS)})")
-    tasks = []
+    tasks, first_row = [], {}
     for number, row in enumerate(frame.itertuples(index=False)):
+        key = (str(row.seed), str(row.query))
+        if key in first_row:  # the same task twice would be run, and counted, twice
+            fail(path, f"row {number} repeats row {first_row[key]} (seed {row.seed}, the same instruction)")
+        first_row[key] = number
         try:
             apps, gold, tools = json.loads(row.apps), json.loads(row.gt_env), json.loads(row.tool_cnt)
             recorded = json.loads(row.output)

@@ -63,6 +63,7 @@ def load(name: str, files: list[str]) -> tuple[np.ndarray, np.ndarray]:
         return pixels[:, None].astype(np.float32) / 255.0, _labels(classes, labels, 10)
     if name == "cifar10":
         batches = [_cifar_batch(checked(f)) for f in files]
+        _distinct_batches([Path(f) for f in files], [b[0] for b in batches])
         return (
             np.concatenate([b[0] for b in batches]).astype(np.float32) / 255.0,
             np.concatenate([b[1] for b in batches]),
@@ -70,6 +71,19 @@ def load(name: str, files: list[str]) -> tuple[np.ndarray, np.ndarray]:
     if name == "npz":
         return _user_npz(checked(files[0]))
     raise ValueError(f"dataset.name: {name!r} is not one of {', '.join(DATASETS)}")
+
+
+def _distinct_batches(paths: list[Path], pixels: list[np.ndarray]) -> None:
+    """Fail on a batch that holds the same images as an earlier one (a batch copied in twice would train, and be
+    scored, twice)."""
+    import hashlib
+
+    seen = {}
+    for path, images in zip(paths, pixels, strict=True):
+        digest = hashlib.sha256(np.ascontiguousarray(images).tobytes()).hexdigest()
+        if digest in seen:
+            fail(path, f"holds the same images as {seen[digest].name} (a batch copied twice?)")
+        seen[digest] = path
 
 
 def _idx(path: Path, dims: int) -> np.ndarray:
