@@ -315,3 +315,19 @@ def test_every_paper_scale_baseline_fits_the_normal_rows_deterministically_and_s
     assert {r["method"]: r["auroc"] for r in again if r["method"] in BASELINES} == {
         name: first[name] for name in ("LODA", "VAE")
     }
+
+
+def test_with_no_type_sets_the_type_claim_is_not_evaluated_and_says_why(pipeline, tmp_path):
+    from icml26.common.claims import NOT_EVALUATED
+
+    _, f = pipeline
+    empty = {k: str(tmp_path / f"{k}.csv") for k in ("per_dataset", "leaderboard", "ablation")}
+    rules.summarise_types([], empty["per_dataset"], empty["leaderboard"], empty["ablation"])
+    assert list(pd.read_csv(empty["leaderboard"]).columns) == list(pd.read_csv(f["leaderboard_by_type"]).columns)
+    assert list(pd.read_csv(empty["per_dataset"]).columns) == list(pd.read_csv(f["per_dataset_by_type"]).columns)
+    assert list(pd.read_csv(empty["ablation"]).columns) == list(pd.read_csv(f["ablation_by_type"]).columns)
+    claim = verdict.top_ranked_across_types(pd.read_csv(empty["leaderboard"]), pd.read_csv(empty["per_dataset"]))
+    assert claim.state == NOT_EVALUATED and "type_datasets is empty" in claim.note
+    from icml26.dvm_ad import plots
+
+    assert plots.anomaly_types(pd.read_csv(empty["leaderboard"])).axes[0].texts  # says so rather than failing

@@ -92,9 +92,14 @@ def summarise(aurocs: list[str], per_dataset: str, leaderboard: str, ablation: s
 
 
 def summarise_types(aurocs: list[str], per_dataset: str, leaderboard: str, ablation: str) -> None:
-    """Per anomaly type: per-dataset means, the leaderboard and the ablation table (a ``type`` column each)."""
+    """Per anomaly type: per-dataset means, the leaderboard and the ablation table (a ``type`` column each); with
+    no sets (``type_datasets: []``), the three tables with their columns and no rows."""
     from . import tables
 
+    if not aurocs:
+        for path, columns in zip((per_dataset, leaderboard, ablation), tables.TYPE_COLUMNS, strict=True):
+            write_csv(path, pd.DataFrame(columns=columns))
+        return
     rows = read_csvs(aurocs)
     table = tables.by_type(rows, tables.per_dataset)
     write_csv(per_dataset, table)

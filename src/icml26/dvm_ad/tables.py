@@ -7,6 +7,12 @@ from collections.abc import Callable
 import pandas as pd
 
 MAIN = "DVM-AD"
+# the columns of the per-type tables (per dataset, leaderboard, ablation), also when no set ran them
+TYPE_COLUMNS = (
+    ("type", "dataset", "method", "keep", "reference", "auroc", "auroc_std", "seeds"),
+    ("type", "method", "mean_auroc", "average_rank", "datasets"),
+    ("type", "keep", "reference", "mean_auroc", "average_rank"),
+)
 
 
 def per_dataset(rows: pd.DataFrame) -> pd.DataFrame:
