@@ -56,7 +56,7 @@ def test_the_paper_scale_reads_the_43_offline_classical_sets_and_the_overlay_all
     absent = set(data.CLASSICAL) - offline
     assert absent == {"3_backdoor", "9_census", "13_fraud", "36_speech"}
     assert all(name in paper["substitution"] for name in absent)  # named wherever the verdict goes
-    overlay = yaml.safe_load((ROOT / "config/overlays/dvm_ad_all_47.yaml").read_text())["dvm_ad"]
+    overlay = yaml.safe_load((ROOT / "config/overlays/dvm_ad_fetched.yaml").read_text())["dvm_ad"]
     assert overlay["datasets"] == list(data.CLASSICAL)
 
 
@@ -139,6 +139,8 @@ def pipeline(tmp_path_factory):
         )  # fmt: skip
     f = {k: str(d / f"{k}.csv") for k in ("per_dataset", "leaderboard", "ablation", "rank_per_seed")}
     f |= {f"{k}_by_type": str(d / f"{k}_by_type.csv") for k in ("per_dataset", "leaderboard", "ablation")}
+    f |= {k: str(d / f"{k}.csv") for k in ("per_benchmark", "leaderboard_embedding")}
+    rules.summarise_embedding([], f["per_benchmark"], f["leaderboard_embedding"])  # no embedding set offline
     rules.summarise(aurocs, f["per_dataset"], f["leaderboard"], f["ablation"], f["rank_per_seed"])
     rules.summarise_types(type_aurocs, f["per_dataset_by_type"], f["leaderboard_by_type"], f["ablation_by_type"])
     rules.timing(timings, str(d / "fit_seconds.csv"), str(d / "machine.json"))
@@ -148,6 +150,8 @@ def pipeline(tmp_path_factory):
         f["ablation"],
         f["per_dataset_by_type"],
         f["leaderboard_by_type"],
+        f["per_benchmark"],
+        f["leaderboard_embedding"],
         str(d / "claims.json"),
         str(d / "metrics.json"),
         substitution="a test stand-in",
@@ -185,7 +189,9 @@ def test_every_claim_is_judged(pipeline):
     claims = json.loads((d / "claims.json").read_text())
     assert [c["id"] for c in claims] == [
         "best_average_auroc_and_rank", "both_ends_beat_either_end", "top_ranked_across_anomaly_types",
+        "top_ranked_on_embeddings",
     ]  # fmt: skip
+    assert claims[3]["state"] == "not evaluated" and "not offline here" in claims[3]["note"]
     assert claims[0]["paper_value"]["mean_auroc_pct"] == 89.65
     assert sorted(claims[2]["measured"]) == sorted(TYPES)
     assert sorted(json.loads((d / "metrics.json").read_text())["by_type"]) == sorted(TYPES)
@@ -331,3 +337,36 @@ def test_with_no_type_sets_the_type_claim_is_not_evaluated_and_says_why(pipeline
     from icml26.dvm_ad import plots
 
     assert plots.anomaly_types(pd.read_csv(empty["leaderboard"])).axes[0].texts  # says so rather than failing
+
+
+def test_embedding_versions_are_found_by_benchmark_and_averaged_before_ranking(tmp_path):
+    cv, nlp = tmp_path / "CV_by_ResNet18", tmp_path / "NLP_by_BERT"
+    data.write_embedding_replica(cv)
+    data.write_embedding_replica(nlp)
+    (cv / "CIFAR100_0.npz").write_bytes((cv / "CIFAR10_0.npz").read_bytes())  # another benchmark's prefix: not read
+    folders = [str(cv), str(nlp)]
+    assert [Path(f).name for f in data.embedding_files(folders, "CIFAR10")] == ["CIFAR10_0.npz", "CIFAR10_1.npz"]
+    assert [Path(f).name for f in data.embedding_files(folders, "amazon")] == ["amazon.npz"]
+    assert data.embedding_files(folders[:1], "amazon") == []  # the caller names what is missing
+    assert data.benchmark_of("MNIST-C_brightness") == "MNIST-C" and data.benchmark_of("yelp") == "yelp"
+    with pytest.raises(ValueError, match="CIFAR100_0: not a version of ADBench's embedding benchmarks"):
+        data.benchmark_of("CIFAR100_0")
+    rows = pd.DataFrame(
+        [{"seed": s, "method": m, "keep": "", "reference": "", "auroc": a, "dataset": d, "benchmark": "CIFAR10"}
+         for d, per_method in (("CIFAR10_0", {"KNN": (0.6, 0.8), "DVM-AD": (0.9, 0.9)}),
+                               ("CIFAR10_1", {"KNN": (0.5, 0.5), "DVM-AD": (0.3, 0.5)}))
+         for m, values in per_method.items() for s, a in enumerate(values)]
+    )  # fmt: skip
+    table = tables.per_benchmark(rows).set_index("method")
+    assert table.loc["KNN", "auroc"] == pytest.approx((0.7 + 0.5) / 2) and table.loc["KNN", "versions"] == 2
+    assert table.loc["DVM-AD", "auroc"] == pytest.approx((0.9 + 0.4) / 2) and set(table["dataset"]) == {"CIFAR10"}
+
+
+def test_embedding_claim_states():
+    ahead = _per_dataset({"DVM-AD": [0.9, 0.8, 0.85, 0.95, 0.7, 0.9], "KNN": [0.8, 0.7, 0.75, 0.85, 0.6, 0.8]})
+    claim = verdict.top_ranked_on_embeddings(_board(ahead), ahead)
+    assert claim.state == HOLDS and claim.measured["average_rank"] == 1.0 and claim.paper_value["average_rank"] == 1.6
+    behind = _per_dataset({"DVM-AD": [0.8, 0.7, 0.75, 0.85, 0.6, 0.8], "KNN": [0.9, 0.8, 0.85, 0.95, 0.7, 0.9]})
+    assert verdict.top_ranked_on_embeddings(_board(behind), behind).state == FAILS
+    mixed = _per_dataset({"DVM-AD": [0.9, 0.7, 0.9, 0.7, 0.9, 0.7], "KNN": [0.7, 0.9, 0.7, 0.9, 0.7, 0.8]})
+    assert verdict.top_ranked_on_embeddings(_board(mixed), mixed).state == INCONCLUSIVE

@@ -172,10 +172,16 @@ def test_paper_scale_replica_seizure_benchmark(built):
 
 
 def test_paper_scale_replica_dvm_ad(built):
-    claims(built, "dvm_ad")
+    found = {c["id"]: c for c in claims(built, "dvm_ad")}
     copied = read_npz(built / "data" / "smoke" / "dvm_ad" / "datasets" / "39_vertebral.npz")
     assert copied["X"].shape == (80, 4)  # the fetched ADBench-format file, every row (no cap at paper scale)
     assert len(list((built / "external" / "dvm_ad" / "classical").glob("*.npz"))) == 47
+    # the embedding benchmarks, read from the two fetched folders: every benchmark, each version averaged in
+    embedding = found["top_ranked_on_embeddings"]
+    assert embedding["state"] != "not evaluated" and embedding["measured"]["benchmarks"] == 10
+    per_benchmark = pd.read_csv(built / "results" / "smoke" / "dvm_ad" / "tables" / "auroc_per_benchmark.csv")
+    versions = per_benchmark.groupby("dataset")["versions"].max()
+    assert versions["CIFAR10"] == 2 and versions["amazon"] == 1
 
 
 def test_paper_scale_replica_manifold_microscope(built):

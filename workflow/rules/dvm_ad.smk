@@ -1,12 +1,25 @@
 # dvm_ad: DVM-AD anomaly detection on ADBench tabular data (spec: shared/papers/dvm_ad.md).
 # dataset_{name} -> evaluate_{name} -> tables -> figures, verdict; timing beside. The anomaly-type claim:
 # dataset_{name} -> evaluate_types_{name} (ADBench's synthetic anomalies) -> tables_by_type -> figures, verdict.
+# The embedding claim: evaluate_embedding_{benchmark} (every version of one benchmark, from the fetched folders)
+# -> tables_embedding -> figures, verdict.
 # Each rule calls one function of icml26.dvm_ad.rules (see docs/ARCHITECTURE.md).
 
 DVM = register("dvm_ad")
 DVM_NAMES = DVM.cfg["datasets"]
 DVM_TYPE_NAMES = DVM.cfg["type_datasets"]
 DVM_ALL_NAMES = list(dict.fromkeys(DVM_NAMES + DVM_TYPE_NAMES))
+DVM_BENCHMARKS = DVM.cfg["embedding_benchmarks"]
+
+
+def dvm_embedding_files(wildcards):
+    """Every version of one embedding benchmark in the configured folders; the pattern itself when none holds it,
+    so the missing input is named."""
+    from icml26.dvm_ad.data import embedding_files
+
+    folders = DVM.cfg["embedding_source_dir"]
+    found = embedding_files(folders, wildcards.benchmark)
+    return found or [f"{' or '.join(folders) or 'embedding_source_dir'}/{wildcards.benchmark}_*.npz"]
 
 
 rule dvm_ad:
@@ -16,6 +29,7 @@ rule dvm_ad:
         f"{DVM.results}/figures/average_rank.png",
         f"{DVM.results}/figures/ablation.png",
         f"{DVM.results}/figures/anomaly_types.png",
+        f"{DVM.results}/figures/embedding.png",
         f"{DVM.timing}/fit_seconds.csv",
 
 
@@ -75,6 +89,51 @@ rule dvm_ad_evaluate_types:
         baselines=DVM.cfg["baselines"],
         epsilon=DVM.cfg["epsilon"],
         adbench_rows=DVM.cfg["adbench_rows"],
+    script:
+        CALL
+
+
+rule dvm_ad_evaluate_embedding:
+    input:
+        datasets=dvm_embedding_files,
+    output:
+        auroc=f"{DVM.data}/auroc_embedding/{{benchmark}}.csv",
+        timing=f"{DVM.timing}/fit_seconds_embedding/{{benchmark}}.csv",
+    wildcard_constraints:
+        benchmark="|".join(DVM_BENCHMARKS) or "(?!)",
+    threads: paper_threads(DVM)
+    resources:
+        **job_resources(DVM),
+    params:
+        func="icml26.dvm_ad.rules:evaluate_embedding",
+        benchmark=lambda wildcards: wildcards.benchmark,
+        seeds=DVM.cfg["seeds"],
+        test_size=DVM.cfg["test_size"],
+        baselines=DVM.cfg["baselines"],
+        epsilon=DVM.cfg["epsilon"],
+        adbench_rows=DVM.cfg["adbench_rows"],
+    script:
+        CALL
+
+
+rule dvm_ad_tables_embedding:
+    input:
+        aurocs=expand(f"{DVM.data}/auroc_embedding/{{benchmark}}.csv", benchmark=DVM_BENCHMARKS),
+    output:
+        per_benchmark=report(
+            f"{DVM.results}/tables/auroc_per_benchmark.csv",
+            caption="../report/dvm_ad/auroc_per_benchmark.rst",
+            category="dvm_ad",
+            subcategory="tables",
+        ),
+        leaderboard=report(
+            f"{DVM.results}/tables/leaderboard_embedding.csv",
+            caption="../report/dvm_ad/leaderboard_embedding.rst",
+            category="dvm_ad",
+            subcategory="tables",
+        ),
+    params:
+        func="icml26.dvm_ad.rules:summarise_embedding",
     script:
         CALL
 
@@ -144,7 +203,8 @@ rule dvm_ad_tables:
 rule dvm_ad_timing:
     input:
         timings=expand(f"{DVM.timing}/fit_seconds/{{name}}.csv", name=DVM_NAMES)
-        + expand(f"{DVM.timing}/fit_seconds_by_type/{{name}}.csv", name=DVM_TYPE_NAMES),
+        + expand(f"{DVM.timing}/fit_seconds_by_type/{{name}}.csv", name=DVM_TYPE_NAMES)
+        + expand(f"{DVM.timing}/fit_seconds_embedding/{{benchmark}}.csv", benchmark=DVM_BENCHMARKS),
     output:
         summary=f"{DVM.timing}/fit_seconds.csv",
         machine=f"{DVM.timing}/machine.json",
@@ -160,8 +220,9 @@ rule dvm_ad_figures:
         rank_per_seed=rules.dvm_ad_tables.output.rank_per_seed,
         ablation=rules.dvm_ad_tables.output.ablation,
         leaderboard_by_type=rules.dvm_ad_tables_by_type.output.leaderboard,
+        leaderboard_embedding=rules.dvm_ad_tables_embedding.output.leaderboard,
     output:
-        **figure_outputs(DVM, "average_rank", "ablation", "anomaly_types"),
+        **figure_outputs(DVM, "average_rank", "ablation", "anomaly_types", "embedding"),
     params:
         func="icml26.dvm_ad.rules:figures",
     script:
@@ -175,6 +236,8 @@ rule dvm_ad_verdict:
         ablation=rules.dvm_ad_tables.output.ablation,
         per_dataset_by_type=rules.dvm_ad_tables_by_type.output.per_dataset,
         leaderboard_by_type=rules.dvm_ad_tables_by_type.output.leaderboard,
+        per_benchmark=rules.dvm_ad_tables_embedding.output.per_benchmark,
+        leaderboard_embedding=rules.dvm_ad_tables_embedding.output.leaderboard,
     output:
         claims=report(
             f"{DVM.results}/claims.json",

@@ -19,14 +19,21 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-# what the paper-scale replica needs (icml26.common.lm.replicas.sources / overlay): the 47 sets in ADBench's format
-# in place of the folder a user downloads, read as the overlay that reads that folder says, with the paper section's
-# row cap (none) and ADBench's per-seed rows
-FETCH_OVERLAY = "config/overlays/dvm_ad_all_47.yaml"  # the paper section reads the 43 offline sets; this, the fetched
-REPLICA_KEYS = ("max_rows", "adbench_rows")
+# what the paper-scale replica needs (icml26.common.lm.replicas.sources / overlay): the 47 sets and the 10 embedding
+# benchmarks in ADBench's format in place of the folders a user downloads, read as the overlay that reads those folders
+# says, with the paper section's row cap (none) and ADBench's per-seed rows
+FETCH_OVERLAY = "config/overlays/dvm_ad_fetched.yaml"  # the paper section reads the 43 offline sets; this, the fetched
+REPLICA_KEYS = ("max_rows", "adbench_rows", "embedding_source_dir", "embedding_benchmarks")
 
 
 def replica_data(origin: str, folder) -> None:
-    from .data import write_replica
+    """A replica of one fetched folder: the 47 Classical sets, or the embedding benchmarks of ``CV_by_ResNet18`` /
+    ``NLP_by_BERT`` (the entry's name)."""
+    from pathlib import Path
 
-    write_replica(folder)
+    from .data import EMBEDDING_BENCHMARKS, write_embedding_replica, write_replica
+
+    if Path(folder).name in set(EMBEDDING_BENCHMARKS.values()):
+        write_embedding_replica(folder)
+    else:
+        write_replica(folder)

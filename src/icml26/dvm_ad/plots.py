@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from .tables import MAIN
-from .verdict import PAPER_AVERAGE_RANK, PAPER_BASELINES
+from .verdict import PAPER_AVERAGE_RANK, PAPER_BASELINES, PAPER_EMBEDDING_AUROC, PAPER_EMBEDDING_RANK
 
 # What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
 # the names of the verdict's constants it draws, or why it draws none.
@@ -15,6 +15,7 @@ CRITERIA = {
     "average_rank": ("PAPER_AVERAGE_RANK", "PAPER_BASELINES"),
     "ablation": "the claim compares keep modes and reference points with each other (every cell drawn); no fixed "
     "threshold",
+    "embedding": ("PAPER_EMBEDDING_RANK", "PAPER_EMBEDDING_AUROC"),
     "anomaly_types": "the claim compares DVM-AD's rank with every baseline's on each type (every method drawn, the "
     "best baseline's rank marked); the paper gives no rank per type to draw",
 }
@@ -81,11 +82,7 @@ def anomaly_types(board: pd.DataFrame) -> plt.Figure:
     """One panel per anomaly type: every method's average rank (lower is better), DVM-AD in red, the best
     baseline's rank as a dashed line (DVM-AD is top-ranked on a type when its bar ends left of it)."""
     if board.empty:
-        fig, ax = plt.subplots(figsize=(5, 1.6))
-        ax.axis("off")
-        ax.text(0.5, 0.5, "anomaly types not run at this scale\n(type_datasets is empty in this config)",
-                ha="center", va="center")  # fmt: skip
-        return fig
+        return _not_run("anomaly types not run at this scale\n(type_datasets is empty in this config)")
     kinds = list(dict.fromkeys(board["type"]))
     methods = board[board["type"] == kinds[0]].sort_values("average_rank", ascending=False)["method"].tolist()
     fig, axes = plt.subplots(1, len(kinds), figsize=(2.6 * len(kinds) + 1.2, 0.3 * len(methods) + 1.4), sharey=True,
@@ -98,5 +95,35 @@ def anomaly_types(board: pd.DataFrame) -> plt.Figure:
         ax.set_title(f"{kind} ({int(rows['datasets'].max())} datasets)", fontsize=9)
         ax.set_xlabel("average rank (1 = best)")
     axes[0][0].legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def _not_run(text: str) -> plt.Figure:
+    fig, ax = plt.subplots(figsize=(5, 1.6))
+    ax.axis("off")
+    ax.text(0.5, 0.5, text, ha="center", va="center")
+    return fig
+
+
+def embedding(board: pd.DataFrame) -> plt.Figure:
+    """Average rank per method over the embedding benchmarks (lower is better), mean AUROC beside each bar, the
+    paper's DVM-AD rank and AUROC marked (it ranks among more baselines)."""
+    if board.empty:
+        return _not_run("no embedding benchmark run at this scale\n(embedding_benchmarks is empty in this config)")
+    board = board.sort_values("average_rank", ascending=False).reset_index(drop=True)
+    fig, ax = plt.subplots(figsize=(6.4, 0.34 * len(board) + 1.4))
+    ax.barh(board["method"], board["average_rank"], color=["C3" if m == MAIN else "C0" for m in board["method"]],
+            alpha=0.75)  # fmt: skip
+    for y, row in board.iterrows():
+        ax.text(1.0, y, f"{row.average_rank:.2f} (AUROC {100 * row.mean_auroc:.1f} %)", va="center", ha="right",
+                fontsize=7, transform=ax.get_yaxis_transform())  # fmt: skip
+    main_y = int(board.index[board["method"] == MAIN][0])
+    ax.plot(PAPER_EMBEDDING_RANK, main_y, marker="*", color="C1", ms=12, ls="none", zorder=5,
+            label=f"paper: DVM-AD rank {PAPER_EMBEDDING_RANK}, AUROC {PAPER_EMBEDDING_AUROC} %")  # fmt: skip
+    ax.set_xlabel("average rank over the embedding benchmarks (1 = best)")
+    ax.set_xlim(0, max(board["average_rank"].max(), PAPER_EMBEDDING_RANK) * 1.6)
+    ax.set_title(f"ADBench CV / NLP embeddings: {int(board['datasets'].max())} benchmarks")
+    ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
     return fig

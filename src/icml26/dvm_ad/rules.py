@@ -79,6 +79,37 @@ def evaluate_types(
     write_csv(timing, pd.DataFrame(timings).assign(dataset=name, rows=len(y), features=X.shape[1]))
 
 
+def evaluate_embedding(
+    datasets: list[str],
+    auroc: str,
+    timing: str,
+    *,
+    benchmark: str,
+    seeds: list[int],
+    test_size: float,
+    baselines: list[str],
+    epsilon: float,
+    adbench_rows: dict | None,
+) -> None:
+    """The same protocol on every version of one of ADBench's embedding benchmarks (``CIFAR10_0`` ... ``CIFAR10_9``):
+    AUROC rows per version (``dataset``) with their ``benchmark``, fit times aside."""
+    from . import benchmark as protocol
+    from . import data
+
+    aurocs, timings = [], []
+    for path in datasets:
+        X, y = data.load(path)
+        rows, times = protocol.evaluate(
+            X, y, seeds=seeds, test_size=test_size, baselines=baselines, epsilon=epsilon, adbench_rows=adbench_rows
+        )
+        name = Path(path).stem
+        aurocs.append(pd.DataFrame(rows).assign(dataset=name, benchmark=benchmark))
+        timings.append(pd.DataFrame(times).assign(dataset=name, rows=len(y), features=X.shape[1]))
+        print(f"{benchmark}: {name} ({len(y)} rows x {X.shape[1]} features) done", flush=True)
+    write_csv(auroc, pd.concat(aurocs, ignore_index=True))
+    write_csv(timing, pd.concat(timings, ignore_index=True))
+
+
 def summarise(aurocs: list[str], per_dataset: str, leaderboard: str, ablation: str, rank_per_seed: str) -> None:
     """Per-dataset means, the leaderboard (mean AUROC, average rank), each seed's ranks and the ablation table."""
     from . import tables
@@ -107,6 +138,20 @@ def summarise_types(aurocs: list[str], per_dataset: str, leaderboard: str, ablat
     write_csv(ablation, tables.by_type(table, tables.ablation))
 
 
+def summarise_embedding(aurocs: list[str], per_benchmark: str, leaderboard: str) -> None:
+    """Each method's AUROC per embedding benchmark (the mean over its versions of their seed means) and the
+    leaderboard over the benchmarks; with none (``embedding_benchmarks: []``), both tables with no rows."""
+    from . import tables
+
+    if not aurocs:
+        write_csv(per_benchmark, pd.DataFrame(columns=tables.BENCHMARK_COLUMNS))
+        write_csv(leaderboard, pd.DataFrame(columns=tables.TYPE_COLUMNS[1][1:]))
+        return
+    table = tables.per_benchmark(read_csvs(aurocs))
+    write_csv(per_benchmark, table)
+    write_csv(leaderboard, tables.leaderboard(table))
+
+
 def timing(timings: list[str], summary: str, machine: str) -> None:
     """Mean fit+score seconds per method (a benchmark record: it varies run to run)."""
     from ..common.timing import write_machine
@@ -117,9 +162,17 @@ def timing(timings: list[str], summary: str, machine: str) -> None:
     write_csv(summary, out.sort_values("mean_seconds").reset_index())
 
 
-def figures(leaderboard: str, rank_per_seed: str, ablation: str, leaderboard_by_type: str, **outputs: str) -> None:
+def figures(
+    leaderboard: str,
+    rank_per_seed: str,
+    ablation: str,
+    leaderboard_by_type: str,
+    leaderboard_embedding: str,
+    **outputs: str,
+) -> None:
     """Average rank per method over the datasets (average_rank), mean AUROC of every keep mode x
-    reference point (ablation) and each method's average rank per anomaly type (anomaly_types)."""
+    reference point (ablation), each method's average rank per anomaly type (anomaly_types) and over the embedding
+    benchmarks (embedding)."""
     from ..common.figures import figure_set, save_figure
     from . import plots
 
@@ -127,6 +180,7 @@ def figures(leaderboard: str, rank_per_seed: str, ablation: str, leaderboard_by_
         save_figure(plots.average_rank(read_csv(leaderboard), read_csv(rank_per_seed)), *paths("average_rank"))
         save_figure(plots.ablation(read_csv(ablation)), *paths("ablation"))
         save_figure(plots.anomaly_types(read_csv(leaderboard_by_type)), *paths("anomaly_types"))
+        save_figure(plots.embedding(read_csv(leaderboard_embedding)), *paths("embedding"))
 
 
 def verdict(
@@ -135,6 +189,8 @@ def verdict(
     ablation: str,
     per_dataset_by_type: str,
     leaderboard_by_type: str,
+    per_benchmark: str,
+    leaderboard_embedding: str,
     claims: str,
     metrics: str,
     *,
@@ -150,6 +206,7 @@ def verdict(
         verdicts.best_on_adbench(board, table),
         verdicts.both_ends_beat_one_end(ablation_table, table),
         verdicts.top_ranked_across_types(type_board, read_csv(per_dataset_by_type)),
+        verdicts.top_ranked_on_embeddings(read_csv(leaderboard_embedding), read_csv(per_benchmark)),
     ]
     for claim in judged:
         print(f"{claim.id}: {verdict_word(claim)} -- {claim.measured}", flush=True)

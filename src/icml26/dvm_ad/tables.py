@@ -13,6 +13,7 @@ TYPE_COLUMNS = (
     ("type", "method", "mean_auroc", "average_rank", "datasets"),
     ("type", "keep", "reference", "mean_auroc", "average_rank"),
 )
+BENCHMARK_COLUMNS = ("dataset", "method", "keep", "reference", "auroc", "versions")  # dataset: the benchmark
 
 
 def per_dataset(rows: pd.DataFrame) -> pd.DataFrame:
@@ -58,3 +59,14 @@ def by_type(frame: pd.DataFrame, table: Callable[[pd.DataFrame], pd.DataFrame]) 
     parts = [table(rows.drop(columns="type")).assign(type=kind) for kind, rows in frame.groupby("type", sort=False)]
     out = pd.concat(parts, ignore_index=True)
     return out[["type", *[c for c in out.columns if c != "type"]]]
+
+
+def per_benchmark(rows: pd.DataFrame) -> pd.DataFrame:
+    """Embedding benchmarks: each version's mean over seeds (:func:`per_dataset`), then the mean over a benchmark's
+    versions, as ADBench reports CIFAR10 over its ten one-class versions; ``dataset`` then names the benchmark."""
+    versions = per_dataset(rows.drop(columns="benchmark")).merge(
+        rows[["dataset", "benchmark"]].drop_duplicates(), on="dataset"
+    )
+    keys = ["benchmark", "method", "keep", "reference"]
+    out = versions.groupby(keys, sort=True)["auroc"].agg(auroc="mean", versions="size").reset_index()
+    return out.rename(columns={"benchmark": "dataset"})[list(BENCHMARK_COLUMNS)]
