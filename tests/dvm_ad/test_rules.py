@@ -9,7 +9,7 @@ import pytest
 
 from icml26.common.claims import FAILS, HOLDS, INCONCLUSIVE
 from icml26.common.io import read_npz, write_npz
-from icml26.dvm_ad import data, rules, tables, verdict
+from icml26.dvm_ad import data, embeddings, rules, tables, verdict
 from icml26.dvm_ad.synthetic import TYPES
 from tests.conftest import ROOT
 
@@ -341,16 +341,16 @@ def test_with_no_type_sets_the_type_claim_is_not_evaluated_and_says_why(pipeline
 
 def test_embedding_versions_are_found_by_benchmark_and_averaged_before_ranking(tmp_path):
     cv, nlp = tmp_path / "CV_by_ResNet18", tmp_path / "NLP_by_BERT"
-    data.write_embedding_replica(cv)
-    data.write_embedding_replica(nlp)
+    embeddings.write_replica(cv)
+    embeddings.write_replica(nlp)
     (cv / "CIFAR100_0.npz").write_bytes((cv / "CIFAR10_0.npz").read_bytes())  # another benchmark's prefix: not read
     folders = [str(cv), str(nlp)]
-    assert [Path(f).name for f in data.embedding_files(folders, "CIFAR10")] == ["CIFAR10_0.npz", "CIFAR10_1.npz"]
-    assert [Path(f).name for f in data.embedding_files(folders, "amazon")] == ["amazon.npz"]
-    assert data.embedding_files(folders[:1], "amazon") == []  # the caller names what is missing
-    assert data.benchmark_of("MNIST-C_brightness") == "MNIST-C" and data.benchmark_of("yelp") == "yelp"
+    assert [Path(f).name for f in embeddings.files(folders, "CIFAR10")] == ["CIFAR10_0.npz", "CIFAR10_1.npz"]
+    assert [Path(f).name for f in embeddings.files(folders, "amazon")] == ["amazon.npz"]
+    assert embeddings.files(folders[:1], "amazon") == []  # the caller names what is missing
+    assert embeddings.benchmark_of("MNIST-C_brightness") == "MNIST-C" and embeddings.benchmark_of("yelp") == "yelp"
     with pytest.raises(ValueError, match="CIFAR100_0: not a version of ADBench's embedding benchmarks"):
-        data.benchmark_of("CIFAR100_0")
+        embeddings.benchmark_of("CIFAR100_0")
     rows = pd.DataFrame(
         [{"seed": s, "method": m, "keep": "", "reference": "", "auroc": a, "dataset": d, "benchmark": "CIFAR10"}
          for d, per_method in (("CIFAR10_0", {"KNN": (0.6, 0.8), "DVM-AD": (0.9, 0.9)}),

@@ -5,21 +5,14 @@
 # -> tables_embedding -> figures, verdict.
 # Each rule calls one function of icml26.dvm_ad.rules (see docs/ARCHITECTURE.md).
 
+from icml26.dvm_ad import embeddings as dvm_embeddings
+
 DVM = register("dvm_ad")
 DVM_NAMES = DVM.cfg["datasets"]
 DVM_TYPE_NAMES = DVM.cfg["type_datasets"]
 DVM_ALL_NAMES = list(dict.fromkeys(DVM_NAMES + DVM_TYPE_NAMES))
 DVM_BENCHMARKS = DVM.cfg["embedding_benchmarks"]
-
-
-def dvm_embedding_files(wildcards):
-    """Every version of one embedding benchmark in the configured folders; the pattern itself when none holds it,
-    so the missing input is named."""
-    from icml26.dvm_ad.data import embedding_files
-
-    folders = DVM.cfg["embedding_source_dir"]
-    found = embedding_files(folders, wildcards.benchmark)
-    return found or [f"{' or '.join(folders) or 'embedding_source_dir'}/{wildcards.benchmark}_*.npz"]
+DVM_EMBEDDING_DIRS = DVM.cfg["embedding_source_dir"]
 
 
 rule dvm_ad:
@@ -95,7 +88,7 @@ rule dvm_ad_evaluate_types:
 
 rule dvm_ad_evaluate_embedding:
     input:
-        datasets=dvm_embedding_files,
+        datasets=lambda wildcards: dvm_embeddings.inputs(DVM_EMBEDDING_DIRS, wildcards.benchmark),
     output:
         auroc=f"{DVM.data}/auroc_embedding/{{benchmark}}.csv",
         timing=f"{DVM.timing}/fit_seconds_embedding/{{benchmark}}.csv",

@@ -3,6 +3,8 @@
 Modules:
     estimator  -- the ``DVMAD`` detector (scikit-learn style: fit / decision_function / predict)
     data       -- ADBench ``.npz`` loading, validation, stratified subsampling and splits
+    embeddings -- which files make up each of ADBench's CV / NLP embedding benchmarks
+    synthetic  -- ADBench's four realistic synthetic anomaly types, generated from a set's normal rows
     benchmark  -- the evaluation protocol: DVM-AD, its ablations and pyod baselines on one dataset
     rules      -- the functions the Snakemake rules call
 """
@@ -31,9 +33,9 @@ def replica_data(origin: str, folder) -> None:
     ``NLP_by_BERT`` (the entry's name)."""
     from pathlib import Path
 
-    from .data import EMBEDDING_BENCHMARKS, write_embedding_replica, write_replica
+    from . import data, embeddings
 
-    if Path(folder).name in set(EMBEDDING_BENCHMARKS.values()):
-        write_embedding_replica(folder)
+    if Path(folder).name in set(embeddings.BENCHMARKS.values()):
+        embeddings.write_replica(folder)
     else:
-        write_replica(folder)
+        data.write_replica(folder)
