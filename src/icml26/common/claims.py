@@ -48,6 +48,9 @@ TOO_MANY = 1000  # Interval.to_decide: beyond this many units (or 100x the prese
 TIMES_TOO_MANY = 100  # too small instead of a count (10,000 particles may sensibly become 40,000; 3 seeds not 5,000)
 
 
+CLIPPED = "clipped to the statistic's range"  # what a method says of an interval clipped to its statistic's range
+
+
 @dataclass(frozen=True)
 class Interval:
     """A confidence interval on one deciding statistic, and the threshold the claim puts on it.
@@ -119,7 +122,9 @@ class Interval:
         normal quantile in its place promises too few: 6 seeds where 8 are needed, issue 66). An interval without
         degrees of freedom (a bootstrap over ``units`` runs) is read as t's over them."""
         gap = abs(self.estimate - self.boundary)
-        half = (self.high - self.low) / 2
+        # a clipped interval (intervals.bounded) lost part of one side: the other side is the half width
+        clipped = CLIPPED in self.method
+        half = max(self.estimate - self.low, self.high - self.estimate) if clipped else (self.high - self.low) / 2
         if not math.isfinite(half):
             return f"more than {units} {unit} (one gives no interval)"
         if gap < 1e-12:

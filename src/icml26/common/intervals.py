@@ -13,6 +13,9 @@ Which to use (docs/ARCHITECTURE.md, "Claims and verdicts"):
 - a discrete statistic of a few seeds' mean (an argmax over a grid), which no t interval fits:
   :func:`leave_one_out_range`, the range it spans when each seed is left out in turn.
 
+A t interval on two or three seeds can run past the range its statistic can take (an AUROC up to 1.2):
+:func:`bounded` clips it to that range and says so in its method.
+
 Every function takes the claim's ``threshold`` and ``side`` so that the interval carries its own verdict
 (:attr:`Interval.state`). Intervals are 95 % two-sided unless ``level`` says otherwise.
 """
@@ -21,11 +24,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import numpy as np
 from scipy import stats
 
-from .claims import Interval
+from .claims import CLIPPED, Interval
 
 
 def _finite(values: Sequence[float], what: str) -> np.ndarray:
@@ -225,6 +229,20 @@ def leave_one_out_range(
         low, high = float(values.min()), float(values.max())
     method = f"range with each of {len(without_one)} {unit} left out (stability, not a confidence interval)"
     return Interval(statistic, float(estimate), low, high, threshold, side, method, level=None)
+
+
+def bounded(interval: Interval, low: float, high: float) -> Interval:
+    """``interval`` clipped to ``[low, high]``, the values its statistic can take (an AUROC's or a share's
+    ``[0, 1]``, a correlation's ``[-1, 1]``), its method saying so when it was clipped. No interval (infinite
+    bounds: one seed) stays none; a clipped interval's half width, for what would decide it, is its unclipped
+    side's (:meth:`Interval.to_decide`)."""
+    if not (math.isfinite(interval.low) and math.isfinite(interval.high)):
+        return interval
+    clipped_low, clipped_high = max(interval.low, low), min(interval.high, high)
+    if (clipped_low, clipped_high) == (interval.low, interval.high):
+        return interval
+    method = f"{interval.method}, {CLIPPED} [{low:g}, {high:g}]"
+    return replace(interval, low=clipped_low, high=clipped_high, method=method)
 
 
 def exact(statistic: str, value: float, threshold: float, side: str, method: str) -> Interval:

@@ -53,7 +53,7 @@ def _row(summary: pd.DataFrame, dataset: str, method: str) -> pd.Series:
 def recovers_planted_subgroup(summary: pd.DataFrame) -> Claim:
     dg, base = _row(summary, "nonlinear", "dg"), _row(summary, "nonlinear", "base")
     found = [
-        intervals.from_summary("dg/f1", *_stats(dg, "f1"), F1_MIN, ">="),
+        intervals.bounded(intervals.from_summary("dg/f1", *_stats(dg, "f1"), F1_MIN, ">="), 0.0, 1.0),
         intervals.difference_from_summary(
             "dg_minus_base_test_epe", _stats(dg, "test_epe"), _stats(base, "test_epe"), -EPE_MARGIN, "<="
         ),

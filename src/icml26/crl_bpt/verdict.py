@@ -193,7 +193,11 @@ def readable(readability: pd.DataFrame) -> Claim:
     best_ok = bool(rows["best_readable"].all())
     found = [
         # a run drifts into word salad or does not, so the seed is the unit, not the template
-        intervals.over_seeds("readable_fraction_by_seed", rows["readable"] / rows["generated"], READABLE, ">="),
+        intervals.bounded(
+            intervals.over_seeds("readable_fraction_by_seed", rows["readable"] / rows["generated"], READABLE, ">="),
+            0.0,
+            1.0,
+        ),
         intervals.exact(
             "best_readable_share",
             float(rows["best_readable"].mean()),

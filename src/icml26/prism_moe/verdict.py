@@ -233,7 +233,9 @@ def _specialised(rows: pd.DataFrame) -> tuple[list[Interval], float, int]:
     above = int((rows["mi_bits"] > rows["null_max"]).sum())
     found = [
         intervals.exact("above_null_share", above / len(rows), 1.0, ">=", "exact permutation test per case"),
-        intervals.over_seeds("mean_nmi", rows["nmi"], SPECIALISED, ">=", unit="seed x block cases"),
+        intervals.bounded(
+            intervals.over_seeds("mean_nmi", rows["nmi"], SPECIALISED, ">=", unit="seed x block cases"), 0, 1
+        ),
     ]
     return found, found[1].estimate, above
 
