@@ -133,11 +133,7 @@ def few_decodable(correlation: pd.DataFrame, accuracy: pd.Series) -> Claim:
         why=WHY_NOT_BY_CONSTRUCTION,
     )
     premises = [_task_premise(accuracy, 1, WHY_SOLVED), worked_out]
-    interval = (
-        [intervals.bounded(intervals.over_seeds("mean_decoded_fraction", per_seed, FEW, "<="), 0.0, 1.0)]
-        if len(per_seed)
-        else None
-    )
+    interval = [intervals.over_seeds("mean_decoded_fraction", per_seed, FEW, "<=")] if len(per_seed) else None
     state = decide(interval, premises=premises) if interval else PREMISE_NOT_MET
     fraction = float(per_seed.mean()) if len(per_seed) else float("nan")
     return Claim(
@@ -173,12 +169,8 @@ def importance_predicts(correlation: pd.DataFrame, recall: pd.DataFrame, alpha: 
     gap = float(at.get("delta", float("nan")) - at.get("leftmost", float("nan")))
     premises = [_task_premise(accuracy, 1, WHY_SOLVED)]
     found = [
-        intervals.bounded(intervals.over_seeds("auroc", auroc, AUROC_CHANCE, ">", margin=POINT), 0.0, 1.0)
-        if len(auroc)
-        else None,
-        intervals.bounded(intervals.over_seeds("spearman", rho, RHO_NONE, ">", margin=SIGNED_POINT), -1.0, 1.0)
-        if len(rho)
-        else None,
+        intervals.over_seeds("auroc", auroc, AUROC_CHANCE, ">", margin=POINT) if len(auroc) else None,
+        intervals.over_seeds("spearman", rho, RHO_NONE, ">", margin=SIGNED_POINT) if len(rho) else None,
     ]
     interval = [i for i in found if i is not None]
     state = decide(interval, premises=premises) if len(interval) == 2 else PREMISE_NOT_MET
