@@ -145,7 +145,7 @@ def summarise_embedding(aurocs: list[str], per_benchmark: str, leaderboard: str)
 
     if not aurocs:
         write_csv(per_benchmark, pd.DataFrame(columns=tables.BENCHMARK_COLUMNS))
-        write_csv(leaderboard, pd.DataFrame(columns=tables.TYPE_COLUMNS[1][1:]))
+        write_csv(leaderboard, pd.DataFrame(columns=tables.LEADERBOARD_COLUMNS))
         return
     table = tables.per_benchmark(read_csvs(aurocs))
     write_csv(per_benchmark, table)

@@ -7,10 +7,11 @@ from collections.abc import Callable
 import pandas as pd
 
 MAIN = "DVM-AD"
+LEADERBOARD_COLUMNS = ("method", "mean_auroc", "average_rank", "datasets")  # what :func:`leaderboard` writes
 # the columns of the per-type tables (per dataset, leaderboard, ablation), also when no set ran them
 TYPE_COLUMNS = (
     ("type", "dataset", "method", "keep", "reference", "auroc", "auroc_std", "seeds"),
-    ("type", "method", "mean_auroc", "average_rank", "datasets"),
+    ("type", *LEADERBOARD_COLUMNS),
     ("type", "keep", "reference", "mean_auroc", "average_rank"),
 )
 BENCHMARK_COLUMNS = ("dataset", "method", "keep", "reference", "auroc", "versions")  # dataset: the benchmark
