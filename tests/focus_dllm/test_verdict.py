@@ -78,6 +78,21 @@ def test_importance_is_inconclusive_on_a_coin_flip_and_holds_only_when_both_inte
     )
 
 
+def test_importance_names_its_unmet_premise_when_the_solved_tasks_leave_the_auroc_undefined():
+    table = _correlation(1.0, float("nan"), 0.3)  # copy decoded in one step: no token left masked, no AUROC
+    claim = v.importance_predicts(table, _recall(0.4, 0.5), 1.5, pd.Series({"copy": 1.0, "walk": 0.2}))
+    assert claim.state == PREMISE_NOT_MET and [p.met for p in claim.premises] == [True, False]
+    assert claim.premises[1].measured == {"auroc_seeds": 0, "spearman_seeds": 3}
+
+
+def test_importance_intervals_stay_within_the_statistics_range():
+    claim = v.importance_predicts(
+        _correlation(0.1, [0.90, 0.99, 0.60], [0.5, 0.99, 0.1]), _recall(0.4, 0.5), 1.5, SOLVED
+    )
+    auroc, rho = claim.interval
+    assert auroc.high == 1.0 and "clipped" in auroc.method and rho.high == 1.0
+
+
 def _quality(focus_correct, focus_rows, seeds=(0, 1, 2), tasks=("copy", "walk"), dense_correct=(1, 1, 1, 1)):
     rows = []
     for seed in seeds:

@@ -187,7 +187,11 @@ def test_verdicts_reach_every_state():
     wide = _table({"a": {**STRONG, "optifluence": 0.5, "random_in": 0.125}}, width=0.05)
     assert verdict.times_in_distribution(wide, "a", 0.001).state == INCONCLUSIVE  # 4x, interval [2.6, 7.3]
     zero = _table({"a": {**STRONG, "random_in": 0.0}}, n_in=100)
-    assert verdict.times_in_distribution(zero, "a", 0.001).measured["ratio"] == pytest.approx(90.0)  # 0.9 / (1/100)
+    floor = verdict.times_in_distribution(zero, "a", 0.001)
+    assert floor.measured["ratio"] == pytest.approx(90.0)  # 0.9 / (1/100)
+    assert floor.state == PREMISE_NOT_MET and not floor.premises[0].met  # undetected: a ratio to the noise floor
+    chance = _table({"a": {**STRONG, "random_in": 0.001}}, width=0.001)  # the committed quick run: TPR = FPR
+    assert verdict.times_in_distribution(chance, "a", 0.001).state == PREMISE_NOT_MET
     assert verdict.transfers(good, [], 0.001, FLAT).state == NOT_EVALUATED
 
 

@@ -133,7 +133,11 @@ def few_decodable(correlation: pd.DataFrame, accuracy: pd.Series) -> Claim:
         why=WHY_NOT_BY_CONSTRUCTION,
     )
     premises = [_task_premise(accuracy, 1, WHY_SOLVED), worked_out]
-    interval = [intervals.over_seeds("mean_decoded_fraction", per_seed, FEW, "<=")] if len(per_seed) else None
+    interval = (
+        [intervals.bounded(intervals.over_seeds("mean_decoded_fraction", per_seed, FEW, "<="), 0.0, 1.0)]
+        if len(per_seed)
+        else None
+    )
     state = decide(interval, premises=premises) if interval else PREMISE_NOT_MET
     fraction = float(per_seed.mean()) if len(per_seed) else float("nan")
     return Claim(
@@ -162,15 +166,38 @@ def importance_statistics(correlation: pd.DataFrame, accuracy: pd.Series) -> tup
     return auroc, rows.groupby("seed")["spearman_delta_confidence"].mean().dropna()
 
 
+WHY_DEFINED = (
+    "the AUROC needs tokens both decoded and left masked at a step; a solved task whose every token is decoded in "
+    "one step (copy, on a model that learnt only copy) leaves it undefined, so some seed must define both "
+    "statistics on the solved tasks (premise added 2026-12-07, before the rerun that first met it, issue 79)"
+)
+
+
+def _defined_premise(auroc: pd.Series, rho: pd.Series) -> Premise:
+    return Premise(
+        name="seeds whose solved tasks define the AUROC and Spearman's rho",
+        measured={"auroc_seeds": len(auroc), "spearman_seeds": len(rho)},
+        threshold=1,
+        comparator=">=",
+        met=min(len(auroc), len(rho)) >= 1,
+        why=WHY_DEFINED,
+    )
+
+
 def importance_predicts(correlation: pd.DataFrame, recall: pd.DataFrame, alpha: float, accuracy: pd.Series) -> Claim:
+    """Premises: a task dense decoding solves, and a seed on which the solved tasks define both statistics."""
     solved = _solved(accuracy)
     auroc, rho = importance_statistics(correlation, accuracy)
     at = recall[recall["alpha"] == alpha].groupby("selector")["recall"].mean()
     gap = float(at.get("delta", float("nan")) - at.get("leftmost", float("nan")))
-    premises = [_task_premise(accuracy, 1, WHY_SOLVED)]
+    premises = [_task_premise(accuracy, 1, WHY_SOLVED), _defined_premise(auroc, rho)]
     found = [
-        intervals.over_seeds("auroc", auroc, AUROC_CHANCE, ">", margin=POINT) if len(auroc) else None,
-        intervals.over_seeds("spearman", rho, RHO_NONE, ">", margin=SIGNED_POINT) if len(rho) else None,
+        intervals.bounded(intervals.over_seeds("auroc", auroc, AUROC_CHANCE, ">", margin=POINT), 0.0, 1.0)
+        if len(auroc)
+        else None,
+        intervals.bounded(intervals.over_seeds("spearman", rho, RHO_NONE, ">", margin=SIGNED_POINT), -1.0, 1.0)
+        if len(rho)
+        else None,
     ]
     interval = [i for i in found if i is not None]
     state = decide(interval, premises=premises) if len(interval) == 2 else PREMISE_NOT_MET

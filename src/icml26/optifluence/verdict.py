@@ -139,8 +139,28 @@ def beats_heuristics(tpr: pd.DataFrame, target: str, fpr: float, trace: pd.DataF
     )
 
 
+WHY_DETECTED = (
+    "a factor over in-distribution canaries measures the optimisation only where the attack detects them at all; "
+    "at chance (a TPR no higher than the FPR) the factor is the ratio to the attack's noise floor, however large "
+    "(the paper's in-distribution canaries sit near a quarter of its 99.6 %; premise added 2026-12-07, issue 78, "
+    "before the rerun that judges it)"
+)
+
+
+def _detected(base: pd.Series, fpr: float) -> Premise:
+    return premise(
+        "in-distribution canaries detected above chance (lower end of their TPR interval)",
+        base["tpr_low"],
+        fpr,
+        ">",
+        WHY_DETECTED,
+    )
+
+
 def times_in_distribution(tpr: pd.DataFrame, target: str, fpr: float) -> Claim:
+    """Premise: the in-distribution canaries are detected above chance (:data:`WHY_DETECTED`)."""
     ours, base = _row(tpr, target, "optifluence"), _row(tpr, target, "random_in")
+    premises = [_detected(base, fpr)]
     floor = 1.0 / base["n_in"]  # a TPR of 0 means "below one detected member", not exactly 0
     ratio = float(ours["tpr"] / max(base["tpr"], floor))
     found = [
@@ -166,9 +186,9 @@ def times_in_distribution(tpr: pd.DataFrame, target: str, fpr: float) -> Claim:
             "resolution": floor,
         },
         comparator=">=",
-        state=decide(found),
+        state=decide(found, premises=premises),
         interval=found,
-        premises_note="in-distribution canaries are the floor the factor is measured against: nothing presupposed",
+        premises=premises,
         note="an in-distribution TPR below the resolution (one member in n_in) counts as the resolution",
         headline=f"OptiFluence TPR {ours['tpr']:.3f} vs in-distribution "
         + (
