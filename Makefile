@@ -80,6 +80,7 @@ fetch:  ## the paper's own models and data for paper scale (PAPER=<slug>; FROM=<
 	$(BIN)/python -m icml26.common.fetch $(PAPER) $(if $(FROM),--from $(FROM),)
 
 pull:  ## fetch DVC-tracked data/results, then mark them up to date for Snakemake
+	@$(BIN)/python -m icml26.common.dvc_pull $(STAGES)
 	$(BIN)/dvc pull $(STAGES)
 	$(BIN)/snakemake $(PAPER) --cores 1 $(CONFIG) $(ONLY) --touch
 
