@@ -26,6 +26,7 @@ from ..common.tolerance import Tolerance
 
 FLAT_TOL = 0.10
 GROWTH_MIN = 2.0
+AMPLIFICATION_MAX = 1 + FLAT_TOL  # a perturbation "not amplified": final KL excess at most this x its own KL
 WEIGHT_TOL = 0.05
 NOISE_WIDTH = 2.0  # the mode-weight interval: the measured error +- twice the exact samples' error
 NO_PREMISE = "the paper's own model problems, solved exactly or sampled here: nothing presupposed"
@@ -117,6 +118,41 @@ def preconditioning_bounds_misspecification(kl: pd.DataFrame, *, trace_class: st
         headline=f"misspecified-score KL changes x{r_fast:.2f} from d = {d_ref} to {d_max} with the fast-decaying "
         f"preconditioner and x{r_id:.2f} with P = I (paper: bounded uniformly in d only with the preconditioner)",
         evidence=["tables/factorised_kl.csv", "figures/kl_vs_dimension.png"],
+    )
+
+
+def stable_under_perturbation(table: pd.DataFrame, *, trace_class: str, eta: float) -> Claim:
+    """The abstract's perturbative stability (registered 2026-12-07, before its first run): with the reference C,
+    each perturbation's amplification (:mod:`.perturbation`) stays at most ``AMPLIFICATION_MAX`` at every ``d``;
+    C = I's initialisation amplification is reported beside, not decided."""
+    ours = table[table["smoothing"] == trace_class]
+    worst = {
+        k: float(ours.loc[ours["kind"] == k, "amplification"].max(skipna=False)) for k in ("initialisation", "score")
+    }
+    d_max = int(table["d"].max())
+    identity = table[(table["smoothing"] == "identity") & (table["kind"] == "initialisation") & (table["d"] == d_max)]
+    contrast = float(identity["amplification"].iloc[0]) if len(identity) else float("nan")
+    held = all(np.isfinite(a) and a <= AMPLIFICATION_MAX for a in worst.values())
+    return Claim(
+        id="stable_under_imperfect_initialisation_and_approximate_scores",
+        statement=f"With trace-class C and the fast-decaying preconditioner, an initial variance and a score "
+        f"covariance each off by a factor 1 + {eta:g} on every coordinate are not amplified: the final KL's excess "
+        f"over the exact run is at most {AMPLIFICATION_MAX:g} x the perturbation's own KL, at every d up to {d_max}",
+        paper_value="stability in a perturbative regime with imperfect initialization and approximate scores",
+        measured={
+            "initialisation_worst_amplification": worst["initialisation"],
+            "score_worst_amplification": worst["score"],
+            f"identity_initialisation_amplification_d{d_max}": contrast,
+        },
+        comparator="<=",
+        state=decide(exact=held),
+        interval=DETERMINISTIC,
+        premises_note=NO_PREMISE,
+        note="exactly solvable factorised case, continuous time, closed form; KL and own size summed over j >= 2",
+        headline=f"largest amplification over d <= {d_max}: initialisation {worst['initialisation']:.3f}, score "
+        f"{worst['score']:.3f} with trace-class C (need at most {AMPLIFICATION_MAX:g}); initialisation with C = I "
+        f"{contrast:.3g} at d = {d_max}, beside (paper: stable in the perturbative regime)",
+        evidence=["tables/perturbation.csv", "figures/perturbation.png"],
     )
 
 
