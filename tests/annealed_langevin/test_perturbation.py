@@ -50,6 +50,7 @@ def _table(trace_init, trace_score, identity_init, dims=(128, 1024)):
 def test_stability_holds_when_neither_perturbation_is_amplified_and_fails_otherwise():
     holds = verdict.stable_under_perturbation(_table(0.6, 1.02, 40.0), trace_class="trace_class", eta=0.1)
     assert holds.state == HOLDS and holds.measured["identity_initialisation_amplification_d1024"] == 40.0
+    assert holds.measured["score_amplification_ratio_d1024_over_d128"] == 1.0  # reported beside, not decided
     amplified = verdict.stable_under_perturbation(_table(0.6, 1.5, 1.0), trace_class="trace_class", eta=0.1)
     assert amplified.state == FAILS and amplified.measured["score_worst_amplification"] == 1.5
     undefined = verdict.stable_under_perturbation(_table(float("nan"), 0.5, 1.0), trace_class="trace_class", eta=0.1)
