@@ -3,6 +3,7 @@
 import json
 
 import pandas as pd
+import pytest
 
 from icml26.manifold_microscope import rules, verdict
 from tests.conftest import figure_files
@@ -178,6 +179,16 @@ def test_vae_claim_follows_the_reference_direction_only_when_both_measures_do():
     assert verdict.vae_layer_geometry(_layers([0.1, 1, 2, 3, 0], [0.5, 0.4, 0.3, 0.2, 9])).holds is True
     assert verdict.vae_layer_geometry(_layers([0.1, 1, 2, 3, 0], [0.2, 0.3, 0.4, 0.5, 0])).holds is False
     assert verdict.vae_layer_geometry(_layers([3, 2, 1, 0.1, 0], [0.5, 0.4, 0.3, 0.2, 0])).holds is False
+
+
+def test_one_adjacent_swap_is_a_spearman_of_exactly_0_8_and_meets_the_criterion():
+    """Four ranks with one adjacent pair swapped: rho = 1 - 6 * 2 / 60 = 0.8, which scipy computes as
+    0.7999999999999999; the registered '>= 0.8' must read it as 0.8 (the Intel rerun of 2026-12-07)."""
+    claim = verdict.vae_layer_geometry(_layers([1, 0.1, 2, 3, 0], [0.4, 0.5, 0.3, 0.2, 9]))
+    assert claim.measured["spearman_depth_curvature"] == 0.8 and claim.measured["spearman_depth_reach"] == -0.8
+    assert claim.holds is True
+    two_swaps = verdict.vae_layer_geometry(_layers([1, 0.1, 3, 2, 0], [0.5, 0.4, 0.3, 0.2, 9]))
+    assert two_swaps.measured["spearman_depth_curvature"] == pytest.approx(0.6) and two_swaps.holds is False
 
 
 def test_hausdorff_claim_needs_each_slope_between_the_two_rates():
