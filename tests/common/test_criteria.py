@@ -5,11 +5,12 @@ fails make verify."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import yaml
 
 from icml26.common import criteria, verify
-from icml26.common.claims import INCONCLUSIVE, Claim, Interval, from_record
+from icml26.common.claims import DETERMINISTIC, INCONCLUSIVE, PREMISE_NOT_MET, Claim, Interval, Premise, from_record
 from icml26.common.registry import papers
 from tests.conftest import ROOT
 
@@ -57,6 +58,23 @@ def test_a_moved_threshold_a_new_margin_or_an_unregistered_statistic_is_named():
     assert criteria.problems("p", [_claim()], {"claims": {}}) == ["c: not registered in config/criteria/p.yaml"]
     pattern = {"claims": {"c": {"fixed": "x", "criteria": {"*": [">", 0.0, 0.0]}}}}
     assert criteria.problems("p", [_claim(statistic="geometric-texture")], pattern) == []  # a name the data gives
+
+
+def _unmet(interval):
+    premise = Premise("a solved task", 0, 1, ">=", False, "the statistic needs one")
+    return Claim("c", "s", None, 0.1, "all", PREMISE_NOT_MET, interval, premises=[premise])
+
+
+def test_a_claim_whose_premise_is_not_met_may_lack_its_statistics_but_not_judge_others():
+    """An unmet premise can leave a statistic undefined (focus_dllm's AUROC on copy alone): no interval, or fewer,
+    is then no finding; a statistic it did judge must still be the registered one."""
+    assert criteria.problems("p", [_unmet(DETERMINISTIC)], REGISTRY) == []
+    fewer = {"claims": {"c": {"fixed": "x", "criteria": {"gain": [">", 0.0, 0.0], "auroc": [">", 0.5, 0.01]}}}}
+    judged = _claim().interval
+    assert criteria.problems("p", [_unmet(judged)], fewer) == []
+    assert criteria.problems("p", [_claim()], fewer) == ["c: registered 'auroc' not judged"]  # judged: all of them
+    moved = [replace(judged[0], threshold=0.05)]
+    assert criteria.problems("p", [_unmet(moved)], fewer)[0].startswith("c: 'gain' judged > 0.05")
 
 
 def test_results_computed_under_another_registry_fail_verify(tmp_path, monkeypatch):

@@ -28,7 +28,7 @@ from typing import Any
 
 import yaml
 
-from .claims import NOT_EVALUATED, Claim
+from .claims import NOT_EVALUATED, PREMISE_NOT_MET, Claim
 
 FOLDER = Path("config") / "criteria"
 DETERMINISTIC = "deterministic"
@@ -109,8 +109,9 @@ def problems(slug: str, claims: list[Claim], registry: dict[str, Any] | None) ->
             found.append(f"{claim.id}: not registered in {FOLDER / slug}.yaml")
             continue
         rows = entry["criteria"]
+        unmet = claim.state == PREMISE_NOT_MET  # its statistics may be undefined: what it judged must still match
         if not isinstance(claim.interval, list):
-            if rows != DETERMINISTIC:
+            if rows != DETERMINISTIC and not unmet:
                 found.append(f"{claim.id}: judged {claim.interval}, registered with intervals")
             continue
         if rows == DETERMINISTIC:
@@ -137,5 +138,5 @@ def problems(slug: str, claims: list[Claim], registry: dict[str, Any] | None) ->
                     f"(fixed {entry.get('fixed', '?')}): register a change, dated, before the run"
                 )
         exact = {k for k in rows if not any(c in k for c in "*?[")}
-        found += [f"{claim.id}: registered {s!r} not judged" for s in sorted(exact - set(judged))]
+        found += [f"{claim.id}: registered {s!r} not judged" for s in sorted(exact - set(judged)) if not unmet]
     return found
