@@ -23,6 +23,7 @@ import pandas as pd
 
 from ..common.claims import DETERMINISTIC, Claim, Interval, decide
 from ..common.tolerance import Tolerance
+from .perturbation import KINDS
 
 FLAT_TOL = 0.10
 GROWTH_MIN = 2.0
@@ -126,16 +127,13 @@ def stable_under_perturbation(table: pd.DataFrame, *, trace_class: str, eta: flo
     each perturbation's amplification (:mod:`.perturbation`) stays at most ``AMPLIFICATION_MAX`` at every ``d``;
     C = I's initialisation amplification is reported beside, not decided."""
     ours = table[table["smoothing"] == trace_class]
-    worst = {
-        k: float(ours.loc[ours["kind"] == k, "amplification"].max(skipna=False)) for k in ("initialisation", "score")
-    }
+    by_kind = {kind: ours[ours["kind"] == kind] for kind in KINDS}
+    worst = {kind: float(rows["amplification"].max(skipna=False)) for kind, rows in by_kind.items()}
+    growth = {kind: dimension_ratio(rows, "amplification") for kind, rows in by_kind.items()}
     d_max = int(table["d"].max())
     identity = table[(table["smoothing"] == "identity") & (table["kind"] == "initialisation") & (table["d"] == d_max)]
     contrast = float(identity["amplification"].iloc[0]) if len(identity) else float("nan")
     held = all(np.isfinite(a) and a <= AMPLIFICATION_MAX for a in worst.values())
-    growth = {
-        kind: dimension_ratio(ours[ours["kind"] == kind], "amplification") for kind in ("initialisation", "score")
-    }
     return Claim(
         id="stable_under_imperfect_initialisation_and_approximate_scores",
         statement=f"With trace-class C and the fast-decaying preconditioner, an initial variance and a score "

@@ -42,8 +42,8 @@ def problem(stages: list[str], config: Path = CONFIG, lock: Path = LOCK) -> str 
     name, url = default_remote(config)
     if not url:
         return f"{config} names no default remote: add one with `dvc remote add -d <name> <url>`"
-    if "://" not in url and not (config.parent / url).resolve().is_dir():
-        where = (config.parent / url).resolve()
+    where = (config.parent / url).resolve()  # a local remote, relative to .dvc/ as DVC reads it
+    if "://" not in url and not where.is_dir():
         return (
             f"the default DVC remote '{name}' is the folder {where}, which does not exist: `make push` on the "
             "machine that ran the stage fills it, or point to a shared one with `dvc remote add -d -f "
