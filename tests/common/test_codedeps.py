@@ -93,3 +93,19 @@ def test_rule_code_is_kept_on_disk_until_a_byte_of_the_package_changes(tmp_path,
     with pytest.raises(codedeps.RuleFunctionError, match="no 'missing'") as error:
         rule_code(["icml26.p.rules:missing"], tmp_path, store)
     assert error.value.spec == "icml26.p.rules:missing"
+
+
+def test_a_functions_part_of_its_module_is_what_it_can_run_in_file_order(tmp_path):
+    tiny_package(tmp_path)
+    rules = tmp_path / "icml26" / "p" / "rules.py"
+    rules.write_text(
+        rules.read_text().replace("def job(", "@cache\ndef job(")
+        + "def verdict():\n    return 'holds'\n"
+        + "class Spare:\n    pass\n"
+    )
+    part = codedeps.function_part("icml26.p.rules:job", tmp_path)
+    assert part == (
+        "from . import a, unused\nLIMIT = a.helper\ndef _inner():\n    return LIMIT\n"
+        "@cache\ndef job(unused):\n    return _inner() + unused\n"
+    )  # imports and constants always, the helper it calls, its decorator; not lazy, verdict or Spare
+    assert "def lazy" in codedeps.function_part("icml26.p.rules:lazy", tmp_path)

@@ -4,12 +4,14 @@ rule, params, input bytes and code bytes are the same."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
-from icml26.common import units
+from icml26.common import rekey_units, units
+from icml26.common.codedeps import function_sources
 from tests.conftest import ROOT
 
 
@@ -88,6 +90,76 @@ def test_an_edit_to_a_helper_the_function_calls_changes_the_key_and_one_to_the_r
     assert _job(tmp_path, runner="# v2: a better console line\n").key == job.key
     (tmp_path / "src/icml26/demo/helpers.py").write_text("def helper():\n    return 2\n")
     assert units.Unit(job.rule, "paper", "demo", job.func, job.params, ["data/in.npz"], job.outputs).key != job.key
+
+
+@pytest.mark.parametrize(
+    ("code", "same"),
+    [
+        ("def evaluate():\n    return helper()\n\n\ndef verdict():\n    return 'holds'\n", True),
+        ("def evaluate():\n    return helper()  # why\n", False),
+        ("LIMIT = 2\n\n\ndef evaluate():\n    return helper()\n", False),
+        ("def evaluate():\n    return _scale(helper())\n\n\ndef _scale(x):\n    return 2 * x\n", False),
+    ],
+    ids=["a verdict beside it", "its own lines", "a module constant", "a same-module helper it calls"],
+)
+def test_its_own_module_counts_only_by_the_part_the_function_can_run(tmp_path, monkeypatch, code, same):
+    monkeypatch.chdir(tmp_path)
+    job = _job(tmp_path)
+    assert "src/icml26/demo/rules.py:evaluate" in job.inputs and "src/icml26/demo/rules.py" not in job.inputs
+    assert (_job(tmp_path, code=code).key == job.key) is same
+
+
+def _git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True).stdout.strip()
+
+
+def _kept_under_an_older_key(job: units.Unit, commit: str, dirty: bool = False) -> Path:
+    """Record ``job`` as a unit keyed as before the part-of-module key (every code file whole), at ``commit``."""
+    _write_outputs()
+    job.record(seconds=1.0)
+    record = json.loads((job.home / units.RECORD).read_text())
+    src = Path("src").resolve()
+    code = [str(f.relative_to(src.parent)) for f in function_sources(job.func, src, with_runner=False)]
+    whole = {p: units._digest_path(Path(p)) for p in ("data/in.npz", *code)}
+    old = units.content_key(job.rule, job.func, job.params, whole)
+    record |= {"key": old, "inputs": whole, "git": {"commit": commit, "dirty": dirty}}
+    (job.home / units.RECORD).write_text(json.dumps(record))
+    return job.home.rename(job.home.parent / old[:20])
+
+
+def test_rekeying_recomputes_each_key_from_the_code_at_the_units_own_commit(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    job = _job(tmp_path)
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "src")
+    _git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "code")
+    old = _kept_under_an_older_key(job, _git(tmp_path, "rev-parse", "HEAD"))
+    assert job.committed() is None  # under today's key definition the old folder is not found
+    beside = "def evaluate():\n    return helper()\n\n\ndef verdict():\n    return 1\n"
+    today = _job(tmp_path, code=beside)  # a verdict added after the unit ran
+    assert rekey_units.main([str(units.folder("paper", "demo"))]) == 0
+    assert f"{old} -> {job.key[:20]}" in capsys.readouterr().out and not old.exists()
+    kept = today.committed()
+    assert kept is not None and kept["rekeyed_from"].startswith(old.name) and kept["inputs"] == today.inputs
+    assert _job(tmp_path, code="def evaluate():\n    return helper() - 1\n").committed() is None  # code changed
+
+
+@pytest.mark.parametrize("fault", ["dirty", "record disagrees with its commit"])
+def test_a_unit_whose_code_is_not_known_is_left_as_it_is_and_named(tmp_path, monkeypatch, capsys, fault):
+    monkeypatch.chdir(tmp_path)
+    job = _job(tmp_path)
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "src")
+    _git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "code")
+    if fault == "dirty":
+        old = _kept_under_an_older_key(job, _git(tmp_path, "rev-parse", "HEAD"), dirty=True)
+    else:  # the record was written by code the commit does not hold
+        (tmp_path / "src/icml26/demo/helpers.py").write_text("def helper():\n    return 3\n")
+        old = _kept_under_an_older_key(job, _git(tmp_path, "rev-parse", "HEAD"))
+    rekey_units.main([str(units.folder("paper", "demo"))])
+    out = capsys.readouterr().out
+    assert old.is_dir() and f"{old}: left as it is" in out
+    assert ("uncommitted changes" if fault == "dirty" else "helpers.py differs from commit") in out
 
 
 def test_an_edited_committed_copy_stops_the_job_naming_it(tmp_path, monkeypatch):

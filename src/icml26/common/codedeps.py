@@ -178,6 +178,27 @@ def function_sources(spec: str, src: Path, with_runner: bool = True) -> list[Pat
     return sorted(files)
 
 
+def function_part(spec: str, src: Path) -> str:
+    """The lines of the function's own module that its calls can run: every top-level statement that is not a
+    definition (imports, constants, module docstring), and the functions and classes reached from ``function`` or
+    from those statements through the module's names, decorators included, in file order. What a kept paper-scale
+    job is keyed on for that file (icml26.common.units), so a verdict added beside a long step does not invalidate
+    its finished jobs, while an edit to anything the step reaches does."""
+    module_name, _, func = spec.partition(":")
+    module = parse_module(module_name, Path(src).resolve())
+    lines = module.path.read_text(encoding="utf-8").splitlines(keepends=True)
+    tree = ast.parse("".join(lines), filename=str(module.path))
+    defining = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    kept = [node for node in tree.body if not isinstance(node, defining)]
+    starts = {func} | {name for node in kept for name in _names_used(node)}
+    reached: set[str] = set()
+    for start in starts & module.definitions.keys():
+        reached |= _reachable(start, lambda name: _names_used(module.definitions[name]) & module.definitions.keys())
+    kept += [node for node in tree.body if isinstance(node, defining) and node.name in reached]
+    spans = sorted((min([n.lineno, *(d.lineno for d in getattr(n, "decorator_list", ()))]), n.end_lineno) for n in kept)
+    return "".join("".join(lines[first - 1 : last]) for first, last in spans)
+
+
 class RuleFunctionError(LookupError):
     """A rule names a function that is not in the project's source (``spec`` is the rule's ``module:function``)."""
 

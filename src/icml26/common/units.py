@@ -4,9 +4,11 @@ A paper-scale run can outlast a session (dvm_ad's 43 sets x 3 seeds x 28 detecto
 runs at d = 1024). The steps the registry names under ``units:`` (``workflow/papers.yaml``) keep, at paper scale,
 a copy of each finished job's outputs in ``results/paper/<slug>/units/<rule>/<key>/`` (git-tracked), where the key
 is the sha256 of everything the job's outputs follow from: the rule, its params, the bytes of every data input, and
-the bytes of every source file the rule function executes (``codedeps.function_sources`` without the runner: the job
-runner, this module among its files, calls the function and does not change what it computes, so an edit to the
-runner leaves the kept jobs valid, while Snakemake still reruns on it). A later run, in any checkout, whose job has
+the code the rule function executes: the bytes of every other source file it reaches (``codedeps.function_sources``
+without the runner: the job runner, this module among its files, calls the function and does not change what it
+computes, so an edit to the runner leaves the kept jobs valid, while Snakemake still reruns on it), and of its own
+module only the part it can run (``codedeps.function_part``: a verdict added to the same ``rules.py`` leaves a
+day's particle runs valid). A later run, in any checkout, whose job has
 the same key copies the committed outputs instead of computing them again and says so in one line; a changed
 parameter, input byte or line of the code that computes gives another key, so nothing stale is ever reused.
 Rerunning a committed unit gives the same bytes (same config, same outputs on CPU), which is what makes the copy
@@ -16,7 +18,8 @@ This module is part of every rule's code (the runner imports it), so it imports 
 modules already do, plus the small ``machine`` and ``codedeps``.
 
 Each unit's ``unit.json`` records the commit (and whether the tree was clean), machine and time it was computed
-at; the paper's ``provenance.json`` lists the commits its reused units came from.
+at; the paper's ``provenance.json`` lists the commits its reused units came from. When the key's definition
+changes, ``python -m icml26.common.rekey_units`` recomputes each kept unit's key from the code at its own commit.
 """
 
 from __future__ import annotations
@@ -57,22 +60,37 @@ def _digest_path(path: Path) -> str:
 SOURCE = Path("src")  # the package's source root, relative to the repository root (where jobs run)
 
 
-def code_files(func: str, src: Path = SOURCE) -> list[str]:
-    """The source files ``module:function`` executes, without the runner's (relative to the repository root)."""
-    from .codedeps import function_sources
+def code_digests(func: str, src: Path = SOURCE) -> dict[str, str]:
+    """The sha256 of the code ``module:function`` executes, without the runner's: each file it reaches, by path
+    (relative to the repository root), except its own module, which counts by the part the function can run
+    (``codedeps.function_part``, labelled ``<path>:<function>``)."""
+    from .codedeps import function_part, function_sources, parse_module
 
-    root = src.resolve().parent
-    return [str(p.relative_to(root)) for p in function_sources(func, src.resolve(), with_runner=False)]
+    src = src.resolve()
+    module_name, _, name = func.partition(":")
+    own = parse_module(module_name, src).path
+    digests = {}
+    for path in function_sources(func, src, with_runner=False):
+        label = str(path.relative_to(src.parent))
+        if path == own:
+            digests[f"{label}:{name}"] = hashlib.sha256(function_part(func, src).encode()).hexdigest()
+        else:
+            digests[label] = _digest_path(path)
+    return digests
+
+
+def content_key(rule: str, func: str, params: dict[str, Any], digests: dict[str, str]) -> str:
+    """The sha256 naming a job: its rule, function, params (as JSON sees them) and what it reads (label -> sha256)."""
+    blob = json.dumps({"rule": rule, "func": func, "params": params, "inputs": digests}, sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()
 
 
 def key(rule: str, func: str, params: dict[str, Any], inputs: list[str]) -> tuple[str, dict[str, str]]:
-    """The job's content key, and the sha256 of each data input and code file it covers. ``inputs`` are the
-    rule's inputs; the source files among them (which include the runner's) give way to :func:`code_files`."""
-    data = [str(p) for p in inputs if not Path(p).is_relative_to(SOURCE)]
-    covered = sorted({*data, *(code_files(func) if func else ())})
-    digests = {p: _digest_path(Path(p)) for p in covered}
-    blob = json.dumps({"rule": rule, "func": func, "params": params, "inputs": digests}, sort_keys=True, default=str)
-    return hashlib.sha256(blob.encode()).hexdigest(), digests
+    """The job's content key, and the sha256 of each data input and piece of code it covers. ``inputs`` are the
+    rule's inputs; the source files among them (which include the runner's) give way to :func:`code_digests`."""
+    data = sorted({str(p) for p in inputs if not Path(p).is_relative_to(SOURCE)})
+    digests = {p: _digest_path(Path(p)) for p in data} | (code_digests(func) if func else {})
+    return content_key(rule, func, params, digests), digests
 
 
 def _plain(params: dict[str, Any]) -> dict[str, Any]:
