@@ -22,7 +22,7 @@ AL_RATES = dict(
 )
 
 
-AL_FIGURES = ["kl_vs_dimension", "horizons", "step_sizes", "mode_weights", "annealing_time"]
+AL_FIGURES = ["kl_vs_dimension", "horizons", "step_sizes", "mode_weights", "annealing_time", "perturbation"]
 
 
 rule annealed_langevin:
@@ -41,6 +41,19 @@ rule annealed_langevin_factorised:
         **{k: AL_FACT[k] for k in ("dims", "tau0", "horizon", "n_steps")},
         func="icml26.annealed_langevin.rules:factorised_kl",
         misspecification=AL.cfg["misspecification"],
+    script:
+        CALL
+
+
+rule annealed_langevin_perturbation:
+    output:
+        table=paper_report(AL, "tables/perturbation.csv", "perturbation_table"),
+    params:
+        **AL_OPERATORS,
+        **{k: AL_FACT[k] for k in ("dims", "tau0", "horizon")},
+        func="icml26.annealed_langevin.rules:perturbation_kl",
+        fast=AL.cfg["fast_preconditioner"],
+        eta=AL.cfg["perturbation"],
     script:
         CALL
 
@@ -158,6 +171,7 @@ rule annealed_langevin_figures:
         trajectory=rules.annealed_langevin_particle_tables.output.trajectory,
         modes=rules.annealed_langevin_particle_tables.output.modes,
         sweep=rules.annealed_langevin_annealing_sweep.output.table,
+        perturbation_table=rules.annealed_langevin_perturbation.output.table,
     output:
         **figure_outputs(AL, *AL_FIGURES),
     params:
@@ -177,6 +191,7 @@ rule annealed_langevin_verdict:
         modes=rules.annealed_langevin_particle_tables.output.modes,
         sweep=rules.annealed_langevin_annealing_sweep.output.table,
         oracle_table=rules.annealed_langevin_oracles.output.table,
+        perturbation_table=rules.annealed_langevin_perturbation.output.table,
     output:
         claims=paper_report(AL, "claims.json", "claims", "verdict"),
         metrics=f"{AL.results}/metrics.json",
@@ -186,5 +201,6 @@ rule annealed_langevin_verdict:
         reference_smoothing=AL.cfg["reference_smoothing"],
         fast_preconditioner=AL.cfg["fast_preconditioner"],
         particles=AL.cfg["particles"]["n"],
+        perturbation=AL.cfg["perturbation"],
     script:
         CALL

@@ -190,3 +190,21 @@ def annealing_time(table: pd.DataFrame) -> plt.Figure:
     ax.set_title(f"d = {int(table['d'].iloc[0])}, exponential integrator", fontsize=9)
     ax.grid(alpha=0.3, which="both", lw=0.5)
     return fig
+
+
+def perturbation(table: pd.DataFrame, trace_class: str) -> plt.Figure:
+    """Amplification of each perturbation against d, the reference C beside C = I, with the claim's bound."""
+    from .verdict import AMPLIFICATION_MAX
+
+    fig, ax = plt.subplots(figsize=(5.6, 4))
+    for color, kind in zip(("C0", "C1"), ("initialisation", "score")):
+        for style, smoothing in (("o-", trace_class), ("s--", "identity")):
+            rows = table[(table["kind"] == kind) & (table["smoothing"] == smoothing)].sort_values("d")
+            ax.plot(rows["d"], rows["amplification"], style, color=color, ms=3, label=f"{kind}, C = {smoothing}")
+    ax.axhline(
+        AMPLIFICATION_MAX, color="k", lw=0.8, ls=":", label=f"claim: at most {AMPLIFICATION_MAX:g} (reference C)"
+    )
+    _loglog(ax, "dimension d", "final KL excess / perturbation's own KL")
+    ax.set_title(f"perturbations x (1 + {table['eta'].iloc[0]:g}), fast preconditioner", fontsize=9)
+    ax.legend(fontsize=7)
+    return fig

@@ -76,6 +76,36 @@ def factorised_kl(
     write_csv(table, pd.DataFrame(rows))
 
 
+def perturbation_kl(
+    table: str,
+    *,
+    alpha: float,
+    smoothing: dict,
+    preconditioner: dict,
+    fast: str,
+    eta: float,
+    dims: list[int],
+    tau0: float,
+    horizon: float,
+) -> None:
+    """Perturbative stability: per smoothing and perturbation kind, the final KL of the perturbed and the exact run,
+    the perturbation's own size and their ratio (``perturbation.amplification``), with the fast preconditioner."""
+    from . import perturbation
+    from .spectra import power_law
+
+    d_max = max(dims)
+    lam, p = power_law(d_max, 2 * alpha), power_law(d_max, 2 * preconditioner[fast])
+    rows = []
+    for c_name, beta in smoothing.items():
+        for kind in perturbation.KINDS:
+            found = perturbation.amplification(lam, power_law(d_max, 2 * beta), p, tau0, horizon, eta, kind, dims)
+            rows += [
+                {"smoothing": c_name, "kind": kind, "eta": eta, "d": d, **{k: float(v[i]) for k, v in found.items()}}
+                for i, d in enumerate(dims)
+            ]
+    write_csv(table, pd.DataFrame(rows))
+
+
 def horizons(
     curves: str,
     table: str,
@@ -425,6 +455,7 @@ def figures(
     trajectory: str,
     modes: str,
     sweep: str,
+    perturbation_table: str,
     *,
     epsilon: float,
     reference_smoothing: str,
@@ -449,6 +480,7 @@ def figures(
             *paths("mode_weights"),
         )
         save_figure(plots.annealing_time(read_csv(sweep)), *paths("annealing_time"))
+        save_figure(plots.perturbation(read_csv(perturbation_table), reference_smoothing), *paths("perturbation"))
 
 
 def verdict(
@@ -458,12 +490,14 @@ def verdict(
     modes: str,
     sweep: str,
     oracle_table: str,
+    perturbation_table: str,
     claims: str,
     metrics: str,
     *,
     reference_smoothing: str,
     fast_preconditioner: str,
     particles: int,
+    perturbation: float,
     substitution: str,
 ) -> None:
     """Judge the spec's claims and collect the headline numbers (``particles``: per run of the mode-weight test)."""
@@ -475,6 +509,9 @@ def verdict(
         verdicts.dimension_uniform_horizon(need, trace_class=reference_smoothing),
         verdicts.preconditioning_bounds_misspecification(kl, trace_class=reference_smoothing, fast=fast_preconditioner),
         verdicts.annealing_recovers_mode_weights(err, particles),
+        verdicts.stable_under_perturbation(
+            read_csv(perturbation_table), trace_class=reference_smoothing, eta=perturbation
+        ),
     ]
     for claim in judged:
         print(f"{claim.id}: {verdict_word(claim)} -- {claim.measured}", flush=True)
@@ -497,5 +534,8 @@ def verdict(
             },
             "annealing_sweep_tv_error": {f"S={r.horizon:g}": r.weight_tv_error for r in read_csv(sweep).itertuples()},
             "oracle_max_rel_error": {name: float(g["rel_error"].max()) for name, g in oracle.groupby("oracle")},
+            "perturbation_amplification": {
+                f"C={r.smoothing}/{r.kind}/d={r.d}": r.amplification for r in read_csv(perturbation_table).itertuples()
+            },
         },
     )
