@@ -19,7 +19,7 @@ PROBLEM = dict(
     alpha=1.0, weights=[0.3, 0.7], centres=[-8.0, 8.0], offset_scale=1.0, covariance_spread=[0.0, 0.2], seed=0
 )
 DIMS = [8, 16, 32, 64, 128]
-FIGURES = ("kl_vs_dimension", "horizons", "step_sizes", "mode_weights", "annealing_time")
+FIGURES = ("kl_vs_dimension", "horizons", "step_sizes", "mode_weights", "annealing_time", "perturbation")
 
 
 @pytest.fixture(scope="module")
@@ -38,6 +38,7 @@ def outputs(tmp_path_factory):
             "traj",
             "sweep",
             "timing",
+            "perturbation",
             "claims",
             "metrics",
         )
@@ -56,6 +57,7 @@ def outputs(tmp_path_factory):
         f["steps"], dims=DIMS, tau0=10.0, horizon=50.0, step_sizes=[0.5], smoothing_name="trace_class", **OPS
     )
     rules.oracles(f["oracles"], misspecification=1.1, tau0=10.0, horizon=50.0, coordinates=[1, 30], **OPS)
+    rules.perturbation_kl(f["perturbation"], fast="fast", eta=0.1, dims=DIMS, tau0=10.0, horizon=50.0, **OPS)
     summaries, trajectories, timings = [], [], []
     for method in rules.METHODS:
         for dim in (4, 8):
@@ -97,11 +99,13 @@ def outputs(tmp_path_factory):
         f["modes"],
         f["sweep"],
         f["oracles"],
+        f["perturbation"],
         f["claims"],
         f["metrics"],
         reference_smoothing="trace_class",
         fast_preconditioner="fast",
         particles=1000,
+        perturbation=0.1,
         substitution="a test stand-in",
     )
     rules.figures(
@@ -113,6 +117,7 @@ def outputs(tmp_path_factory):
         f["traj"],
         f["modes"],
         f["sweep"],
+        f["perturbation"],
         epsilon=0.05,
         reference_smoothing="trace_class",
         fast_preconditioner="fast",
@@ -136,12 +141,15 @@ def test_tables_cover_every_case(outputs):
     traj = pd.read_csv(f["traj"])
     assert np.allclose(traj.groupby(["method", "d", "s"])["weight"].sum(), 1.0)
     assert len(pd.read_csv(f["timing"])) == 6
+    perturbation = pd.read_csv(f["perturbation"])
+    assert len(perturbation) == 2 * 2 * len(DIMS) and (perturbation["own_size"] > 0).all() and set(perturbation["kind"]) == {"initialisation", "score"}
 
 
 def test_verdict_and_figures_written(outputs):
     d, f = outputs
     claims = {c["id"]: c for c in json.load(open(f["claims"]))}
-    assert len(claims) == 3 and all(c["state"] != "not evaluated" for c in claims.values())
+    assert len(claims) == 4 and all(c["state"] != "not evaluated" for c in claims.values())
+    assert set(json.load(open(f["metrics"]))["perturbation_amplification"]) >= {"C=trace_class/score/d=8"}
     # the exact case is decided by the closed form: with d up to 128 both shapes are already clear
     assert claims["dimension_uniform_horizon_needs_trace_class_smoothing"]["holds"] is True
     assert claims["annealing_recovers_mode_weights"]["measured"]["plain_exponential_tv_error"]["8"] > 0.2
