@@ -79,18 +79,12 @@ def outputs(tmp_path_factory):
             )
             summaries.append(paths[0]), trajectories.append(paths[1]), timings.append(paths[2])
     rules.particle_tables(summaries, trajectories, f["modes"], f["errors"], f["traj"])
-    rules.annealing_sweep(
-        f["sweep"],
-        problem=PROBLEM,
-        d=4,
-        n=300,
-        c_rate=2.0,
-        p_rate=1.0,
-        tau0=100.0,
-        horizons=[10.0, 50.0],
-        step=1.0,
-        seed=0,
-    )
+    points = [str(d / f"S{S:g}.csv") for S in (10.0, 50.0)]
+    for point, S in zip(points, (10.0, 50.0)):
+        rules.annealing_point(
+            point, problem=PROBLEM, d=4, n=300, c_rate=2.0, p_rate=1.0, tau0=100.0, horizon=S, step=1.0, seed=0
+        )
+    rules.annealing_sweep(points, f["sweep"])
     rules.timing(timings, f["timing"], str(d / "machine.json"))
     rules.verdict(
         f["kl"],
@@ -141,6 +135,7 @@ def test_tables_cover_every_case(outputs):
     traj = pd.read_csv(f["traj"])
     assert np.allclose(traj.groupby(["method", "d", "s"])["weight"].sum(), 1.0)
     assert len(pd.read_csv(f["timing"])) == 6
+    assert pd.read_csv(f["sweep"])["horizon"].tolist() == [10.0, 50.0]  # one job per S, in the config's order
     perturbation = pd.read_csv(f["perturbation"])
     assert len(perturbation) == 2 * 2 * len(DIMS) and (perturbation["own_size"] > 0).all()
     assert set(perturbation["kind"]) == {"initialisation", "score"}

@@ -1,7 +1,7 @@
 # annealed_langevin: dimension-uniform annealed Langevin for Gaussian mixtures
 # (spec: shared/papers/annealed_langevin.md).
 # factorised KL table, horizons, step sizes, oracles (closed form); particles_{method}_d{d} -> particle
-# tables; annealing sweep -> figures, verdict; timing beside.
+# tables; annealing_point_S{horizon} -> annealing sweep -> figures, verdict; timing beside.
 # Each rule calls one function of icml26.annealed_langevin.rules (see docs/ARCHITECTURE.md).
 
 AL = register("annealed_langevin")
@@ -131,20 +131,34 @@ rule annealed_langevin_particle_tables:
         CALL
 
 
-rule annealed_langevin_annealing_sweep:
+rule annealed_langevin_annealing_point:
     output:
-        table=paper_report(AL, "tables/annealing_time.csv", "annealing_time_table"),
+        table=f"{AL.data}/annealing_time/S{{horizon}}.csv",
+    wildcard_constraints:
+        horizon=r"[0-9.]+",
     threads: paper_threads(AL)
     resources:
         **job_resources(AL),
     params:
         **AL_RATES,
-        **AL_PART["sweep"],
-        func="icml26.annealed_langevin.rules:annealing_sweep",
+        **{k: AL_PART["sweep"][k] for k in ("d", "step")},
+        func="icml26.annealed_langevin.rules:annealing_point",
+        horizon=lambda w: float(w.horizon),
         problem=AL_PROBLEM,
         n=AL_PART["n"],
         tau0=AL_PART["tau0"],
         seed=AL_PART["seed"],
+    script:
+        CALL
+
+
+rule annealed_langevin_annealing_sweep:
+    input:
+        points=[f"{AL.data}/annealing_time/S{S:g}.csv" for S in AL_PART["sweep"]["horizons"]],
+    output:
+        table=paper_report(AL, "tables/annealing_time.csv", "annealing_time_table"),
+    params:
+        func="icml26.annealed_langevin.rules:annealing_sweep",
     script:
         CALL
 
