@@ -144,22 +144,30 @@ def test_rekeying_recomputes_each_key_from_the_code_at_the_units_own_commit(tmp_
     assert _job(tmp_path, code="def evaluate():\n    return helper() - 1\n").committed() is None  # code changed
 
 
-@pytest.mark.parametrize("fault", ["dirty", "record disagrees with its commit"])
+LEFT = {
+    "dirty": "uncommitted changes",
+    "record disagrees with its commit": "helpers.py differs from commit",
+    "unknown commit": "is not in this repository",
+    "not a record": "not a unit record",
+}
+
+
+@pytest.mark.parametrize("fault", LEFT)
 def test_a_unit_whose_code_is_not_known_is_left_as_it_is_and_named(tmp_path, monkeypatch, capsys, fault):
     monkeypatch.chdir(tmp_path)
     job = _job(tmp_path)
     _git(tmp_path, "init", "-q")
     _git(tmp_path, "add", "src")
     _git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "code")
-    if fault == "dirty":
-        old = _kept_under_an_older_key(job, _git(tmp_path, "rev-parse", "HEAD"), dirty=True)
-    else:  # the record was written by code the commit does not hold
+    commit = "0" * 40 if fault == "unknown commit" else _git(tmp_path, "rev-parse", "HEAD")
+    if fault == "record disagrees with its commit":  # the record was written by code the commit does not hold
         (tmp_path / "src/icml26/demo/helpers.py").write_text("def helper():\n    return 3\n")
-        old = _kept_under_an_older_key(job, _git(tmp_path, "rev-parse", "HEAD"))
-    rekey_units.main([str(units.folder("paper", "demo"))])
+    old = _kept_under_an_older_key(job, commit, dirty=fault == "dirty")
+    if fault == "not a record":
+        (old / units.RECORD).write_text("{not json")
+    assert rekey_units.main([str(units.folder("paper", "demo"))]) == 1
     out = capsys.readouterr().out
-    assert old.is_dir() and f"{old}: left as it is" in out
-    assert ("uncommitted changes" if fault == "dirty" else "helpers.py differs from commit") in out
+    assert old.is_dir() and f"{old}: left as it is" in out and LEFT[fault] in out
 
 
 def test_an_edited_committed_copy_stops_the_job_naming_it(tmp_path, monkeypatch):

@@ -4,7 +4,8 @@ A unit's key names the code it ran. When the way that code is counted changes (a
 module came to count only by the part the function can run), the kept units' keys are recomputed here, each from
 the code at the commit its ``unit.json`` says it was computed at, never from today's code: a unit whose code has
 since changed gets a key today's run does not produce, so it is not reused. A unit computed with uncommitted
-changes, or whose recorded file digests do not match its commit, is left as it is and named.
+changes, whose commit is not in the repository or whose recorded file digests do not match its commit, is left as
+it is and named, and the command exits 1.
 
     python -m icml26.common.rekey_units results/paper/<slug>/units [...]
 
@@ -34,29 +35,44 @@ def _source_at(commit: str, into: Path) -> Path:
     return into / SOURCE
 
 
+class Left(Exception):
+    """A unit that cannot be rekeyed; the message says why, and the unit stays as it is."""
+
+
 def rekey(record_path: Path, sources: dict[str, Path], scratch: Path) -> str:
-    """Rekey one unit in place (its folder renamed to the new key); the line saying what was done."""
-    record = json.loads(record_path.read_text(encoding="utf-8"))
-    home, git = record_path.parent, record.get("git") or {}
+    """Rekey one unit in place (its folder renamed to the new key); the line saying what was done. Raises
+    :class:`Left` naming why when its code is not known."""
+    try:
+        record = json.loads(record_path.read_text(encoding="utf-8"))
+        git, func, inputs = record.get("git") or {}, record["func"], record["inputs"]
+    except (OSError, ValueError, KeyError, AttributeError) as error:
+        raise Left(f"not a unit record ({error.__class__.__name__}: {error})") from None
+    home = record_path.parent
     if git.get("dirty") or not git.get("commit"):
-        return f"{home}: left as it is (computed with uncommitted changes, so its code is not known)"
+        raise Left("computed with uncommitted changes, so its code is not known")
     commit = git["commit"]
     if commit not in sources:
-        sources[commit] = _source_at(commit, scratch / commit)
+        try:
+            sources[commit] = _source_at(commit, scratch / commit)
+        except subprocess.CalledProcessError:
+            raise Left(f"commit {commit[:10]} is not in this repository") from None
     src = sources[commit]
-    for label, digest in record["inputs"].items():  # the record must describe that commit's files
+    for label, digest in inputs.items():  # the record must describe that commit's files
         path = src.parent / label
         if label.startswith(f"{SOURCE}/") and path.is_file() and sha256(path) != digest:
-            return f"{home}: left as it is ({label} differs from commit {commit[:10]}'s)"
-    data = {label: d for label, d in record["inputs"].items() if not label.startswith(f"{SOURCE}/")}
-    inputs = data | code_digests(record["func"], src)
-    new = content_key(record["rule"], record["func"], record["params"], inputs)
+            raise Left(f"{label} differs from commit {commit[:10]}'s")
+    data = {label: d for label, d in inputs.items() if not label.startswith(f"{SOURCE}/")}
+    try:
+        now = data | code_digests(func, src)
+    except (LookupError, FileNotFoundError, SyntaxError) as error:
+        raise Left(f"{func} cannot be read at commit {commit[:10]}: {error}") from None
+    new = content_key(record["rule"], func, record["params"], now)
     if new == record["key"]:
         return f"{home}: already current"
     target = home.parent / new[:20]
     if target.exists():
-        return f"{home}: left as it is ({target} exists)"
-    record |= {"key": new, "inputs": inputs, "rekeyed_from": record["key"]}
+        raise Left(f"{target} exists")
+    record |= {"key": new, "inputs": now, "rekeyed_from": record["key"]}
     write_json(record_path, record)
     home.rename(target)
     return f"{home} -> {target.name}"
@@ -71,10 +87,15 @@ def main(argv: list[str]) -> int:
         print(f"no {RECORD} under {', '.join(argv)}", file=sys.stderr)
         return 2
     sources: dict[str, Path] = {}
+    left = 0
     with tempfile.TemporaryDirectory() as scratch:
         for path in records:
-            print(rekey(path, sources, Path(scratch)), flush=True)
-    return 0
+            try:
+                print(rekey(path, sources, Path(scratch)), flush=True)
+            except Left as why:
+                left += 1
+                print(f"{path.parent}: left as it is ({why})", flush=True)
+    return 1 if left else 0
 
 
 if __name__ == "__main__":
