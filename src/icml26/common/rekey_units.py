@@ -80,7 +80,7 @@ def rekey(record_path: Path, sources: dict[str, Path], scratch: Path) -> str:
 
 def main(argv: list[str]) -> int:
     if not argv:
-        print(__doc__.strip().splitlines()[-3].strip(), file=sys.stderr)
+        print("usage: python -m icml26.common.rekey_units results/paper/<slug>/units [...]", file=sys.stderr)
         return 2
     records = [p for folder in argv for p in sorted(Path(folder).glob(f"*/*/{RECORD}"))]
     if not records:
