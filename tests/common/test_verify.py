@@ -174,8 +174,9 @@ def test_verify_at_paper_scale_checks_the_papers_run_there_and_names_the_others(
 
 
 def test_a_clean_rerun_keeps_the_committed_provenance_byte_for_byte(tmp_path, monkeypatch):
-    """Same machine, libraries, commit and output bytes: the record keeps its committed 'written', so `git status`
-    stays clean after a rerun; any other difference (here the verdict's bytes) writes a new record."""
+    """Same machine, libraries and output bytes: the committed record stays as it is, at the same commit or a later
+    one (a fresh clone's HEAD is always later than the commit its results name), so `git status` stays clean after a
+    rerun; any other difference (a library's version, the verdict's bytes) writes a new record."""
     from icml26.common import provenance
 
     monkeypatch.chdir(tmp_path)
@@ -196,6 +197,13 @@ def test_a_clean_rerun_keeps_the_committed_provenance_byte_for_byte(tmp_path, mo
     committed = (folder / "provenance.json").read_bytes()
     provenance.write(*args, scale="quick", slug="p")  # a clean rerun on the same machine
     assert (folder / "provenance.json").read_bytes() == committed
+    fixed["git"] = {"commit": "def", "dirty": False}  # the same bytes, rerun at a later commit
+    provenance.write(*args, scale="quick", slug="p")
+    assert (folder / "provenance.json").read_bytes() == committed
+    fixed["libraries"] = {"numpy": "9.9"}  # another library: a new record, at the rerun's commit
+    provenance.write(*args, scale="quick", slug="p")
+    assert json.loads((folder / "provenance.json").read_text())["git"]["commit"] == "def"
+    del fixed["libraries"]
     (folder / "claims.json").write_text('[{"id": "c"}]\n')  # another verdict: a new record, dated now
     provenance.write(*args, scale="quick", slug="p")
     assert json.loads((folder / "provenance.json").read_text())["written"] != json.loads(committed)["written"]

@@ -10,6 +10,7 @@ at quick scale like the verdict, and, being different on every run, left out of 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from datetime import UTC, datetime
@@ -17,7 +18,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from .io import write_json
+from .io import atomic_path, write_json
 from .machine import collect_machine, git_state, kernels
 
 
@@ -59,25 +60,33 @@ def output_hashes(claims: str | os.PathLike, metrics: str | os.PathLike) -> dict
     return {Path(claims).name: sha256(claims), Path(metrics).name: sha256(metrics)}
 
 
+RERUN_FIELDS = ("written", "git")  # what a rerun that reproduces the committed bytes changes, and nothing else
+
+
 def write(claims: str, metrics: str, provenance: str, *, scale: str, slug: str) -> None:
     """The provenance of the run that just wrote ``claims`` and ``metrics`` (the rule's inputs), with their hashes.
-    A rerun that differs from the committed record only in when it was written (same machine, libraries, commit and
-    output bytes) keeps the committed record, so a clean rerun leaves ``git status`` clean."""
-    import json
-
+    A rerun that differs from the committed record only in when and at which commit it ran (same machine,
+    libraries, criteria, kept units and output bytes) keeps the committed record: it still says truly where those
+    bytes were first computed, and a clean rerun in a fresh clone leaves ``git status`` clean."""
     from .machine import committed_text
 
     info = collect(scale, slug) | {"outputs": output_hashes(claims, metrics)}
     print(f"{slug}: {describe(info)}", flush=True)
     committed = committed_text(provenance)
-    if committed:
-        try:
-            info = info | {"written": json.loads(committed)["written"]}
-        except (ValueError, KeyError, TypeError):
-            pass
+    try:
+        kept = json.loads(committed) if committed else None
+    except ValueError:
+        kept = None
+    if isinstance(kept, dict) and _without(kept) == _without(info):
+        with atomic_path(provenance) as tmp:
+            tmp.write_text(committed, encoding="utf-8")
+        return
     write_json(provenance, info)
-    if committed and Path(provenance).read_text(encoding="utf-8") != committed:
-        write_json(provenance, info | {"written": collect_written()})
+
+
+def _without(record: dict[str, Any]) -> dict[str, Any]:
+    """The record as JSON reads it back, less :data:`RERUN_FIELDS`."""
+    return json.loads(json.dumps({k: v for k, v in record.items() if k not in RERUN_FIELDS}, default=str))
 
 
 def collect_written() -> str:
