@@ -18,7 +18,7 @@ STAGES ?= $(if $(PAPER),$(PAPER)@$(SCALE),)
 # (icml26.common.forkserver): seconds less per job, the same outputs
 SNAKEMAKE := $(if $(filter 1,$(WARM)),$(BIN)/python -m icml26.common.forkserver run -- ,)$(BIN)/snakemake
 
-.PHONY: help setup system-deps venv run verify smoke paper report lint test test-fast fetch gpu-check pull push slurm bench docs dvc-stages clean
+.PHONY: help setup system-deps venv run verify units smoke paper report lint test test-fast fetch gpu-check pull push slurm bench docs dvc-stages clean
 
 help:  ## every target, with what it does
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  make \1\t/' | expand -t 22
@@ -44,6 +44,9 @@ $(BIN)/snakemake: pyproject.toml
 
 verify:  ## this work tree's results (make run) against the committed ones, within each paper's tolerances (PAPER=...)
 	$(BIN)/python -m icml26.common.verify --scale $(SCALE) $(PAPER)
+
+units:  ## which kept paper-scale jobs (results/paper/<slug>/units/) a run at this checkout would reuse, and what changed for the others (PAPER=...)
+	$(BIN)/python -m icml26.common.unit_keys check $(if $(PAPER),results/paper/$(PAPER)/units,results/paper/*/units)
 
 run:  ## every registered paper at SCALE (default quick), the summary and the HTML report (OVERLAYS=my.yaml ...)
 	$(BIN)/python -m icml26.common.config $(CONFIG)

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from icml26.common import rekey_units, units
+from icml26.common import unit_keys, units
 from icml26.common.codedeps import function_sources
 from tests.conftest import ROOT
 
@@ -137,11 +137,27 @@ def test_rekeying_recomputes_each_key_from_the_code_at_the_units_own_commit(tmp_
     assert job.committed() is None  # under today's key definition the old folder is not found
     beside = "def evaluate():\n    return helper()\n\n\ndef verdict():\n    return 1\n"
     today = _job(tmp_path, code=beside)  # a verdict added after the unit ran
-    assert rekey_units.main([str(units.folder("paper", "demo"))]) == 0
+    assert unit_keys.main(["rekey", str(units.folder("paper", "demo"))]) == 0
     assert f"{old} -> {job.key[:20]}" in capsys.readouterr().out and not old.exists()
     kept = today.committed()
     assert kept is not None and kept["rekeyed_from"].startswith(old.name) and kept["inputs"] == today.inputs
     assert _job(tmp_path, code="def evaluate():\n    return helper() - 1\n").committed() is None  # code changed
+
+
+def test_check_says_which_kept_units_a_run_here_reuses_and_what_changed_for_the_others(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    job = _job(tmp_path)
+    _write_outputs()
+    job.record(seconds=1.0)
+    folder = str(units.folder("paper", "demo"))
+    _job(tmp_path, code="def evaluate():\n    return helper()\n\n\ndef verdict():\n    return 1\n")  # beside it
+    assert unit_keys.main(["check", folder]) == 0
+    assert "1 of 1 kept units reused" in capsys.readouterr().out
+    (tmp_path / "src/icml26/demo/helpers.py").write_text("def helper():\n    return 2\n")
+    assert unit_keys.main(["check", folder]) == 1
+    out = capsys.readouterr().out
+    assert "not reused (changed since: src/icml26/demo/helpers.py)" in out and "0 of 1 kept units" in out
+    assert unit_keys.main(["audit", folder]) == 2 and "usage:" in capsys.readouterr().err
 
 
 LEFT = {
@@ -165,7 +181,7 @@ def test_a_unit_whose_code_is_not_known_is_left_as_it_is_and_named(tmp_path, mon
     old = _kept_under_an_older_key(job, commit, dirty=fault == "dirty")
     if fault == "not a record":
         (old / units.RECORD).write_text("{not json")
-    assert rekey_units.main([str(units.folder("paper", "demo"))]) == 1
+    assert unit_keys.main(["rekey", str(units.folder("paper", "demo"))]) == 1
     out = capsys.readouterr().out
     assert old.is_dir() and f"{old}: left as it is" in out and LEFT[fault] in out
 

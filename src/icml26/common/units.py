@@ -19,7 +19,7 @@ modules already do, plus the small ``machine`` and ``codedeps``.
 
 Each unit's ``unit.json`` records the commit (and whether the tree was clean), machine and time it was computed
 at; the paper's ``provenance.json`` lists the commits its reused units came from. When the key's definition
-changes, ``python -m icml26.common.rekey_units`` recomputes each kept unit's key from the code at its own commit.
+changes, ``python -m icml26.common.unit_keys rekey`` recomputes each kept unit's key from the code at its own commit.
 """
 
 from __future__ import annotations

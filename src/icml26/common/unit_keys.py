@@ -1,15 +1,19 @@
-"""Recompute the keys of kept paper-scale units after the key's definition changed (icml26.common.units).
+"""Kept paper-scale units (icml26.common.units) against today's code: which a run would reuse, and rekeying.
 
-A unit's key names the code it ran. When the way that code is counted changes (as when a rule function's own
-module came to count only by the part the function can run), the kept units' keys are recomputed here, each from
-the code at the commit its ``unit.json`` says it was computed at, never from today's code: a unit whose code has
-since changed gets a key today's run does not produce, so it is not reused. A unit computed with uncommitted
-changes, whose commit is not in the repository or whose recorded file digests do not match its commit, is left as
-it is and named, and the command exits 1.
+A unit's key names the code it ran. ``check`` says, for each kept unit, whether the code at this checkout gives it
+the same key (so a run reuses it) or which piece of code or data changed since (so a run computes it again): worth
+running before committing an edit while a paper-scale run is half done.
 
-    python -m icml26.common.rekey_units results/paper/<slug>/units [...]
+``rekey`` recomputes the keys when the way code is counted changes (as when a rule function's own module came to
+count only by the part the function can run), each from the code at the commit its ``unit.json`` says it was
+computed at, never from today's code: a unit whose code has since changed gets a key today's run does not
+produce, so it is not reused. A unit computed with uncommitted changes, whose commit is not in the repository or
+whose recorded file digests do not match its commit, is left as it is and named, and the command exits 1.
 
-run from the repository root; then commit the renamed folders.
+    python -m icml26.common.unit_keys check results/paper/<slug>/units [...]   (make units PAPER=<slug>)
+    python -m icml26.common.unit_keys rekey results/paper/<slug>/units [...]
+
+run from the repository root; after ``rekey``, commit the renamed folders.
 """
 
 from __future__ import annotations
@@ -78,16 +82,45 @@ def rekey(record_path: Path, sources: dict[str, Path], scratch: Path) -> str:
     return f"{home} -> {target.name}"
 
 
+def check(record_path: Path) -> str | None:
+    """None when a run at this checkout reuses the unit, else what changed since it was computed."""
+    try:
+        record = json.loads(record_path.read_text(encoding="utf-8"))
+        func, inputs = record["func"], record["inputs"]
+        data = {label: d for label, d in inputs.items() if not label.startswith(f"{SOURCE}/")}
+        now = data | code_digests(func)
+    except (OSError, ValueError, KeyError, AttributeError) as error:
+        return f"not a unit record ({error.__class__.__name__}: {error})"
+    except (LookupError, SyntaxError) as error:
+        return f"{func} cannot be read here: {error}"
+    if content_key(record["rule"], func, record["params"], now) == record["key"]:
+        return None
+    changed = sorted(label for label in inputs.keys() | now.keys() if inputs.get(label) != now.get(label))
+    return f"changed since: {', '.join(changed) or 'how the key is computed (rekey it)'}"
+
+
+USAGE = "usage: python -m icml26.common.unit_keys {check,rekey} results/paper/<slug>/units [...]"
+
+
 def main(argv: list[str]) -> int:
-    if not argv:
-        print("usage: python -m icml26.common.rekey_units results/paper/<slug>/units [...]", file=sys.stderr)
+    if len(argv) < 2 or argv[0] not in ("check", "rekey"):
+        print(USAGE, file=sys.stderr)
         return 2
-    records = [p for folder in argv for p in sorted(Path(folder).glob(f"*/*/{RECORD}"))]
+    verb, folders = argv[0], argv[1:]
+    records = [p for folder in folders for p in sorted(Path(folder).glob(f"*/*/{RECORD}"))]
     if not records:
-        print(f"no {RECORD} under {', '.join(argv)}", file=sys.stderr)
+        print(f"no {RECORD} under {', '.join(folders)}", file=sys.stderr)
         return 2
-    sources: dict[str, Path] = {}
     left = 0
+    if verb == "check":
+        for path in records:
+            why = check(path)
+            left += why is not None
+            if why:
+                print(f"{path.parent}: not reused ({why})", flush=True)
+        print(f"{len(records) - left} of {len(records)} kept units reused by a run at this checkout", flush=True)
+        return 1 if left else 0
+    sources: dict[str, Path] = {}
     with tempfile.TemporaryDirectory() as scratch:
         for path in records:
             try:
