@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -173,10 +174,11 @@ def test_verify_at_paper_scale_checks_the_papers_run_there_and_names_the_others(
     assert "text_feedback_rl" in out.split("not verified")[1].splitlines()[0]  # a GPU paper, never run here
 
 
-def test_a_clean_rerun_keeps_the_committed_provenance_byte_for_byte(tmp_path, monkeypatch):
-    """Same machine, libraries and output bytes: the committed record stays as it is, at the same commit or a later
-    one (a fresh clone's HEAD is always later than the commit its results name), so `git status` stays clean after a
-    rerun; any other difference (a library's version, the verdict's bytes) writes a new record."""
+def test_a_rerun_that_reproduces_the_committed_bytes_keeps_their_provenance_byte_for_byte(tmp_path, monkeypatch):
+    """The same output bytes under the same criteria: the committed record stays as it is, at the same commit, a
+    later one (a fresh clone's HEAD is always later than the commit its results name) or on another machine with
+    other libraries, so `git status` stays clean after a rerun; other output bytes or another criteria file write
+    a new record."""
     from icml26.common import provenance
 
     monkeypatch.chdir(tmp_path)
@@ -184,8 +186,8 @@ def test_a_clean_rerun_keeps_the_committed_provenance_byte_for_byte(tmp_path, mo
     folder.mkdir(parents=True)
     (folder / "claims.json").write_text("[]\n")
     (folder / "metrics.json").write_text("{}\n")
-    fixed = {"paper": "p", "scale": "quick", "cpu": "x", "git": {"commit": "abc", "dirty": False}}
-    stamps = iter(f"2026-12-0{day}T00:00:00+00:00" for day in range(1, 6))
+    fixed = {"paper": "p", "scale": "quick", "cpu": "x", "git": {"commit": "abc", "dirty": False}, "criteria": "c1"}
+    stamps = iter(f"2026-12-0{day}T00:00:00+00:00" for day in range(1, 7))
     monkeypatch.setattr(provenance, "collect_written", lambda: next(stamps))
     monkeypatch.setattr(provenance, "collect", lambda scale, slug: fixed | {"written": provenance.collect_written()})
     args = ("results/quick/p/claims.json", "results/quick/p/metrics.json", "results/quick/p/provenance.json")
@@ -195,18 +197,35 @@ def test_a_clean_rerun_keeps_the_committed_provenance_byte_for_byte(tmp_path, mo
     subprocess.run([*git, "add", "-A"], check=True)
     subprocess.run([*git, "commit", "-qm", "run"], check=True)
     committed = (folder / "provenance.json").read_bytes()
+    record = lambda: json.loads((folder / "provenance.json").read_text())  # noqa: E731
     provenance.write(*args, scale="quick", slug="p")  # a clean rerun on the same machine
     assert (folder / "provenance.json").read_bytes() == committed
-    fixed["git"] = {"commit": "def", "dirty": False}  # the same bytes, rerun at a later commit
-    provenance.write(*args, scale="quick", slug="p")
+    fixed |= {"git": {"commit": "def", "dirty": False}, "cpu": "y", "libraries": {"numpy": "9.9"}}
+    provenance.write(*args, scale="quick", slug="p")  # the same bytes at a later commit, elsewhere
     assert (folder / "provenance.json").read_bytes() == committed
-    fixed["libraries"] = {"numpy": "9.9"}  # another library: a new record, at the rerun's commit
+    fixed["criteria"] = "c2"  # judged under another criteria file: a new record, this run's
     provenance.write(*args, scale="quick", slug="p")
-    assert json.loads((folder / "provenance.json").read_text())["git"]["commit"] == "def"
-    del fixed["libraries"]
+    assert record()["criteria"] == "c2" and record()["git"]["commit"] == "def" and record()["cpu"] == "y"
+    fixed["criteria"] = "c1"
     (folder / "claims.json").write_text('[{"id": "c"}]\n')  # another verdict: a new record, dated now
     provenance.write(*args, scale="quick", slug="p")
-    assert json.loads((folder / "provenance.json").read_text())["written"] != json.loads(committed)["written"]
+    assert record()["written"] != json.loads(committed)["written"]
+
+
+def test_the_provenance_line_tells_a_reproducing_rerun_from_no_rerun(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    folder = Path("results/quick/p")
+    folder.mkdir(parents=True)
+    record = {"cpu": "AMD EPYC", "cores": 2, "blas": [], "python": "3.11.7", "git": {"commit": "a" * 40}}
+    (folder / "provenance.json").write_text(json.dumps(record))
+    reference = tmp_path / "other"
+    (reference / folder).mkdir(parents=True)
+    (reference / folder / "provenance.json").write_text(json.dumps(record))
+    assert verify.provenance_line(folder, str(reference)).endswith("the committed run: nothing here was rerun")
+    (folder / "tables").mkdir()  # a run here that reproduced the committed bytes kept their record
+    assert verify.provenance_line(folder, str(reference)).endswith(
+        "reproducing the committed run's bytes (their record kept)"
+    )
 
 
 def test_a_paper_counts_as_rerun_only_where_its_tables_or_figures_exist(tmp_path):

@@ -60,33 +60,36 @@ def output_hashes(claims: str | os.PathLike, metrics: str | os.PathLike) -> dict
     return {Path(claims).name: sha256(claims), Path(metrics).name: sha256(metrics)}
 
 
-RERUN_FIELDS = ("written", "git")  # what a rerun that reproduces the committed bytes changes, and nothing else
+SAME_RESULTS = ("paper", "scale", "outputs", "criteria", "units")  # what makes a rerun the committed run's twin
 
 
 def write(claims: str, metrics: str, provenance: str, *, scale: str, slug: str) -> None:
     """The provenance of the run that just wrote ``claims`` and ``metrics`` (the rule's inputs), with their hashes.
-    A rerun that differs from the committed record only in when and at which commit it ran (same machine,
-    libraries, criteria, kept units and output bytes) keeps the committed record: it still says truly where those
-    bytes were first computed, and a clean rerun in a fresh clone leaves ``git status`` clean."""
+    A rerun that reproduces the committed output bytes under the same criteria and kept units keeps the committed
+    record, whatever machine, libraries or commit it ran on: the record still says truly where those bytes were
+    first computed, and rerunning a paper in a fresh clone leaves ``git status`` clean. The console line says
+    which happened."""
     from .machine import committed_text
 
     info = collect(scale, slug) | {"outputs": output_hashes(claims, metrics)}
-    print(f"{slug}: {describe(info)}", flush=True)
     committed = committed_text(provenance)
     try:
         kept = json.loads(committed) if committed else None
     except ValueError:
         kept = None
-    if isinstance(kept, dict) and _without(kept) == _without(info):
+    if isinstance(kept, dict) and _results(kept) == _results(info):
         with atomic_path(provenance) as tmp:
             tmp.write_text(committed, encoding="utf-8")
+        kept_line = f"the committed output bytes, reproduced; their record kept ({describe(kept)})"
+        print(f"{slug}: {describe(info)}: {kept_line}", flush=True)
         return
+    print(f"{slug}: {describe(info)}", flush=True)
     write_json(provenance, info)
 
 
-def _without(record: dict[str, Any]) -> dict[str, Any]:
-    """The record as JSON reads it back, less :data:`RERUN_FIELDS`."""
-    return json.loads(json.dumps({k: v for k, v in record.items() if k not in RERUN_FIELDS}, default=str))
+def _results(record: dict[str, Any]) -> dict[str, Any]:
+    """What of a record says which results it describes, as JSON reads it back."""
+    return json.loads(json.dumps({k: record.get(k) for k in SAME_RESULTS}, default=str))
 
 
 def collect_written() -> str:

@@ -226,6 +226,8 @@ def provenance_line(folder: Path, against: str) -> str:
     if not path.exists():
         return f"unknown ({path} missing)"
     text = path.read_text()
+    if text == committed and rerun_here(folder):
+        return f"{describe(json.loads(text))} -- rerun here, reproducing the committed run's bytes (their record kept)"
     if text == committed:
         return f"{describe(json.loads(text))} -- the committed run: nothing here was rerun"
     reference = f"; committed: {describe(json.loads(committed))}" if committed else ""
