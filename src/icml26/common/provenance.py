@@ -4,8 +4,9 @@ and the commit.
 Same config gives byte-identical outputs only on the same machine with the same libraries: BLAS kernels
 (chosen per processor at run time) and thread-level reductions change the last bits, and chaotic training
 amplifies them. So every run writes ``results/<scale>/<slug>/provenance.json`` beside its verdict (git-tracked
-at quick scale like the verdict, and, being different on every run, left out of byte-identity checks like
-``timing/``), and ``make verify`` names the provenance of the numbers it compares.
+at quick scale like the verdict, and, as it may differ from run to run, left out of byte-identity checks like
+``timing/``), and ``make verify`` names the provenance of the numbers it compares. A rerun that reproduces the
+committed output bytes keeps the committed record (:func:`write`).
 """
 
 from __future__ import annotations
