@@ -109,3 +109,5 @@ def test_a_functions_part_of_its_module_is_what_it_can_run_in_file_order(tmp_pat
         "@cache\ndef job(unused):\n    return _inner() + unused\n"
     )  # imports and constants always, the helper it calls, its decorator; not lazy, verdict or Spare
     assert "def lazy" in codedeps.function_part("icml26.p.rules:lazy", tmp_path)
+    rules.write_text(rules.read_text() + "def by_name(name):\n    return globals()[name]()\n")
+    assert codedeps.function_part("icml26.p.rules:job", tmp_path) == rules.read_text()  # a run-time lookup: whole

@@ -183,11 +183,15 @@ def function_part(spec: str, src: Path) -> str:
     definition (imports, constants, module docstring), and the functions and classes reached from ``function`` or
     from those statements through the module's names, decorators included, in file order. What a kept paper-scale
     job is keyed on for that file (icml26.common.units), so a verdict added beside a long step does not invalidate
-    its finished jobs, while an edit to anything the step reaches does."""
+    its finished jobs, while an edit to anything the step reaches does. A module that looks its own names up at run
+    time (``globals()``) counts whole: what such a lookup reaches cannot be read from the code."""
     module_name, _, func = spec.partition(":")
     module = parse_module(module_name, Path(src).resolve())
-    lines = module.path.read_text(encoding="utf-8").splitlines(keepends=True)
-    tree = ast.parse("".join(lines), filename=str(module.path))
+    text = module.path.read_text(encoding="utf-8")
+    if "globals()" in text:
+        return text
+    lines = text.splitlines(keepends=True)
+    tree = ast.parse(text, filename=str(module.path))
     defining = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
     kept = [node for node in tree.body if not isinstance(node, defining)]
     starts = {func} | {name for node in kept for name in _names_used(node)}
