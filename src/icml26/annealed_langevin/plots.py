@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from .verdict import FLAT_TOL, GROWTH_MIN, WEIGHT_TOL, dimension_ratio
+from .verdict import AMPLIFICATION_MAX, FLAT_TOL, GROWTH_MIN, WEIGHT_TOL, dimension_ratio
 
 # What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
 # the names of the verdict's constants it draws, or why it draws none.
@@ -14,6 +14,7 @@ CRITERIA = {
     "horizons": ("FLAT_TOL", "GROWTH_MIN"),
     "kl_vs_dimension": ("FLAT_TOL", "GROWTH_MIN"),
     "mode_weights": ("WEIGHT_TOL",),
+    "perturbation": ("AMPLIFICATION_MAX",),
 }
 
 METHOD_LABELS = {
@@ -194,8 +195,6 @@ def annealing_time(table: pd.DataFrame) -> plt.Figure:
 
 def perturbation(table: pd.DataFrame, trace_class: str) -> plt.Figure:
     """Amplification of each perturbation against d, the reference C beside C = I, with the claim's bound."""
-    from .verdict import AMPLIFICATION_MAX
-
     fig, ax = plt.subplots(figsize=(5.6, 4))
     for color, kind in zip(("C0", "C1"), ("initialisation", "score")):
         for style, smoothing in (("o-", trace_class), ("s--", "identity")):
