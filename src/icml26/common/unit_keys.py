@@ -28,7 +28,7 @@ from pathlib import Path
 
 from .io import write_json
 from .sources import sha256
-from .units import RECORD, SOURCE, code_digests, content_key
+from .units import RECORD, SOURCE, recomputed
 
 
 def _source_at(commit: str, into: Path) -> Path:
@@ -65,12 +65,10 @@ def rekey(record_path: Path, sources: dict[str, Path], scratch: Path) -> str:
         path = src.parent / label
         if label.startswith(f"{SOURCE}/") and path.is_file() and sha256(path) != digest:
             raise Left(f"{label} differs from commit {commit[:10]}'s")
-    data = {label: d for label, d in inputs.items() if not label.startswith(f"{SOURCE}/")}
     try:
-        now = data | code_digests(func, src)
+        new, now = recomputed(record, src)
     except (LookupError, FileNotFoundError, SyntaxError) as error:
         raise Left(f"{func} cannot be read at commit {commit[:10]}: {error}") from None
-    new = content_key(record["rule"], func, record["params"], now)
     if new == record["key"]:
         return f"{home}: already current"
     target = home.parent / new[:20]
@@ -87,13 +85,12 @@ def check(record_path: Path) -> str | None:
     try:
         record = json.loads(record_path.read_text(encoding="utf-8"))
         func, inputs = record["func"], record["inputs"]
-        data = {label: d for label, d in inputs.items() if not label.startswith(f"{SOURCE}/")}
-        now = data | code_digests(func)
+        key, now = recomputed(record)
     except (OSError, ValueError, KeyError, AttributeError) as error:
         return f"not a unit record ({error.__class__.__name__}: {error})"
     except (LookupError, SyntaxError) as error:
         return f"{func} cannot be read here: {error}"
-    if content_key(record["rule"], func, record["params"], now) == record["key"]:
+    if key == record["key"]:
         return None
     changed = sorted(label for label in inputs.keys() | now.keys() if inputs.get(label) != now.get(label))
     return f"changed since: {', '.join(changed) or 'how the key is computed (rekey it)'}"

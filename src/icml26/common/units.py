@@ -93,6 +93,14 @@ def key(rule: str, func: str, params: dict[str, Any], inputs: list[str]) -> tupl
     return content_key(rule, func, params, digests), digests
 
 
+def recomputed(record: dict[str, Any], src: Path = SOURCE) -> tuple[str, dict[str, str]]:
+    """The key, and its digests, that a kept unit's job gets with the code under ``src``: the record's rule,
+    function, params and data-input digests as recorded, its code digested afresh."""
+    data = {label: d for label, d in record["inputs"].items() if not Path(label).is_relative_to(SOURCE)}
+    digests = data | code_digests(record["func"], src)
+    return content_key(record["rule"], record["func"], record["params"], digests), digests
+
+
 def _plain(params: dict[str, Any]) -> dict[str, Any]:
     """Params as JSON sees them (Snakemake hands lists and dicts in its own containers)."""
     return json.loads(json.dumps(params, sort_keys=True, default=str))
