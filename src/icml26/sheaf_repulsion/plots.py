@@ -7,13 +7,14 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from .verdict import runs
+from .verdict import pair_ratios, runs
 
 # What each evidence figure draws of its claim (docs/ARCHITECTURE.md, "Figures show their claim"; a test checks):
 # the names of the verdict's constants it draws, or why it draws none.
 CRITERIA = {
     "iou": "the claim compares OASR's pairwise IoU with independent seeds' and with the pairs' chance IoU: each "
-    "panel titles the mean IoU, its ratio to chance and the config's limit on it (`criteria`: near_chance, high), "
+    "panel titles the mean IoU and chance IoU, the pairs' mean ratio of the two that the claim judges and the "
+    "config's limit on it (`criteria`: near_chance, high), "
     "and crosses the runs whose circuit fails the validity `criteria` (the verdict takes the same keys)",
     "discovery": "the runs' curves against the config's validity `criteria` (faithful accuracy, sparse density), the "
     "full model's logit difference and the step the completeness term starts; the late change the verdict reports "
@@ -33,12 +34,13 @@ def _matrix(overlap: pd.DataFrame, method: str) -> np.ndarray:
 
 def iou_heatmaps(overlap: pd.DataFrame, circuits: pd.DataFrame, criteria: dict) -> plt.Figure:
     """Pairwise IoU of the circuits of OASR and of independent seeds. Each panel's title carries what the claim
-    judges: the measured mean IoU over its pairs, that mean over the pairs' mean chance IoU, and the limit the claim
-    sets on it (OASR at most ``near_chance`` x chance, independent seeds at least ``high`` x chance); the runs whose
+    judges: the mean IoU and mean chance IoU over its pairs, the mean over pairs of each pair's IoU over its chance IoU
+    (the claim's statistic, ``verdict.pair_ratios``), and the limit the claim sets on it (OASR at most
+    ``near_chance`` x chance, independent seeds at least ``high`` x chance); the runs whose
     circuit is not valid (faithful, sparse and complete: the circuits table's ``valid``) are marked with a cross."""
     limits = {"oasr": ("<=", criteria["near_chance"]), "independent": (">=", criteria["high"])}
     methods = [m for m in ("oasr", "independent") if m in set(overlap["method"])]
-    fig, axes = plt.subplots(1, len(methods), figsize=(4.2 * len(methods), 4.2), squeeze=False)
+    fig, axes = plt.subplots(1, len(methods), figsize=(4.6 * len(methods), 4.6), squeeze=False)
     for ax, method in zip(axes[0], methods):
         matrix = _matrix(overlap, method)
         image = ax.imshow(matrix, vmin=0, vmax=1, cmap="viridis")
@@ -46,6 +48,7 @@ def iou_heatmaps(overlap: pd.DataFrame, circuits: pd.DataFrame, criteria: dict) 
             ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=7, color="w" if value < 0.6 else "k")
         rows = overlap[overlap["method"] == method]
         mean, chance = rows["iou"].mean(), rows["chance_iou"].mean()
+        ratio = pair_ratios(overlap, method)["ratio"].mean()
         own = circuits[circuits["method"] == method].set_index("run")
         ok = own["valid"].reindex(range(len(matrix)), fill_value=False)
         labels = [f"{run}" if ok[run] else f"{run} \u2717" for run in range(len(matrix))]
@@ -55,7 +58,7 @@ def iou_heatmaps(overlap: pd.DataFrame, circuits: pd.DataFrame, criteria: dict) 
         side, limit = limits[method]
         ax.set_title(
             f"{LABEL[method]}: {int(ok.sum())}/{len(matrix)} valid (\u2717: not)\nmean IoU {mean:.3f}, chance "
-            f"{chance:.3f} ({mean / chance:.2f}x; claim: {side} {limit:g}x)",
+            f"{chance:.3f}\nIoU / chance over pairs {ratio:.2f}x (claim: {side} {limit:g}x)",
             fontsize=8,
         )
         ax.grid(False)

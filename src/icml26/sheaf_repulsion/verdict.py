@@ -141,15 +141,21 @@ def _late_summary(details: dict) -> str:
     )
 
 
+def pair_ratios(overlap: pd.DataFrame, method: str) -> pd.DataFrame:
+    """The method's pairs of runs with ``ratio``, each pair's IoU over its chance IoU: what the overlap claims
+    average (and the IoU figure titles). A pair with an empty circuit has no ratio (0/0) and is left out."""
+    rows = overlap[overlap["method"] == method].assign(ratio=lambda f: f["iou"] / f["chance_iou"])
+    return rows[np.isfinite(rows["ratio"])]
+
+
 def _ratio_interval(overlap: pd.DataFrame, method: str, threshold: float, side: str) -> Interval:
     """The mean over pairs of runs of IoU over chance IoU, with a jackknife over the runs: pairs that share a run
     are not independent (4 runs make 6 pairs, each run in 3), so the mean is left-one-run-out recomputed and its
     jackknife variance taken with t over runs - 1 degrees of freedom (until 2026-12-05 a t interval over the pairs
-    treated them as independent: issue 66). A pair with an empty circuit has no ratio (0/0) and is left out."""
+    treated them as independent: issue 66)."""
     from scipy import stats
 
-    rows = overlap[overlap["method"] == method].assign(ratio=lambda f: f["iou"] / f["chance_iou"])
-    rows = rows[np.isfinite(rows["ratio"])]
+    rows = pair_ratios(overlap, method)
     name = f"{method}_iou_over_chance"
     if rows.empty:
         return Interval(name, math.nan, math.nan, math.nan, threshold, side, "none: no pair with a ratio")
