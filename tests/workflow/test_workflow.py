@@ -40,6 +40,20 @@ def test_invalid_config_fails_before_any_job_with_the_key_named(repo):
     assert not (repo / "data").exists() and not (repo / "results" / "quick" / "ski_rental" / "tables").exists()
 
 
+def test_a_key_given_twice_in_an_overlay_stops_a_plain_snakemake_run_too(repo):
+    """`make run` checked overlays for repeated keys, a plain `snakemake --configfile` did not (issue 79): the run
+    went on with the last of the two values."""
+    (repo / "twice.yaml").write_text("ski_rental:\n  B_values: [20]\n  B_values: [50]\n")
+    proc = snakemake(repo, "-n", "ski_rental", "--configfile", "config/smoke.yaml", "twice.yaml", check=False)
+    text = proc.stdout + proc.stderr
+    assert proc.returncode != 0 and "Traceback" not in text
+    line = next(line for line in text.splitlines() if line.startswith("icml26:"))
+    assert line.startswith("icml26: invalid config file: ") and line.endswith(
+        "twice.yaml, line 3: 'B_values' is given twice in one mapping (also line 2); YAML keeps the last without a "
+        "word, so say it once"
+    )
+
+
 def test_invalid_scale_is_named(repo):
     (repo / "bad.yaml").write_text("scale: huge\n")
     proc = snakemake(repo, "-n", "--configfile", "bad.yaml", check=False)

@@ -7,7 +7,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from icml26.common.codedeps import RuleFunctionError, rule_code
-from icml26.common.config import ConfigError, check_settings, paper_section, validate
+from icml26.common.config import ConfigError, check_settings, paper_section, validate, yaml_problem
 from icml26.common.registry import papers as registered_papers
 
 ROOT = Path(workflow.basedir)
@@ -33,6 +33,16 @@ def check_config(section=None):
         config_error(error)
 
 
+def check_config_files():
+    """Refuse a --configfile that gives a key twice: YAML keeps the last without a word. ``make run`` checks the
+    same before Snakemake starts; this covers a plain `snakemake --configfile` (and DVC's stage commands)."""
+    for path in workflow.overwrite_configfiles or ():
+        problem = yaml_problem(path)
+        if problem:
+            config_error(f"invalid config file: {problem}")
+
+
+check_config_files()
 check_config()
 SCALE = config["scale"]
 REGISTERED = [paper.slug for paper in registered_papers(ROOT)]  # workflow/papers.yaml
