@@ -96,8 +96,12 @@ def test_data_that_is_not_on_the_hub_comes_in_from_a_folder_or_says_where_to_get
         fetch.fetch(entry, root=tmp_path / "repo", log=lambda line: None)
     (tmp_path / "from" / "eeg").mkdir(parents=True)
     (tmp_path / "from" / "eeg" / "a.edf").write_bytes(b"0")
-    record = fetch.fetch(entry, source=tmp_path / "from", root=tmp_path / "repo", log=lambda line: None)
+    lines = []
+    record = fetch.fetch(entry, source=tmp_path / "from", root=tmp_path / "repo", log=lines.append)
     assert record["hub"] == "PhysioNet" and list(record["files"]) == ["a.edf"]
+    # a source's revision reads as a note ("PhysioNet at as downloaded" before), a hub's as "at <revision>"
+    assert lines[0] == "eeg: fetching PhysioNet (as downloaded) into external/paper/eeg ..."
+    assert ENTRY.described == "Qwen/Qwen2.5-1.5B-Instruct at main"
 
 
 PAPERS_THAT_FETCH = [

@@ -60,6 +60,12 @@ class Entry:
         return self.hub or self.source
 
     @property
+    def described(self) -> str:
+        """Where it comes from, as a log line says it: a hub repository "at" its revision; a source as it reads
+        ("...: the 47 .npz files", revision "as downloaded") with the revision in parentheses."""
+        return f"{self.hub} at {self.revision}" if self.hub else f"{self.source} ({self.revision})"
+
+    @property
     def manifest(self) -> str:
         return self.into + MANIFEST
 
@@ -189,7 +195,7 @@ def _copy(entry: Entry, source: Path, into: Path) -> str:
 
     folder = source / entry.name
     if not folder.is_dir():
-        fail(folder, f"no such folder to fetch {entry.name} from ({entry.origin} at {entry.revision})")
+        fail(folder, f"no such folder to fetch {entry.name} from ({entry.described})")
     problem = user_folder_problem(folder)  # a link out of it would be copied in, listed and `dvc add`-ed as data
     if problem:
         raise SourceError(f"make fetch FROM={source}: {problem}")
@@ -215,7 +221,7 @@ def fetch(entry: Entry, *, source: Path | None = None, root: Path = ROOT, log=pr
     tmp = temporary_sibling(folder)
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.parent.mkdir(parents=True, exist_ok=True)
-    log(f"{entry.name}: fetching {entry.origin} at {entry.revision} into {entry.into} ...")
+    log(f"{entry.name}: fetching {entry.described} into {entry.into} ...")
     try:
         commit = _copy(entry, source, tmp) if source is not None else _downloaded(entry, tmp)
         shutil.rmtree(tmp / ".cache", ignore_errors=True)
