@@ -109,6 +109,26 @@ def test_its_own_module_counts_only_by_the_part_the_function_can_run(tmp_path, m
     assert (_job(tmp_path, code=code).key == job.key) is same
 
 
+def test_a_rule_input_under_src_that_is_not_python_counts_by_its_bytes(tmp_path, monkeypatch, capsys):
+    """coins' check jobs prove with its Coq prelude and gold specs, files under src/ that code_digests does not
+    reach: the key dropped every input under src/, so an edited prelude reused the old outcomes."""
+    monkeypatch.chdir(tmp_path)
+    _job(tmp_path)
+    prelude = tmp_path / "src/icml26/demo/Prelude.v"
+    prelude.write_text("Ltac solve := idtac.\n")
+    inputs = ["data/in.npz", "src/icml26/demo/Prelude.v", "src/icml26/demo/rules.py"]
+    job = units.Unit("demo_evaluate", "paper", "demo", "icml26.demo.rules:evaluate", {}, inputs, ["data/out/a.csv"])
+    assert "src/icml26/demo/Prelude.v" in job.inputs and "src/icml26/demo/rules.py" not in job.inputs
+    Path("data/out").mkdir(parents=True, exist_ok=True)
+    Path("data/out/a.csv").write_text("x\n1\n")
+    job.record(seconds=1.0)
+    prelude.write_text("Ltac solve := lia.\n")
+    edited = units.Unit(job.rule, "paper", "demo", job.func, {}, inputs, job.outputs)
+    assert edited.key != job.key and edited.committed() is None
+    assert unit_keys.main(["check", str(units.folder("paper", "demo"))]) == 1  # check sees it as a run does
+    assert "not reused (changed since: src/icml26/demo/Prelude.v)" in capsys.readouterr().out
+
+
 def _git(repo: Path, *args: str) -> str:
     return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True).stdout.strip()
 

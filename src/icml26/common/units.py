@@ -3,7 +3,8 @@
 A paper-scale run can outlast a session (dvm_ad's 43 sets x 3 seeds x 28 detectors, annealed_langevin's particle
 runs at d = 1024). The steps the registry names under ``units:`` (``workflow/papers.yaml``) keep, at paper scale,
 a copy of each finished job's outputs in ``results/paper/<slug>/units/<rule>/<key>/`` (git-tracked), where the key
-is the sha256 of everything the job's outputs follow from: the rule, its params, the bytes of every data input, and
+is the sha256 of everything the job's outputs follow from: the rule, its params, the bytes of every data input (a
+rule input under ``src/`` that is not Python among them: see :func:`is_code`), and
 the code the rule function executes: the bytes of every other source file it reaches (``codedeps.function_sources``
 without the runner: the job runner, this module among its files, calls the function and does not change what it
 computes, so an edit to the runner leaves the kept jobs valid, while Snakemake still reruns on it), and of its own
@@ -85,18 +86,31 @@ def content_key(rule: str, func: str, params: dict[str, Any], digests: dict[str,
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
+def is_code(label: str) -> bool:
+    """A Python file under ``src/`` (a label of :func:`code_digests` may end in ``:<function>``): code, counted by
+    what the function reaches. Any other input counts by its bytes, a file under ``src/`` among them: coins' Coq
+    prelude and gold specs are what its check jobs prove with, and a key without them reused stale outcomes."""
+    path = Path(label.partition(":")[0])
+    return path.is_relative_to(SOURCE) and path.suffix == ".py"
+
+
 def key(rule: str, func: str, params: dict[str, Any], inputs: list[str]) -> tuple[str, dict[str, str]]:
     """The job's content key, and the sha256 of each data input and piece of code it covers. ``inputs`` are the
-    rule's inputs; the source files among them (which include the runner's) give way to :func:`code_digests`."""
-    data = sorted({str(p) for p in inputs if not Path(p).is_relative_to(SOURCE)})
+    rule's inputs; the Python files among them (which include the runner's) give way to :func:`code_digests`."""
+    data = sorted({str(p) for p in inputs if not is_code(str(p))})
     digests = {p: _digest_path(Path(p)) for p in data} | (code_digests(func) if func else {})
     return content_key(rule, func, params, digests), digests
 
 
 def recomputed(record: dict[str, Any], src: Path = SOURCE) -> tuple[str, dict[str, str]]:
-    """The key, and its digests, that a kept unit's job gets with the code under ``src``: the record's rule,
-    function, params and data-input digests as recorded, its code digested afresh."""
-    data = {label: d for label, d in record["inputs"].items() if not Path(label).is_relative_to(SOURCE)}
+    """The key, and its digests, that a kept unit's job gets with the sources under ``src``: the record's rule,
+    function, params and data-input digests as recorded, its code and the other files under ``src/`` it read
+    digested afresh."""
+    data = {
+        label: _digest_path(src.parent / label) if Path(label).is_relative_to(SOURCE) else digest
+        for label, digest in record["inputs"].items()
+        if not is_code(label)
+    }
     digests = data | code_digests(record["func"], src)
     return content_key(record["rule"], record["func"], record["params"], digests), digests
 
