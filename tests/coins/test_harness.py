@@ -63,6 +63,23 @@ def test_gold_specs_prove_every_accept_and_reject_obligation(workspace, number):
     assert sorted(result.outcomes) == sorted(applicable) and set(result.outcomes.values()) == {"proved"}
 
 
+def test_a_nat_bound_written_the_other_way_round_is_read_as_its_mirror(workspace):
+    """HumanEval/43's equivalent rewrite ``mirror`` says ``(j > i)%nat`` where the gold spec says ``(i < j)%nat``;
+    the portfolio bounded a nat only through ``<`` and ``<=``, so every obligation whose answer is false (no pair
+    sums to zero: both indices must be enumerated) stayed unknown, and the tests judged the rewrite incorrect."""
+    problem = problems.load([43])[0]
+    obligations = for_tests(problem, problems.validated_tests(problem), rejects=1)
+    gold = candidates.gold_text(43)
+    assert "(i < j)%nat" in gold
+    pairs = [("(i < j)%nat", "(j > i)%nat"), ("(S i <= j)%nat", "(j >= S i)%nat")]
+    texts = [gold.replace("(i < j)%nat", bound) for pair in pairs for bound in pair]
+    results = workspace.run_batch(texts, signature(problem), obligations, LIMITS)
+    assert [r.status for r in results] == ["ok"] * 4
+    assert set(results[0].outcomes.values()) == {"proved"}  # the gold spec itself
+    assert results[1].outcomes == results[0].outcomes  # its mirror: every obligation proved too
+    assert results[3].outcomes == results[2].outcomes  # >= reads as <=, whatever the portfolio makes of that
+
+
 def test_true_fails_every_reject_and_false_every_accept(workspace):
     problem = problems.load([52])[0]
     obligations = for_tests(problem, problems.validated_tests(problem), rejects=1)

@@ -83,13 +83,16 @@ Ltac coins_forget := repeat match goal with H : ?T |- _ => lazymatch type of T w
 
 (* coins_hyps takes the hypotheses apart (contradictions first, then conjunctions, witnesses,
    finite list quantifiers, disjunctions, nat variables with a concrete bound -- one case per
-   value -- and last bounded nat quantifiers and implications whose premise coins_solve proves);
+   value; a bound written j > i or j >= i reads as i < j or i <= j, as Z's does -- and last
+   bounded nat quantifiers and implications whose premise coins_solve proves);
    coins_solve then works on the goal: split, choose, enumerate, close. *)
 Ltac coins_hyps := repeat (cbn in *; match goal with
    | H : False |- _ => contradiction
    | H : ?a = ?b |- _ => discriminate H
    | H : (?a < ?b)%nat |- _ => coins_decide H (Nat.ltb a b) Nat.ltb_lt
    | H : (?a <= ?b)%nat |- _ => coins_decide H (Nat.leb a b) Nat.leb_le
+   | H : (?a > ?b)%nat |- _ => unfold gt in H
+   | H : (?a >= ?b)%nat |- _ => unfold ge in H
    | H : ?a = ?a |- _ => clear H
    | H : ?a < ?b |- _ => coins_decide H (Z.ltb a b) Z.ltb_lt
    | H : ?a <= ?b |- _ => coins_decide H (Z.leb a b) Z.leb_le
