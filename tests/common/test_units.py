@@ -127,6 +127,9 @@ def test_a_rule_input_under_src_that_is_not_python_counts_by_its_bytes(tmp_path,
     assert edited.key != job.key and edited.committed() is None
     assert unit_keys.main(["check", str(units.folder("paper", "demo"))]) == 1  # check sees it as a run does
     assert "not reused (changed since: src/icml26/demo/Prelude.v)" in capsys.readouterr().out
+    prelude.unlink()
+    assert unit_keys.main(["check", str(units.folder("paper", "demo"))]) == 1
+    assert "not reused (reads src/icml26/demo/Prelude.v, which is not here)" in capsys.readouterr().out
 
 
 def _git(repo: Path, *args: str) -> str:
