@@ -323,6 +323,38 @@ def test_every_paper_scale_baseline_fits_the_normal_rows_deterministically_and_s
     }
 
 
+def test_a_baseline_that_raises_gets_a_nan_auroc_with_its_reason_and_the_others_still_run(monkeypatch, capsys):
+    """ADBench's rule (a detector that raises on a split is recorded as NaN, the run goes on), said in one line;
+    the per-dataset table then counts only the seeds with an AUROC. Running out of memory is raised."""
+    from icml26.dvm_ad import benchmark
+
+    class Raises:
+        def __init__(self, error):
+            self.error = error
+
+        def fit(self, X):
+            raise self.error
+
+    made = benchmark._pyod
+    monkeypatch.setattr(benchmark, "_pyod", lambda name, seed, d: Raises(ValueError("no valid\n separation"))
+                        if (name, seed) == ("CBLOF", 1) else made(name, seed, d))  # fmt: skip
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(size=(60, 3)), rng.normal(5.0, 1.0, size=(8, 3))])
+    y = np.r_[np.zeros(60, int), np.ones(8, int)]
+    rows, _ = benchmark.evaluate(X, y, seeds=[0, 1], test_size=0.3, baselines=["CBLOF", "KNN"], epsilon=0.1)
+    found = {(r["method"], r["seed"]): r for r in rows}
+    assert np.isnan(found["CBLOF", 1]["auroc"]) and found["CBLOF", 1]["error"] == "ValueError: no valid separation"
+    assert all(np.isfinite(r["auroc"]) and r["error"] == "" for key, r in found.items() if key != ("CBLOF", 1))
+    assert "seed 1: CBLOF failed (ValueError: no valid separation)" in capsys.readouterr().out
+    table = tables.per_dataset(pd.DataFrame(rows).assign(dataset="set")).set_index("method")
+    assert table.loc["CBLOF", "seeds"] == 1 and table.loc["CBLOF", "auroc"] == found["CBLOF", 0]["auroc"]
+    assert table.loc["KNN", "seeds"] == 2
+
+    monkeypatch.setattr(benchmark, "_pyod", lambda name, seed, d: Raises(MemoryError()))
+    with pytest.raises(MemoryError):
+        benchmark.evaluate(X, y, seeds=[0], test_size=0.3, baselines=["KNN"], epsilon=0.1)
+
+
 def test_with_no_type_sets_the_type_claim_is_not_evaluated_and_says_why(pipeline, tmp_path):
     from icml26.common.claims import NOT_EVALUATED
 

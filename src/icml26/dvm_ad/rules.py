@@ -49,7 +49,8 @@ def evaluate(
     name = Path(dataset).stem
     write_csv(auroc, pd.DataFrame(rows).assign(dataset=name))
     write_csv(timing, pd.DataFrame(timings).assign(dataset=name, rows=len(y), features=X.shape[1]))
-    best = max((r for r in rows if r["method"] != "DVM-AD ablation"), key=lambda r: r["auroc"])
+    scored = [r for r in rows if r["method"] != "DVM-AD ablation" and pd.notna(r["auroc"])]
+    best = max(scored, key=lambda r: r["auroc"])
     print(f"{name}: best {best['method']} AUROC {best['auroc']:.3f}", flush=True)
 
 

@@ -18,10 +18,11 @@ BENCHMARK_COLUMNS = ("dataset", "method", "keep", "reference", "auroc", "version
 
 
 def per_dataset(rows: pd.DataFrame) -> pd.DataFrame:
-    """Mean and spread over seeds of every (dataset, method, keep, reference)."""
+    """Mean and spread over seeds of every (dataset, method, keep, reference); ``seeds`` counts the seeds with an
+    AUROC (a baseline that failed on a seed's split has none there: :func:`benchmark._baseline_scores`)."""
     keys = ["dataset", "method", "keep", "reference"]
     rows = rows.fillna({"keep": "", "reference": ""})
-    out = rows.groupby(keys, sort=True)["auroc"].agg(auroc="mean", auroc_std="std", seeds="size").reset_index()
+    out = rows.groupby(keys, sort=True)["auroc"].agg(auroc="mean", auroc_std="std", seeds="count").reset_index()
     return out.fillna({"auroc_std": 0.0})
 
 
