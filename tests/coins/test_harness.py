@@ -122,6 +122,30 @@ def test_a_bad_candidate_in_a_batch_is_named_and_the_others_still_run(workspace)
     assert results[0].outcomes == results[4].outcomes and set(results[0].outcomes.values()) == {"proved"}
 
 
+def test_an_obligation_whose_outcome_cannot_be_read_counts_unknown_and_is_named(workspace, monkeypatch):
+    """coqc checks the file to the end but one obligation's outcome mark is not on a line of its own: the
+    obligation is unknown (not dropped) and the message names it; the others keep their outcomes."""
+    problem = problems.load([35])[0]
+    obligations = for_tests(problem, problems.validated_tests(problem), rejects=1)
+    lost = next(ob.id for ob in obligations if ob.kind == "accept")
+    real = Workspace._coqc
+
+    def garbled(self, source, limits, count):
+        stdout, stderr, code, wall = real(self, source, limits, count)
+        lines = stdout.splitlines(keepends=True)
+        mark = lines.index(f"@@{lost}\n")
+        outcome = next(i for i in range(mark + 1, len(lines)) if lines[i].startswith(("@@proved", "@@refuted")))
+        lines[outcome] = "Warning: " + lines[outcome]
+        return "".join(lines), stderr, code, wall
+
+    monkeypatch.setattr(Workspace, "_coqc", garbled)
+    (result,) = workspace.run_batch([candidates.gold_text(35)], signature(problem), obligations, LIMITS)
+    assert result.status == "ok" and result.outcomes[lost] == "unknown" and lost in result.message
+    given = [ob.id for ob in obligations if ob.kind != "pre"]  # 35's gold spec has no precondition
+    assert sorted(result.outcomes) == sorted(given)
+    assert {result.outcomes[name] for name in given if name != lost} == {"proved"}
+
+
 def test_a_coq_error_cites_the_line_of_the_candidate_s_own_file(workspace):
     """Not the line of the generated check file, which the author never sees (issue 53)."""
     problem = problems.load([35])[0]

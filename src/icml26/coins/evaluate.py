@@ -112,7 +112,7 @@ def check(
                             "message": result.message,
                         }
                     )
-                if result.status != "ok" or passing == 2:
+                if result.status != "ok" or result.message or passing == 2:
                     log(
                         f"{problem.task_id} pass {passing} {candidate.name}: {result.status}"
                         f"{' - ' + result.message if result.message else ''}",

@@ -220,7 +220,7 @@ class Workspace:
             if code == 0 and not axioms:
                 for position, index in enumerate(order):
                     outcomes, seconds = parsed.get(position, ({}, {}))
-                    results[index] = FileResult("ok", "", outcomes, seconds, share)
+                    results[index] = _unread_as_unknown(outcomes, seconds, batch[position][1], share)
                 break
             if code == 0:  # an axiom somewhere: find the candidate(s) one by one
                 if len(order) == 1:
@@ -278,6 +278,19 @@ class Workspace:
         self.coqc_seconds += wall
         shutil.rmtree(folder, ignore_errors=True)
         return stdout, stderr, code, wall
+
+
+def _unread_as_unknown(
+    outcomes: dict[str, str], seconds: dict[str, float], obligations: list[Obligation], share: float
+) -> FileResult:
+    """A candidate's result from a file coqc checked to the end: an obligation it was given whose outcome mark
+    cannot be read from coqc's output counts as *unknown* (neither proved nor refuted), and the message names it,
+    rather than the obligation dropping out of the tables."""
+    unread = [ob.id for ob in obligations if ob.id not in outcomes]
+    if not unread:
+        return FileResult("ok", "", outcomes, seconds, share)
+    message = f"no outcome read from coqc's output for {', '.join(unread)}: counted unknown"
+    return FileResult("ok", message, outcomes | dict.fromkeys(unread, "unknown"), seconds, share)
 
 
 def _applies(obligation: Obligation, screened: Screened, gold: str | None) -> bool:
