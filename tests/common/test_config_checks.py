@@ -208,6 +208,16 @@ def test_a_config_overlay_that_does_not_parse_is_named_with_its_line(tmp_path, c
     assert main(["--configfile", "config/smoke.yaml", "config/quick.yaml"]) == 0
 
 
+def test_a_missing_config_file_is_named_and_a_mistyped_scale_lists_the_scales(tmp_path, capsys):
+    from icml26.common.config import main
+
+    assert main(["--configfile", "config/bogus.yaml", str(tmp_path / "mine.yaml")]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "icml26: invalid config file: config/bogus.yaml: no such config file (SCALE= takes smoke, quick, paper)",
+        f"icml26: invalid config file: {tmp_path / 'mine.yaml'}: no such config file",
+    ]
+
+
 def test_a_key_given_twice_in_an_overlay_is_named_with_both_lines(tmp_path, capsys):
     """YAML keeps the last of two equal keys without a word: the overlay said lambdas twice and ran with one."""
     from icml26.common.config import main

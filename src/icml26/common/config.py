@@ -232,6 +232,11 @@ def settings_from(cls, block: dict[str, Any], key: str):
 def yaml_problem(path: str | os.PathLike) -> str | None:
     """Why a config file does not parse, with its file, line and column; None if it does. Snakemake's own message
     for a bad ``--configfile`` names neither, and it reads the files before the workflow can say more."""
+    if not Path(path).exists():
+        from .registry import SCALES
+
+        scale = Path(path).parent.name == "config" and Path(path).stem not in SCALES
+        return f"{path}: no such config file" + (f" (SCALE= takes {', '.join(SCALES)})" if scale else "")
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
