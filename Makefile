@@ -60,8 +60,13 @@ smoke:  ## every registered paper at smoke scale: a quick tour, through the fork
 paper:  ## every registered paper at paper scale on this machine (see `slurm` for a cluster)
 	$(MAKE) run SCALE=paper
 
-report:  ## HTML report of whatever has been built (any subset of papers)
-	$(BIN)/snakemake --cores 1 $(CONFIG) --report results/$(SCALE)/report.html
+# The papers with a verdict at SCALE (results/<scale>/<slug>/claims.json): a report need not check the config of
+# papers never run there (at paper scale, models not fetched)
+BUILT = $(shell ls results/$(SCALE)/*/claims.json 2>/dev/null | cut -d/ -f3 | paste -sd, -)
+
+report:  ## HTML report of whatever has been built (any subset of papers; PAPER=... for one)
+	@[ -n "$(PAPER)$(BUILT)" ] || { echo "make report: no paper has results at $(SCALE) scale (results/$(SCALE)/*/claims.json): make run SCALE=$(SCALE) PAPER=<paper> first"; exit 2; }
+	$(BIN)/snakemake --cores 1 $(CONFIG) $(or $(ONLY),--config 'papers=[$(BUILT)]') --report results/$(SCALE)/report.html
 
 # One worker more than cores: the SLURM tests mostly wait on the scheduler. Sharing and order: tests/conftest.py
 XDIST := -n $(shell expr $(CORES) + 1) --no-loadscope-reorder

@@ -61,6 +61,20 @@ def test_smoke_verify_and_report_take_the_paper_and_the_scale():
     assert "--configfile config/paper.yaml" in report and "--report results/paper/report.html" in report
 
 
+def test_report_registers_only_the_papers_run_at_the_scale(tmp_path):
+    """`make report SCALE=paper` read every paper's config, so an unfetched model of a paper never run at paper
+    scale stopped it: it registers the papers with a verdict there (PAPER= one), and says so when there is none."""
+    for slug in ("ski_rental", "coins"):
+        (tmp_path / "results" / "paper" / slug).mkdir(parents=True)
+        (tmp_path / "results" / "paper" / slug / "claims.json").write_text("{}")
+    make = ["make", "-s", "-f", str(ROOT / "Makefile"), "-C", str(tmp_path)]
+    assert "--config 'papers=[coins,ski_rental]'" in run([*make, "-n", "report", "SCALE=paper"], ROOT).stdout
+    alone = run([*make, "-n", "report", "SCALE=paper", "PAPER=coins"], ROOT).stdout
+    assert "--config 'papers=[coins]'" in alone
+    none = run([*make, "report", "SCALE=smoke"], ROOT, check=False)
+    assert none.returncode == 2 and "no paper has results at smoke scale" in none.stdout
+
+
 def test_make_help_lists_every_target_with_what_it_does():
     import re
 
