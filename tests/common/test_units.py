@@ -183,6 +183,15 @@ def test_check_says_which_kept_units_a_run_here_reuses_and_what_changed_for_the_
     assert unit_keys.main(["audit", folder]) == 2 and "usage:" in capsys.readouterr().err
 
 
+def test_check_names_a_paper_the_registry_does_not_know_instead_of_finding_no_units(monkeypatch, capsys):
+    """`make units PAPER=dvm-ad` read as "none finished yet"; a registered paper with none still reads so."""
+    monkeypatch.chdir(ROOT)
+    assert unit_keys.main(["check", "results/paper/dvm-ad/units"]) == 2
+    assert "unknown paper(s) dvm-ad" in capsys.readouterr().err
+    assert unit_keys.main(["check", "results/paper/ski_rental/units"]) == 0
+    assert "none finished yet" in capsys.readouterr().out
+
+
 LEFT = {
     "dirty": "uncommitted changes",
     "record disagrees with its commit": "helpers.py differs from commit",

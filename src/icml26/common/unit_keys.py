@@ -101,11 +101,27 @@ def check(record_path: Path) -> str | None:
 USAGE = "usage: python -m icml26.common.unit_keys {check,rekey} results/paper/<slug>/units [...]"
 
 
+def _unregistered(folders: list[str]) -> list[str]:
+    """The papers of absent ``results/<scale>/<slug>/units`` folders that the registry does not name: a mistyped
+    ``PAPER=`` would otherwise read as "none finished yet"."""
+    from .registry import papers
+
+    absent = [Path(folder).parent.name for folder in folders if "*" not in folder and not Path(folder).is_dir()]
+    if not absent or not Path("workflow", "papers.yaml").is_file():
+        return []
+    known = {paper.slug for paper in papers()}
+    return [slug for slug in absent if slug not in known]
+
+
 def main(argv: list[str]) -> int:
     if len(argv) < 2 or argv[0] not in ("check", "rekey"):
         print(USAGE, file=sys.stderr)
         return 2
     verb, folders = argv[0], argv[1:]
+    unknown = _unregistered(folders)
+    if unknown:
+        print(f"make units: unknown paper(s) {', '.join(unknown)} (PAPER= takes a registered slug)", file=sys.stderr)
+        return 2
     records = [p for folder in folders for p in sorted(Path(folder).glob(f"*/*/{RECORD}"))]
     if not records:
         print(f"no kept units under {', '.join(folders)} (no {RECORD}: none finished yet at paper scale)")
