@@ -124,7 +124,10 @@ def main(argv: list[str]) -> int:
         return 2
     records = [p for folder in folders for p in sorted(Path(folder).glob(f"*/*/{RECORD}"))]
     if not records:
-        print(f"no kept units under {', '.join(folders)} (no {RECORD}: none finished yet at paper scale)")
+        print(
+            f"no kept units under {', '.join(folders)} (no {RECORD}: none finished yet at paper scale, or the paper "
+            "keeps none: only the steps under its `units:` in workflow/papers.yaml are kept)"
+        )
         return 0 if verb == "check" else 2
     left = 0
     if verb == "check":
