@@ -261,6 +261,36 @@ def test_leaderboard_claim_states():
     assert verdict.best_on_adbench(_board(mixed), mixed).state == INCONCLUSIVE
 
 
+def test_a_baseline_that_failed_on_hard_datasets_is_compared_on_the_ones_it_scored():
+    """ABOD's fast angles are NaN on duplicated rows, so at paper scale it has no AUROC on some sets: its
+    leaderboard mean rests on the others. The claim compares DVM-AD with each baseline on the datasets both
+    scored and takes the one it leads least, and a NaN never reaches the bootstrap."""
+    nan = float("nan")
+    ours = [0.9, 0.8, 0.85, 0.95, 0.6, 0.62, 0.58, 0.61]
+    # KNN behind everywhere; ABOD ahead on the four easy sets and failed on the four hard ones
+    aurocs = {"DVM-AD": ours, "KNN": [a - 0.05 for a in ours], "ABOD": [a + 0.04 for a in ours[:4]] + [nan] * 4}
+    table = _per_dataset(aurocs)
+    board = _board(table).set_index("method")
+    assert board.loc["ABOD", "mean_auroc"] > board.loc["DVM-AD", "mean_auroc"] > board.loc["KNN", "mean_auroc"]
+    assert board.loc["ABOD", "datasets"] == 4
+    claim = verdict.best_on_adbench(_board(table), table)
+    assert claim.measured["best_baseline_by_auroc"]["method"] == "ABOD" and claim.state == FAILS
+    auroc = claim.interval[0]
+    assert auroc.method == "bootstrap over 4 datasets" and auroc.estimate == pytest.approx(-0.04)
+    assert "ABOD" in claim.note and "datasets it scored" in claim.note
+    # the same baseline's failures on the hard sets do not make DVM-AD's lead over it: judged where it ran
+    easy = _per_dataset({"DVM-AD": ours, "KNN": [a - 0.05 for a in ours],
+                         "ABOD": [a - 0.005 for a in ours[:4]] + [nan] * 4})  # fmt: skip
+    claim = verdict.best_on_adbench(_board(easy), easy)
+    assert claim.measured["best_baseline_by_auroc"]["method"] == "ABOD"  # the one led least: 0.005 on its four
+    assert claim.interval[0].estimate == pytest.approx(0.005) and claim.state == FAILS  # under the margin
+    # with every dataset scored, the leaderboard's best baseline, as before
+    full = _per_dataset({"DVM-AD": ours, "KNN": [a - 0.05 for a in ours], "LOF": [a - 0.1 for a in ours]})
+    claim = verdict.best_on_adbench(_board(full), full)
+    assert claim.measured["best_baseline_by_auroc"]["method"] == "KNN" and claim.state == HOLDS
+    assert claim.interval[0].method == "bootstrap over 8 datasets" and "datasets it scored" not in claim.note
+
+
 def test_ablation_claim_states():
     def table(both, compressive, structure):
         return _per_dataset({}, {"both": both, "compressive": compressive, "structure": structure})
