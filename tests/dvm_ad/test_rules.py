@@ -273,8 +273,9 @@ def test_a_baseline_that_failed_on_hard_datasets_is_compared_on_the_ones_it_scor
     board = _board(table).set_index("method")
     assert board.loc["ABOD", "mean_auroc"] > board.loc["DVM-AD", "mean_auroc"] > board.loc["KNN", "mean_auroc"]
     assert board.loc["ABOD", "datasets"] == 4
-    claim = verdict.best_on_adbench(_board(table), table)
+    claim = verdict.best_on_adbench(_board(table), table, verdict.rows_note({"low": 1000, "high": 10000}))
     assert claim.measured["best_baseline_by_auroc"]["method"] == "ABOD" and claim.state == FAILS
+    assert "as ADBench draws them (over 10,000 rows subsampled, under 1,000 duplicated)" in claim.note
     auroc = claim.interval[0]
     assert auroc.method == "bootstrap over 4 datasets" and auroc.estimate == pytest.approx(-0.04)
     assert "ABOD" in claim.note and "datasets it scored" in claim.note
@@ -289,6 +290,7 @@ def test_a_baseline_that_failed_on_hard_datasets_is_compared_on_the_ones_it_scor
     claim = verdict.best_on_adbench(_board(full), full)
     assert claim.measured["best_baseline_by_auroc"]["method"] == "KNN" and claim.state == HOLDS
     assert claim.interval[0].method == "bootstrap over 8 datasets" and "datasets it scored" not in claim.note
+    assert "configured row cap" in claim.note  # quick's rows: the cap, not ADBench's draw
 
 
 def test_ablation_claim_states():

@@ -242,5 +242,6 @@ rule dvm_ad_verdict:
     params:
         func="icml26.dvm_ad.rules:verdict",
         substitution=substitution(DVM),
+        adbench_rows=DVM.cfg["adbench_rows"],
     script:
         CALL

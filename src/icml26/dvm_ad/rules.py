@@ -196,15 +196,16 @@ def verdict(
     metrics: str,
     *,
     substitution: str,
+    adbench_rows: dict | None = None,
 ) -> None:
-    """Judge the spec's claims and collect the headline numbers."""
+    """Judge the spec's claims and collect the headline numbers; ``adbench_rows`` is how the rows were drawn."""
     from ..common.claims import verdict_word, write_claims
     from . import verdict as verdicts
 
     table, board, ablation_table = read_csv(per_dataset), read_csv(leaderboard), read_csv(ablation)
     type_board = read_csv(leaderboard_by_type)
     judged = [
-        verdicts.best_on_adbench(board, table),
+        verdicts.best_on_adbench(board, table, verdicts.rows_note(adbench_rows)),
         verdicts.both_ends_beat_one_end(ablation_table, table),
         verdicts.top_ranked_across_types(type_board, read_csv(per_dataset_by_type)),
         verdicts.top_ranked_on_embeddings(read_csv(leaderboard_embedding), read_csv(per_benchmark)),
