@@ -293,6 +293,22 @@ def test_a_baseline_that_failed_on_hard_datasets_is_compared_on_the_ones_it_scor
     assert "configured row cap" in claim.note  # quick's rows: the cap, not ADBench's draw
 
 
+def test_the_rank_figure_says_on_how_many_datasets_a_method_that_failed_on_some_was_ranked():
+    import matplotlib.pyplot as plt
+
+    from icml26.dvm_ad import plots
+
+    nan = float("nan")
+    table = _per_dataset({"DVM-AD": [0.9, 0.8, 0.7, 0.6], "KNN": [0.8, 0.7, 0.6, 0.5], "ABOD": [0.95, 0.9, nan, nan]})
+    board = _board(table)
+    per_seed = board.assign(seed=1)[["seed", "method", "mean_auroc", "average_rank", "datasets"]]
+    fig = plots.average_rank(board, per_seed)
+    labels = {t.get_text() for t in fig.axes[0].texts}
+    plt.close(fig)
+    assert "1.00 (AUROC 92.5 %; on 2 of 4)" in labels and "1.50 (AUROC 75.0 %)" in labels  # ABOD; DVM-AD, every set
+    assert fig.axes[0].get_title() == "ADBench tabular: 4 datasets"
+
+
 def test_ablation_claim_states():
     def table(both, compressive, structure):
         return _per_dataset({}, {"both": both, "compressive": compressive, "structure": structure})

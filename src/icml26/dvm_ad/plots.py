@@ -23,9 +23,11 @@ CRITERIA = {
 
 def average_rank(board: pd.DataFrame, per_seed: pd.DataFrame) -> plt.Figure:
     """Average rank per method (lower is better) with each seed's rank as a dot and their range as a line;
-    mean AUROC beside each bar; the paper's DVM-AD rank marked (it ranks among more baselines)."""
+    mean AUROC beside each bar, and on how many datasets where a method failed on some (no AUROC there, as ADBench
+    records it); the paper's DVM-AD rank marked (it ranks among more baselines)."""
 
     board = board.sort_values("average_rank", ascending=False).reset_index(drop=True)
+    every = int(board["datasets"].max())
     fig, ax = plt.subplots(figsize=(6.4, 0.34 * len(board) + 1.4))
     colors = ["C3" if m == MAIN else "C0" for m in board["method"]]
     ax.barh(board["method"], board["average_rank"], color=colors, alpha=0.75)
@@ -37,7 +39,8 @@ def average_rank(board: pd.DataFrame, per_seed: pd.DataFrame) -> plt.Figure:
         ax.text(
             1.0,
             y,
-            f"{row.average_rank:.2f} (AUROC {100 * row.mean_auroc:.1f} %)",
+            f"{row.average_rank:.2f} (AUROC {100 * row.mean_auroc:.1f} %"
+            + (f"; on {row.datasets} of {every})" if row.datasets < every else ")"),
             va="center",
             ha="right",
             fontsize=7,
@@ -56,7 +59,7 @@ def average_rank(board: pd.DataFrame, per_seed: pd.DataFrame) -> plt.Figure:
     )
     ax.set_xlabel("average rank over datasets (1 = best)")
     ax.set_xlim(0, max(board["average_rank"].max(), per_seed["average_rank"].max(), PAPER_AVERAGE_RANK) * 1.6)
-    ax.set_title(f"ADBench tabular: {int(board['datasets'].max())} datasets")
+    ax.set_title(f"ADBench tabular: {every} datasets")
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.12 - 1.2 / fig.get_figheight()), ncol=2)
     fig.tight_layout()
     return fig
