@@ -44,6 +44,8 @@ rule cerebellar_control_base:
         func="icml26.cerebellar_control.rules:train_base",
         env=lambda w: w.env,
         algorithm=lambda w: CC.cfg["environments"][w.env]["base"].get("algorithm", "ppo"),
+        checkpoint=lambda w: f"{CC.data}/{w.env}/base_checkpoint.pkl",  # not an output: a stopped job's state
+        checkpoint_every=lambda w: CC.cfg["environments"][w.env]["base"].get("checkpoint_every"),
         ppo=CC.cfg["ppo"],
         sac=CC.cfg["sac"],
         env_kwargs=lambda w: CC.cfg["environments"][w.env]["env_kwargs"],

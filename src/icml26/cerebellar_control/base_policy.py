@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
+
+from . import resumable
 
 ACTIVATIONS = {"relu": lambda x: np.maximum(x, 0.0), "tanh": np.tanh}
 
@@ -144,13 +147,21 @@ def train(
     env_kwargs: dict | None = None,
     algorithm: str = "ppo",
     sac: dict | None = None,
+    checkpoint: str | None = None,
+    checkpoint_every: int | None = None,
 ) -> tuple[FrozenPolicy, list[dict]]:
     """The frozen mean-action policy of ``algorithm`` (``ppo``: with observation normalisation; ``sac``) and the
-    learning curve."""
+    learning curve. SAC with ``checkpoint_every`` trains in chunks saved to ``checkpoint`` and resumes from it
+    (:mod:`.resumable`); PPO's runs are short enough to need none."""
     if algorithm == "sac":
-        return _train_sac(env_id, steps, seed, n_envs, hidden, activation, sac, device, env_kwargs or {})
+        settings = {"env_id": env_id, "steps": steps, "seed": seed, "n_envs": n_envs, "hidden": hidden,
+                    "activation": activation, "sac": sac, "device": device, "env_kwargs": env_kwargs or {}}  # fmt: skip
+        resume = (Path(checkpoint), checkpoint_every, settings) if checkpoint and checkpoint_every else None
+        return _train_sac(env_id, steps, seed, n_envs, hidden, activation, sac, device, env_kwargs or {}, resume)
     if algorithm != "ppo":
         raise ValueError(f"base.algorithm must be ppo or sac, got {algorithm!r}")
+    if checkpoint_every:
+        raise ValueError("base.checkpoint_every applies to SAC (base.algorithm: sac); PPO trains in one go")
     return _train_ppo(env_id, steps, seed, n_envs, hidden, activation, ppo, device, env_kwargs or {})
 
 
@@ -194,9 +205,10 @@ def _train_ppo(env_id, steps, seed, n_envs, hidden, activation, ppo, device, env
     return frozen, curve
 
 
-def _train_sac(env_id, steps, seed, n_envs, hidden, activation, sac, device, env_kwargs):
+def _train_sac(env_id, steps, seed, n_envs, hidden, activation, sac, device, env_kwargs, resume=None):
     """SAC on raw observations; the frozen policy is the actor's mean action squashed into the action bounds
-    (an identity normaliser: mean 0, variance 1, epsilon 0, no clipping)."""
+    (an identity normaliser: mean 0, variance 1, epsilon 0, no clipping). ``resume``: ``(checkpoint, every,
+    settings)`` to train in chunks that survive a stop."""
     import torch
     from stable_baselines3 import SAC
     from stable_baselines3.common.env_util import make_vec_env
@@ -217,9 +229,15 @@ def _train_sac(env_id, steps, seed, n_envs, hidden, activation, sac, device, env
     )
     model.set_logger(Logger(folder=None, output_formats=[]))
     curve: list[dict] = []
-    model.learn(steps, callback=_progress(curve, every=1000, print_every=10))
+    if resume is None:
+        model.learn(steps, callback=_progress(curve, every=1000, print_every=10))
+    else:
+        path, every, settings = resume
+        model, curve = resumable.learn(model, steps, curve, lambda c: _progress(c, every=1000, print_every=10),
+                                       path, every, resumable.state_key(settings))  # fmt: skip
     frozen = freeze_sac(model, activation)
-    env.close()
+    for used in {id(env): env, id(model.env): model.env}.values():  # a resumed model brings its own
+        used.close()
     return frozen, curve
 
 

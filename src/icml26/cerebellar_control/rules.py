@@ -23,8 +23,11 @@ def train_base(
     device: str,
     algorithm: str = "ppo",
     sac: dict | None = None,
+    checkpoint: str | None = None,
+    checkpoint_every: int | None = None,
 ) -> None:
-    """Train the base policy once (``algorithm``: PPO or SAC); keep it as arrays (the DVC-tracked checkpoint)."""
+    """Train the base policy once (``algorithm``: PPO or SAC); keep it as arrays (the DVC-tracked checkpoint).
+    SAC with ``checkpoint_every`` saves its state to ``checkpoint`` every that many steps and resumes from it."""
     from ..common.determinism import seed_everything
     from ..common.device import resolve_device
     from . import base_policy
@@ -43,6 +46,8 @@ def train_base(
         env_kwargs=env_kwargs,
         algorithm=algorithm,
         sac=sac,
+        checkpoint=checkpoint,
+        checkpoint_every=checkpoint_every,
     )
     write_npz(policy, **frozen.save())
     write_csv(curve, pd.DataFrame(rows, columns=["steps", "return"]).assign(env=env))
