@@ -203,6 +203,48 @@ def function_part(spec: str, src: Path) -> str:
     return "".join("".join(lines[first - 1 : last]) for first, last in spans)
 
 
+def code_text(source: str) -> str:
+    """Python source without its comments, docstrings and blank lines (each line's end trimmed): what a kept
+    paper-scale job is keyed on (icml26.common.units), so rewording a docstring or a comment leaves its finished
+    jobs valid while any edit to the code, string literals and indentation included, does not. Positions come from
+    ``tokenize`` (comments) and ``ast`` (docstrings), which agree across Python versions, and the text between them
+    is kept as written."""
+    import io
+    import tokenize
+
+    lines = source.split("\n")  # numbered as tokenize and ast number them (splitlines also splits at \f, \x1c, ...)
+    blank: list[tuple[int, int, int, int]] = []  # (first line, first column, last line, end column), 1-based lines
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT:
+            blank.append((*token.start, *token.end))
+    for node in ast.walk(ast.parse(source)):
+        if (doc := _docstring(node)) is not None:
+            start = _column(lines[doc.lineno - 1], doc.col_offset)
+            end = _column(lines[doc.end_lineno - 1], doc.end_col_offset)
+            blank.append((doc.lineno, start, doc.end_lineno, end))
+    for first_line, start, last_line, end in blank:
+        for number in range(first_line, last_line + 1):
+            line = lines[number - 1]
+            left = start if number == first_line else 0
+            right = end if number == last_line else len(line)
+            lines[number - 1] = line[:left] + " " * (right - left) + line[right:]
+    return "\n".join(line.rstrip() for line in lines if line.strip()) + "\n"
+
+
+def _docstring(node: ast.AST) -> ast.Expr | None:
+    """The docstring statement of a module, class or function, if it has one."""
+    if not isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) or not node.body:
+        return None
+    first = node.body[0]
+    value = first.value if isinstance(first, ast.Expr) else None
+    return first if isinstance(value, ast.Constant) and isinstance(value.value, str) else None
+
+
+def _column(line: str, utf8_offset: int) -> int:
+    """The character column of ``ast``'s UTF-8 byte offset into ``line``."""
+    return len(line.encode("utf-8")[:utf8_offset].decode("utf-8"))
+
+
 class RuleFunctionError(LookupError):
     """A rule names a function that is not in the project's source (``spec`` is the rule's ``module:function``)."""
 

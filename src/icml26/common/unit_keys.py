@@ -5,7 +5,8 @@ the same key (so a run reuses it) or which piece of code or data changed since (
 running before committing an edit while a paper-scale run is half done.
 
 ``rekey`` recomputes the keys when the way code is counted changes (as when a rule function's own module came to
-count only by the part the function can run), each from the code at the commit its ``unit.json`` says it was
+count only by the part the function can run, or code came to count without comments and docstrings), each from
+the code at the commit its ``unit.json`` says it was
 computed at, never from today's code: a unit whose code has since changed gets a key today's run does not
 produce, so it is not reused. A unit computed with uncommitted changes, whose commit is not in the repository or
 whose recorded file digests do not match its commit, is left as it is and named, and the command exits 1.
@@ -28,7 +29,7 @@ from pathlib import Path
 
 from .io import write_json
 from .sources import sha256
-from .units import RECORD, SOURCE, recomputed
+from .units import RECORD, SOURCE, digest_path, recomputed
 
 
 def _source_at(commit: str, into: Path) -> Path:
@@ -61,9 +62,9 @@ def rekey(record_path: Path, sources: dict[str, Path], scratch: Path) -> str:
         except subprocess.CalledProcessError:
             raise Left(f"commit {commit[:10]} is not in this repository") from None
     src = sources[commit]
-    for label, digest in inputs.items():  # the record must describe that commit's files
+    for label, digest in inputs.items():  # the record must describe that commit's files (by either way of counting)
         path = src.parent / label
-        if label.startswith(f"{SOURCE}/") and path.is_file() and sha256(path) != digest:
+        if label.startswith(f"{SOURCE}/") and path.is_file() and digest not in (sha256(path), digest_path(path)):
             raise Left(f"{label} differs from commit {commit[:10]}'s")
     try:
         new, now = recomputed(record, src)

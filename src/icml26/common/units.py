@@ -5,7 +5,8 @@ runs at d = 1024). The steps the registry names under ``units:`` (``workflow/pap
 a copy of each finished job's outputs in ``results/paper/<slug>/units/<rule>/<key>/`` (git-tracked), where the key
 is the sha256 of everything the job's outputs follow from: the rule, its params, the bytes of every data input (a
 rule input under ``src/`` that is not Python among them: see :func:`is_code`), and
-the code the rule function executes: the bytes of every other source file it reaches (``codedeps.function_sources``
+the code the rule function executes, counted without comments, docstrings and blank lines (``codedeps.code_text``,
+since 2026-12-07): every other source file it reaches (``codedeps.function_sources``
 without the runner: the job runner, this module among its files, calls the function and does not change what it
 computes, so an edit to the runner leaves the kept jobs valid, while Snakemake still reruns on it), and of its own
 module only the part it can run (``codedeps.function_part``: a verdict added to the same ``rules.py`` leaves a
@@ -49,9 +50,14 @@ def unit_rules(slug: str, registry: str | Path = Path("workflow", "papers.yaml")
     return {f"{slug}_{step}" for step in entry.get("units", ())}
 
 
-def _digest_path(path: Path) -> str:
+def digest_path(path: Path) -> str:
+    """The sha256 of a file's bytes (a folder's: of its files' names and bytes); a Python file's, of its code
+    without comments and docstrings (``codedeps.code_text``), so prose edits leave the kept jobs valid."""
+    from .codedeps import code_text
     from .sources import sha256
 
+    if path.suffix == ".py" and path.is_file():
+        return hashlib.sha256(code_text(path.read_text(encoding="utf-8")).encode()).hexdigest()
     if path.is_dir():
         inner = {p.relative_to(path).as_posix(): sha256(p) for p in sorted(path.rglob("*")) if p.is_file()}
         return hashlib.sha256(json.dumps(inner, sort_keys=True).encode()).hexdigest()
@@ -65,7 +71,7 @@ def code_digests(func: str, src: Path = SOURCE) -> dict[str, str]:
     """The sha256 of the code ``module:function`` executes, without the runner's: each file it reaches, by path
     (relative to the repository root), except its own module, which counts by the part the function can run
     (``codedeps.function_part``, labelled ``<path>:<function>``)."""
-    from .codedeps import function_part, function_sources, parse_module
+    from .codedeps import code_text, function_part, function_sources, parse_module
 
     src = src.resolve()
     module_name, _, name = func.partition(":")
@@ -74,9 +80,9 @@ def code_digests(func: str, src: Path = SOURCE) -> dict[str, str]:
     for path in function_sources(func, src, with_runner=False):
         label = str(path.relative_to(src.parent))
         if path == own:
-            digests[f"{label}:{name}"] = hashlib.sha256(function_part(func, src).encode()).hexdigest()
+            digests[f"{label}:{name}"] = hashlib.sha256(code_text(function_part(func, src)).encode()).hexdigest()
         else:
-            digests[label] = _digest_path(path)
+            digests[label] = digest_path(path)
     return digests
 
 
@@ -98,7 +104,7 @@ def key(rule: str, func: str, params: dict[str, Any], inputs: list[str]) -> tupl
     """The job's content key, and the sha256 of each data input and piece of code it covers. ``inputs`` are the
     rule's inputs; the Python files among them (which include the runner's) give way to :func:`code_digests`."""
     data = sorted({str(p) for p in inputs if not is_code(str(p))})
-    digests = {p: _digest_path(Path(p)) for p in data} | (code_digests(func) if func else {})
+    digests = {p: digest_path(Path(p)) for p in data} | (code_digests(func) if func else {})
     return content_key(rule, func, params, digests), digests
 
 
@@ -107,7 +113,7 @@ def recomputed(record: dict[str, Any], src: Path = SOURCE) -> tuple[str, dict[st
     function, params and data-input digests as recorded, its code and the other files under ``src/`` it read
     digested afresh."""
     data = {
-        label: _digest_path(src.parent / label) if Path(label).is_relative_to(SOURCE) else digest
+        label: digest_path(src.parent / label) if Path(label).is_relative_to(SOURCE) else digest
         for label, digest in record["inputs"].items()
         if not is_code(label)
     }
