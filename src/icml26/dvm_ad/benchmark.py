@@ -129,7 +129,7 @@ def _baseline_scores(name: str, seed: int, normal: np.ndarray, test: np.ndarray)
     """A baseline fitted on the (standardised) normal rows and its scores on the test rows, or ``None`` and the
     one-line reason it raised. ADBench records a detector that raises on a split as a NaN AUROC and goes on with
     the others (``model_fit`` in its ``run.py``); so does this protocol, and it says so: one detector's failure
-    (CBLOF cannot always separate large from small clusters) does not cost a dataset's 35 other fits. Running out
+    (CBLOF cannot always separate large from small clusters) does not cost its seed's 38 other fits. Running out
     of memory is the machine's failure, not the detector's, and is raised."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
