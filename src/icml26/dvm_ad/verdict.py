@@ -59,6 +59,8 @@ def _hardest(board: pd.DataFrame, wide: pd.DataFrame, statistic: str, margin: fl
         lead = pair[0].mean() - pair[1].mean()
         if chosen is None or lead < chosen[0]:
             chosen = (lead, row, pair)
+    if chosen is None:
+        raise ValueError(f"{statistic}: no baseline has a value on any dataset DVM-AD has one on")
     _, row, pair = chosen
     return row, _paired(statistic, *pair, margin)
 
