@@ -291,6 +291,9 @@ def test_a_baseline_that_failed_on_hard_datasets_is_compared_on_the_ones_it_scor
     assert claim.measured["best_baseline_by_auroc"]["method"] == "KNN" and claim.state == HOLDS
     assert claim.interval[0].method == "bootstrap over 8 datasets" and "datasets it scored" not in claim.note
     assert "configured row cap" in claim.note  # quick's rows: the cap, not ADBench's draw
+    alone = _per_dataset({"DVM-AD": ours, "ABOD": [nan] * 8})  # no baseline to compare with: said, not a crash
+    with pytest.raises(ValueError, match="no baseline has a value on any dataset DVM-AD has one on"):
+        verdict.best_on_adbench(_board(alone), alone)
 
 
 def test_the_rank_figure_says_on_how_many_datasets_a_method_that_failed_on_some_was_ranked():
