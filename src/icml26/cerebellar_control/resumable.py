@@ -28,6 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..common.sources import sha256
+
 LIBRARIES = ("stable-baselines3", "torch", "gymnasium", "mujoco", "numpy")
 
 
@@ -38,7 +40,7 @@ def state_key(settings: dict) -> str:
     record = {
         "settings": settings,
         "libraries": {name: metadata.version(name) for name in LIBRARIES},
-        "code": {path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in code},
+        "code": {path.name: sha256(path) for path in code},
     }
     return hashlib.sha256(json.dumps(record, sort_keys=True, default=str).encode()).hexdigest()
 
