@@ -453,3 +453,41 @@ def test_embedding_claim_states():
     assert verdict.top_ranked_on_embeddings(_board(behind), behind).state == FAILS
     mixed = _per_dataset({"DVM-AD": [0.9, 0.7, 0.9, 0.7, 0.9, 0.7], "KNN": [0.7, 0.9, 0.7, 0.9, 0.7, 0.8]})
     assert verdict.top_ranked_on_embeddings(_board(mixed), mixed).state == INCONCLUSIVE
+
+
+def test_a_seedwise_set_joined_from_one_job_per_seed_is_the_one_job_s_table_byte_for_byte(tmp_path):
+    """paper scale's ``seedwise`` sets run each seed as its own job (one that fits a session) and join them: the
+    AUROC table is the bytes one job over all seeds writes (under ADBench's row draw, with a seeded baseline and a
+    torch one), the timing table the same rows and columns (its seconds are measured, never identical); per-seed
+    tables that disagree on their columns are refused."""
+    synthetic(tmp_path / "raw.npz", 0, n=200, anomalies=20)
+    rules.dataset(str(tmp_path / "raw.npz"), str(tmp_path / "set.npz"), max_rows=None, seed=0)
+    settings = dict(test_size=0.3, baselines=["LODA", "KNN", "AutoEncoder"], epsilon=0.1,
+                    adbench_rows={"low": 300, "high": 10000})  # fmt: skip
+    rules.evaluate(str(tmp_path / "set.npz"), str(tmp_path / "one.csv"), str(tmp_path / "one_t.csv"),
+                   seeds=[3, 1, 2], **settings)  # fmt: skip
+    for seed in (3, 1, 2):
+        rules.evaluate(str(tmp_path / "set.npz"), str(tmp_path / f"s{seed}.csv"), str(tmp_path / f"t{seed}.csv"),
+                       seeds=[seed], **settings)  # fmt: skip
+    parts = [str(tmp_path / f"s{seed}.csv") for seed in (3, 1, 2)]
+    times = [str(tmp_path / f"t{seed}.csv") for seed in (3, 1, 2)]
+    rules.join_seeds(parts, times, str(tmp_path / "joined.csv"), str(tmp_path / "joined_t.csv"))
+    assert (tmp_path / "joined.csv").read_bytes() == (tmp_path / "one.csv").read_bytes()
+    joined, one = pd.read_csv(tmp_path / "joined_t.csv"), pd.read_csv(tmp_path / "one_t.csv")
+    assert joined.drop(columns="seconds").equals(one.drop(columns="seconds")) and joined.seed.tolist()[0] == 3
+    pd.read_csv(parts[1]).drop(columns="error").to_csv(parts[1], index=False)
+    with pytest.raises(ValueError, match="different columns"):
+        rules.join_seeds(parts, times, str(tmp_path / "bad.csv"), str(tmp_path / "bad_t.csv"))
+    assert not (tmp_path / "bad.csv").exists()
+
+
+def test_paper_scale_runs_mammography_one_seed_per_job_and_every_other_set_in_one():
+    """The ``seedwise`` set's three seeds are three jobs joined into the table the other sets' one job writes."""
+    from tests.conftest import dag_jobs
+
+    jobs = dag_jobs(ROOT, "data/paper/dvm_ad/auroc/23_mammography.csv", "data/paper/dvm_ad/auroc/14_glass.csv",
+                    "--configfile", "config/paper.yaml", "--config", "papers=[dvm_ad]")  # fmt: skip
+    rules_of = sorted(job["rule"] for job in jobs if job["rule"] != "dvm_ad_dataset")
+    assert rules_of == ["dvm_ad_evaluate", "dvm_ad_evaluate_seed", "dvm_ad_evaluate_seed", "dvm_ad_evaluate_seed",
+                        "dvm_ad_join_seeds"]  # fmt: skip
+    assert [j["output"][0] for j in jobs if j["rule"] == "dvm_ad_evaluate"] == ["data/paper/dvm_ad/auroc/14_glass.csv"]

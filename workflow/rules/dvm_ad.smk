@@ -1,5 +1,6 @@
 # dvm_ad: DVM-AD anomaly detection on ADBench tabular data (spec: shared/papers/dvm_ad.md).
-# dataset_{name} -> evaluate_{name} -> tables -> figures, verdict; timing beside. The anomaly-type claim:
+# dataset_{name} -> evaluate_{name} -> tables -> figures, verdict; timing beside (a `seedwise` set:
+# evaluate_seed_{name}_{seed} -> join_seeds_{name}, in evaluate_{name}'s place). The anomaly-type claim:
 # dataset_{name} -> evaluate_types_{name} (ADBench's synthetic anomalies) -> tables_by_type -> figures, verdict.
 # The embedding claim: evaluate_embedding_{benchmark} (every version of one benchmark, from the fetched folders)
 # -> tables_embedding -> figures, verdict.
@@ -11,6 +12,10 @@ DVM = register("dvm_ad")
 DVM_NAMES = DVM.cfg["datasets"]
 DVM_TYPE_NAMES = DVM.cfg["type_datasets"]
 DVM_ALL_NAMES = list(dict.fromkeys(DVM_NAMES + DVM_TYPE_NAMES))
+DVM_SEEDWISE = DVM.cfg["seedwise"]
+DVM_ONE_JOB = [name for name in DVM_NAMES if name not in DVM_SEEDWISE]
+if set(DVM_SEEDWISE) - set(DVM_NAMES):
+    config_error(f"dvm_ad: seedwise: {', '.join(sorted(set(DVM_SEEDWISE) - set(DVM_NAMES)))} not in datasets")
 DVM_BENCHMARKS = DVM.cfg["embedding_benchmarks"]
 DVM_EMBEDDING_DIRS = DVM.cfg["embedding_source_dir"]
 
@@ -48,7 +53,7 @@ rule dvm_ad_evaluate:
         auroc=f"{DVM.data}/auroc/{{name}}.csv",
         timing=f"{DVM.timing}/fit_seconds/{{name}}.csv",
     wildcard_constraints:
-        name="|".join(DVM_NAMES),
+        name="|".join(DVM_ONE_JOB) or "(?!)",
     threads: paper_threads(DVM)
     resources:
         **job_resources(DVM),
@@ -59,6 +64,46 @@ rule dvm_ad_evaluate:
         baselines=DVM.cfg["baselines"],
         epsilon=DVM.cfg["epsilon"],
         adbench_rows=DVM.cfg["adbench_rows"],
+    script:
+        CALL
+
+
+rule dvm_ad_evaluate_seed:
+    """evaluate for one seed of a `seedwise` set: the same function, so each seed's rows are those of the one job."""
+    input:
+        dataset=rules.dvm_ad_dataset.output.dataset,
+    output:
+        auroc=f"{DVM.data}/auroc_by_seed/{{name}}/seed{{seed}}.csv",
+        timing=f"{DVM.timing}/fit_seconds_by_seed/{{name}}/seed{{seed}}.csv",
+    wildcard_constraints:
+        name="|".join(DVM_SEEDWISE) or "(?!)",
+        seed=r"\d+",
+    threads: paper_threads(DVM)
+    resources:
+        **job_resources(DVM),
+    params:
+        func="icml26.dvm_ad.rules:evaluate",
+        seeds=lambda w: [int(w.seed)],
+        test_size=DVM.cfg["test_size"],
+        baselines=DVM.cfg["baselines"],
+        epsilon=DVM.cfg["epsilon"],
+        adbench_rows=DVM.cfg["adbench_rows"],
+    script:
+        CALL
+
+
+rule dvm_ad_join_seeds:
+    """A `seedwise` set's per-seed tables, in the config's seed order, as evaluate_{name} writes them."""
+    input:
+        aurocs=expand(f"{DVM.data}/auroc_by_seed/{{{{name}}}}/seed{{seed}}.csv", seed=DVM.cfg["seeds"]),
+        timings=expand(f"{DVM.timing}/fit_seconds_by_seed/{{{{name}}}}/seed{{seed}}.csv", seed=DVM.cfg["seeds"]),
+    output:
+        auroc=f"{DVM.data}/auroc/{{name}}.csv",
+        timing=f"{DVM.timing}/fit_seconds/{{name}}.csv",
+    wildcard_constraints:
+        name="|".join(DVM_SEEDWISE) or "(?!)",
+    params:
+        func="icml26.dvm_ad.rules:join_seeds",
     script:
         CALL
 

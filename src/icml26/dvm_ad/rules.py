@@ -54,6 +54,21 @@ def evaluate(
     print(f"{name}: best {best['method']} AUROC {best['auroc']:.3f}", flush=True)
 
 
+def join_seeds(aurocs: list[str], timings: list[str], auroc: str, timing: str) -> None:
+    """One set's per-seed tables (a ``seedwise`` set: one job per seed, so each fits a session) joined as
+    :func:`evaluate` writes them for all its seeds at once: the first file's header, then every file's rows in the
+    config's seed order, byte for byte (each seed's rows depend on that seed alone)."""
+    from ..common.io import atomic_path
+
+    for parts, joined in ((aurocs, auroc), (timings, timing)):
+        texts = [Path(part).read_text(encoding="utf-8") for part in parts]
+        headers = {text.split("\n", 1)[0] for text in texts}
+        if len(headers) != 1:
+            raise ValueError(f"{joined}: the per-seed tables have different columns: {sorted(headers)}")
+        with atomic_path(joined) as tmp:
+            Path(tmp).write_text(texts[0] + "".join(text.split("\n", 1)[1] for text in texts[1:]), encoding="utf-8")
+
+
 def evaluate_types(
     dataset: str,
     auroc: str,
