@@ -14,8 +14,10 @@ DVM_TYPE_NAMES = DVM.cfg["type_datasets"]
 DVM_ALL_NAMES = list(dict.fromkeys(DVM_NAMES + DVM_TYPE_NAMES))
 DVM_SEEDWISE = DVM.cfg["seedwise"]
 DVM_ONE_JOB = [name for name in DVM_NAMES if name not in DVM_SEEDWISE]
-if set(DVM_SEEDWISE) - set(DVM_NAMES):
-    config_error(f"dvm_ad: seedwise: {', '.join(sorted(set(DVM_SEEDWISE) - set(DVM_NAMES)))} not in datasets")
+if unknown := sorted(set(DVM_SEEDWISE) - set(DVM_NAMES)):
+    config_error(f"dvm_ad: seedwise: {', '.join(unknown)} not in datasets")
+# what evaluate_{name} and evaluate_seed_{name}_{seed} both pass to rules.evaluate, besides the seeds
+DVM_EVALUATE = {key: DVM.cfg[key] for key in ("test_size", "baselines", "epsilon", "adbench_rows")}
 DVM_BENCHMARKS = DVM.cfg["embedding_benchmarks"]
 DVM_EMBEDDING_DIRS = DVM.cfg["embedding_source_dir"]
 
@@ -58,12 +60,9 @@ rule dvm_ad_evaluate:
     resources:
         **job_resources(DVM),
     params:
+        **DVM_EVALUATE,
         func="icml26.dvm_ad.rules:evaluate",
         seeds=DVM.cfg["seeds"],
-        test_size=DVM.cfg["test_size"],
-        baselines=DVM.cfg["baselines"],
-        epsilon=DVM.cfg["epsilon"],
-        adbench_rows=DVM.cfg["adbench_rows"],
     script:
         CALL
 
@@ -82,12 +81,9 @@ rule dvm_ad_evaluate_seed:
     resources:
         **job_resources(DVM),
     params:
+        **DVM_EVALUATE,
         func="icml26.dvm_ad.rules:evaluate",
         seeds=lambda w: [int(w.seed)],
-        test_size=DVM.cfg["test_size"],
-        baselines=DVM.cfg["baselines"],
-        epsilon=DVM.cfg["epsilon"],
-        adbench_rows=DVM.cfg["adbench_rows"],
     script:
         CALL
 

@@ -61,12 +61,12 @@ def join_seeds(aurocs: list[str], timings: list[str], auroc: str, timing: str) -
     from ..common.io import atomic_path
 
     for parts, joined in ((aurocs, auroc), (timings, timing)):
-        texts = [Path(part).read_text(encoding="utf-8") for part in parts]
-        headers = {text.split("\n", 1)[0] for text in texts}
+        tables = [Path(part).read_text(encoding="utf-8").split("\n", 1) for part in parts]  # [header, rows]
+        headers = {header for header, _ in tables}
         if len(headers) != 1:
             raise ValueError(f"{joined}: the per-seed tables have different columns: {sorted(headers)}")
         with atomic_path(joined) as tmp:
-            Path(tmp).write_text(texts[0] + "".join(text.split("\n", 1)[1] for text in texts[1:]), encoding="utf-8")
+            Path(tmp).write_text(f"{headers.pop()}\n" + "".join(rows for _, rows in tables), encoding="utf-8")
 
 
 def evaluate_types(
