@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from icml26.common.checkouts import (  # noqa: F401  (re-exported: the tests import them from here)
+# One thread per test process, set before numpy, scipy, numba or torch loads: `make test` runs three xdist workers
+# on two cores, and a pool of two threads in each oversubscribes them (pyod's LUNAR on 41 rows: 2.7 CPU-s at one
+# thread, 47 at two beside busy cores; 57 after SOD started numba's pool). Snakemake jobs pin theirs (`threads:`).
+for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS", "NUMBA_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
+
+from icml26.common.checkouts import (  # noqa: E402, F401  (re-exported: the tests import them from here)
     BIN,
     MEASURED,
     PROVENANCE,
