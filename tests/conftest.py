@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 from pathlib import Path
 
 import pytest
 
-# One thread per test process, set before numpy, scipy, numba or torch loads: `make test` runs three xdist workers
-# on two cores, and a pool of two threads in each oversubscribes them (pyod's LUNAR on 41 rows: 2.7 CPU-s at one
-# thread, 47 at two beside busy cores; 57 after SOD started numba's pool). Snakemake jobs pin theirs (`threads:`).
-for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS", "NUMBA_NUM_THREADS"):
-    os.environ.setdefault(_name, "1")
-
-from icml26.common.checkouts import (  # noqa: E402, F401  (re-exported: the tests import them from here)
+from icml26.common.checkouts import (  # noqa: F401  (re-exported: the tests import them from here)
     BIN,
     MEASURED,
     PROVENANCE,
@@ -29,6 +22,7 @@ from icml26.common.checkouts import (  # noqa: E402, F401  (re-exported: the tes
     tool_env,
     tree_digest,
 )
+from icml26.common.determinism import pin_threads
 
 
 def committed_results(slug: str) -> dict:
@@ -62,6 +56,11 @@ def figure_files(folder: Path, *names: str) -> dict[str, str]:
     """The outputs of a paper's figure job (``<name>_png``, ``<name>_pdf``) as files in ``folder``."""
     return {f"{name}_{ext}": str(folder / f"{name}.{ext}") for name in names for ext in ("png", "pdf")}
 
+
+# One thread per test process, as a Snakemake job pins its own (`threads:`): `make test` runs three xdist workers on
+# two cores, and BLAS or torch pools of two threads in each oversubscribe them, their waiting threads spinning (pyod's
+# LUNAR on 41 rows: 2.7 CPU-s at one thread, 47 at two beside busy cores). Subprocesses inherit the setting.
+pin_threads(1)
 
 GUARD = 3600  # seconds: a hung command is stopped, a slow machine never is (no wall-clock assertion)
 
